@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { createTableInput } from '../../lib/create-tables';
+import { readSettings } from '../../lib/settings';
+import { TABLES } from '../../lib/tables';
+import { VacancyApiStack } from '../../lib/vacancy-api-stack';
+
+function synthesize(): Template {
+  const app = new App();
+  return Template.fromStack(new VacancyApiStack(app, 'Test', { settings: readSettings(app.node) }));
+}
+
+/** The part of a table's shape that both the stack and `createTables` define, in one comparable form. */
+function shape(table: {
+  KeySchema?: unknown;
+  AttributeDefinitions?: { AttributeName?: string }[];
+  GlobalSecondaryIndexes?: { IndexName?: string }[];
+}) {
+  const byName = <T>(items: T[] | undefined, key: (item: T) => string | undefined) =>
+    [...(items ?? [])].sort((a, b) => String(key(a)).localeCompare(String(key(b))));
+  return {
+    KeySchema: table.KeySchema,
+    AttributeDefinitions: byName(table.AttributeDefinitions, (a) => a.AttributeName),
+    GlobalSecondaryIndexes: byName(table.GlobalSecondaryIndexes, (index) => index.IndexName),
+  };
+}
+
+describe('table definitions', () => {
+  const template = synthesize();
+  const tables = Object.values(template.findResources('AWS::DynamoDB::Table')).map(
+    (resource) => resource.Properties as Parameters<typeof shape>[0],
+  );
+
+  it('provision exactly the defined tables', () => {
+    expect(tables).toHaveLength(TABLES.length);
+  });
+
+  it.each(TABLES.map((definition) => [definition.logicalName, definition] as const))(
+    'the stack and createTables build the same %s table',
+    (_name, definition) => {
+      const local = shape(createTableInput(definition, 'local') as Parameters<typeof shape>[0]);
+      const deployed = tables.map(shape);
+      expect(deployed).toContainEqual(local);
+    },
+  );
+
+  it('make the active-vacancy index sparse and narrow: an INCLUDE projection of the filter attributes only', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'active-by-vendor',
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['at', 'an', 'ax', 'ad'] },
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
+import { createTables, localTableNames, type TableNames } from '../../lib/create-tables';
+
+/** A test file's own tables on the run's DynamoDB engine. */
+export interface TestTables {
+  readonly endpoint: string;
+  readonly client: DynamoDBClient;
+  readonly documentClient: DynamoDBDocumentClient;
+  readonly names: TableNames;
+  /** Deletes the tables and closes the client. */
+  drop(): Promise<void>;
+}
+
+/** The endpoint started by the global setup (or given by the developer). */
+export function testEndpoint(): string {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run the tests through jest (npm test).');
+  return endpoint;
+}
+
+/** Creates the service's tables under a random prefix, so parallel test files never share data. */
+export async function createTestTables(): Promise<TestTables> {
+  const endpoint = testEndpoint();
+  const client = createDynamoDBClient({ endpoint });
+  const names = localTableNames(`t${randomUUID().slice(0, 8)}-`);
+  await createTables(client, names);
+  return {
+    endpoint,
+    client,
+    documentClient: createDocumentClient(client),
+    names,
+    async drop() {
+      await Promise.all(
+        Object.values(names).map((TableName) => client.send(new DeleteTableCommand({ TableName }))),
+      );
+      client.destroy();
+    },
+  };
+}
