@@ -17,6 +17,8 @@ export function createDynamoDBClient(connection: DynamoDBConnection = {}): Dynam
   const { endpoint, maxAttempts = 3 } = connection;
   return new DynamoDBClient({
     maxAttempts,
+    // A stuck connection must fail (and be retried) well inside API Gateway's 29-second limit.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
     ...(endpoint && {
       endpoint,
       region: process.env.AWS_REGION ?? 'local',
@@ -30,4 +32,28 @@ export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentCl
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
+}
+
+/** DynamoDB could not serve a read in time: throttled, or unavailable, after every retry. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
+/** Throttling error names of DynamoDB and of the SDK's own retry quota. */
+const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TimeoutError',
+]);
+
+/**
+ * Whether an error means "DynamoDB is throttling or unavailable" — a reason to answer 503 with
+ * `Retry-After` — as opposed to a bug or a bad request, which stay a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  // Errors from the SDK carry `$fault`: "server" for DynamoDB's 5xx (InternalServerError, ServiceUnavailable).
+  return THROTTLING_ERRORS.has(error.name) || (error as { $fault?: string }).$fault === 'server';
 }

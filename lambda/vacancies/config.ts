@@ -1,0 +1,47 @@
+import { isTimeZone } from '../shared/time';
+import type { ListingSettings } from './listing';
+import { isLocale } from './locale';
+import { LIMITS } from './query';
+
+/** The listing function's configuration, from its environment (set by the stack, or the local server). */
+export interface ListingConfig extends ListingSettings {
+  readonly vacanciesTable: string;
+  /** A non-AWS DynamoDB endpoint (the local server's embedded engine); AWS when absent. */
+  readonly dynamodbEndpoint?: string | undefined;
+}
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+function required(env: Environment, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`Environment variable ${name} is required.`);
+  return value;
+}
+
+/**
+ * Reads and checks the configuration once, at cold start: a misconfigured deployment fails on its first
+ * request with a clear log line rather than answering wrongly.
+ */
+export function listingConfigFromEnvironment(env: Environment = process.env): ListingConfig {
+  const defaultLocale = (env.DEFAULT_LOCALE ?? 'az').toLowerCase();
+  if (!isLocale(defaultLocale)) throw new Error(`DEFAULT_LOCALE must be az or en, not "${defaultLocale}".`);
+  const timeZone = env.SERVICE_TIMEZONE ?? 'Asia/Baku';
+  if (!isTimeZone(timeZone)) throw new Error(`SERVICE_TIMEZONE "${timeZone}" is not a known time zone.`);
+  const defaultPerPage = Number(env.DEFAULT_PER_PAGE ?? 15);
+  const { min, max } = LIMITS.perPage;
+  if (!Number.isInteger(defaultPerPage) || defaultPerPage < min || defaultPerPage > max) {
+    throw new Error(`DEFAULT_PER_PAGE must be an integer from ${min} to ${max}.`);
+  }
+  const publicBaseUrl = env.PUBLIC_BASE_URL || undefined;
+  if (publicBaseUrl !== undefined && !/^https?:\/\/[^?#]+$/.test(publicBaseUrl)) {
+    throw new Error('PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment.');
+  }
+  return {
+    vacanciesTable: required(env, 'VACANCIES_TABLE'),
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    defaultLocale,
+    timeZone,
+    defaultPerPage,
+    publicBaseUrl,
+  };
+}

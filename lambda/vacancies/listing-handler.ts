@@ -1,0 +1,92 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ERROR_MESSAGES, JSON_CONTENT_TYPE } from '../http/errors';
+import { requestHeader } from '../http/headers';
+import { conditionalGet, errorEnvelopeBody, requestIdHeader } from '../http/middleware';
+import { type ListingSettings, listVacancies, type Vendor } from './listing';
+import type { VacancyRepository } from './repository';
+
+/** What the listing handler is built from; the Lambda entry point makes them once per container. */
+export interface ListingHandlerDependencies {
+  readonly repository: VacancyRepository;
+  readonly settings: ListingSettings;
+  readonly logger: Logger;
+  /** The clock; tests fix it. */
+  readonly now?: () => Date;
+}
+
+/**
+ * The vendor, only ever from the authorizer's context: no header or parameter of the request can choose it.
+ * A missing context means the route is misconfigured (no authorizer); that fails closed, as a 500.
+ */
+function authorizedVendor(event: APIGatewayProxyEvent): Vendor {
+  const { vendorId, company } = event.requestContext.authorizer ?? {};
+  if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') {
+    throw new Error('No vendor in the authorizer context');
+  }
+  return { vendorId, company };
+}
+
+/** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
+export function createListingHandler(dependencies: ListingHandlerDependencies) {
+  const { repository, settings, logger, now = () => new Date() } = dependencies;
+
+  const listing = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const vendor = authorizedVendor(event);
+    const result = await listVacancies(
+      {
+        vendor,
+        parameters: event.multiValueQueryStringParameters,
+        acceptLanguage: requestHeader(event, 'Accept-Language'),
+        location: {
+          protocol: requestHeader(event, 'X-Forwarded-Proto'),
+          domainName: event.requestContext.domainName ?? requestHeader(event, 'Host') ?? 'localhost',
+          path: event.requestContext.path,
+        },
+        now: now(),
+      },
+      repository,
+      settings,
+    );
+    const { pagination } = result.body;
+    logger.info('Listing served', {
+      vendorId: vendor.vendorId,
+      page: pagination.current_page,
+      perPage: pagination.per_page,
+      total: pagination.total,
+      readUnits: result.readUnits,
+      dynamodbCalls: result.calls,
+    });
+    return {
+      statusCode: 200,
+      headers: {
+        'Content-Type': JSON_CONTENT_TYPE,
+        'Content-Language': result.locale,
+        Vary: 'Accept-Language',
+        'Cache-Control': 'private, no-cache',
+      },
+      body: JSON.stringify(result.body),
+    };
+  };
+
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(listing)
+      // Never log the event: it carries the Authorization header.
+      .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+      .use(requestIdHeader())
+      .use(errorEnvelopeBody())
+      .use(
+        httpErrorHandler({
+          fallbackMessage: ERROR_MESSAGES[500],
+          logger: (error) => {
+            const status = (error as { statusCode?: number }).statusCode;
+            if (status === undefined || status >= 500) logger.error('Request failed', error);
+          },
+        }),
+      )
+      .use(conditionalGet())
+  );
+}

@@ -1,0 +1,78 @@
+import type { ListingQuery, Pagination } from './types';
+
+/** The listing's route, appended to a configured public base URL. */
+export const LISTING_PATH = '/vendor/vacancies';
+
+/** The parameters a page URL carries over from the request, in this order; `page` is set per link. */
+type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang';
+
+/** Position (from 0) of the first vacancy of a page. */
+export function pageOffset(page: number, perPage: number): number {
+  return (page - 1) * perPage;
+}
+
+/** Number of pages: never 0, so that an empty listing still has page 1 as its last page. */
+export function lastPage(total: number, perPage: number): number {
+  return Math.max(1, Math.ceil(total / perPage));
+}
+
+/**
+ * The builder of a listing's page URLs: the absolute URL of the route with every recognised parameter the
+ * request gave (normalised: `007` becomes `7`, `EN` becomes `en`), then `page`.
+ */
+export function pageUrlBuilder(routeUrl: string, query: ListingQuery): (page: number) => string {
+  const carried: [CarriedParameter, string | number | undefined][] = [
+    ['type', query.filters.type],
+    ['experience_min', query.filters.experienceMin],
+    ['experience_max', query.filters.experienceMax],
+    ['per_page', query.perPage],
+    ['lang', query.lang],
+  ];
+  const parameters = new URLSearchParams();
+  for (const [name, value] of carried) if (value !== undefined) parameters.set(name, String(value));
+  return (page) => {
+    parameters.set('page', String(page));
+    return `${routeUrl}?${parameters}`;
+  };
+}
+
+/**
+ * The pagination object (CONTRACT §2): `current_page` is the requested page even past the end; a next link
+ * exists while `current_page < last_page`, a previous link while `current_page > 1`.
+ */
+export function paginate(
+  total: number,
+  page: number,
+  perPage: number,
+  pageUrl: (page: number) => string,
+): Pagination {
+  const last = lastPage(total, perPage);
+  return {
+    current_page: page,
+    last_page: last,
+    per_page: perPage,
+    total,
+    next_page_url: page < last ? pageUrl(page + 1) : null,
+    prev_page_url: page > 1 ? pageUrl(page - 1) : null,
+  };
+}
+
+/** What the route URL is built from when no public base URL is configured. */
+export interface RequestLocation {
+  /** `X-Forwarded-Proto` as API Gateway sets it; `https` when absent. */
+  readonly protocol?: string | undefined;
+  /** `requestContext.domainName`: the API's own domain (or the custom domain) the request came to. */
+  readonly domainName: string;
+  /** `requestContext.path`: the path as the client sent it, stage or base path included. */
+  readonly path: string;
+}
+
+/**
+ * The absolute URL of the listing route: the configured public base URL (a custom domain, say) followed by
+ * the route, or else the request's own scheme, domain and path, so a stage prefix such as `/prod` is kept.
+ */
+export function routeUrl(publicBaseUrl: string | undefined, location: RequestLocation): string {
+  if (publicBaseUrl) return `${publicBaseUrl.replace(/\/+$/, '')}${LISTING_PATH}`;
+  const protocol = location.protocol?.split(',')[0]?.trim().toLowerCase() === 'http' ? 'http' : 'https';
+  return `${protocol}://${location.domainName}${location.path}`;
+}

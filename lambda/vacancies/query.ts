@@ -1,0 +1,99 @@
+import { isLocale } from './locale';
+import type { ListingQuery, Locale, VacancyFilters, VacancyType } from './types';
+
+/** Query parameters as API Gateway (REST, v1 event) hands them over: decoded, every value of every name. */
+export type MultiValueParameters = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
+
+/** Messages per invalid parameter, in the shape of the 422 envelope's `errors`. */
+export type ValidationErrors = Record<string, string[]>;
+
+/** The outcome of parsing: a query, or every invalid parameter with its reason. */
+export type ParseResult = { ok: true; query: ListingQuery } | { ok: false; errors: ValidationErrors };
+
+interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Limits of CONTRACT §1. */
+export const LIMITS = {
+  type: { min: 1, max: 4 },
+  perPage: { min: 1, max: 100 },
+  experience: { min: 0, max: 100 },
+  // Past the last page is allowed; beyond this a page number cannot be represented exactly in JSON.
+  page: { min: 1, max: Number.MAX_SAFE_INTEGER },
+} as const;
+
+const VACANCY_TYPES: readonly VacancyType[] = [1, 2, 3, 4];
+
+/** The parameters the listing recognises; any other name is ignored. */
+export const RECOGNISED_PARAMETERS = [
+  'type',
+  'experience_min',
+  'experience_max',
+  'per_page',
+  'page',
+  'lang',
+] as const;
+type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
+
+// An integer is ASCII decimal digits only: no sign, no blank, no exponent, no fraction.
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * Parses and validates the listing's query parameters (CONTRACT §1): an empty value means the parameter is
+ * absent, a parameter given twice is invalid, unknown parameters are ignored. Every invalid parameter is
+ * reported, not only the first.
+ */
+export function parseListingQuery(parameters: MultiValueParameters): ParseResult {
+  const errors: ValidationErrors = {};
+  const fail = (name: ParameterName, message: string): undefined => {
+    errors[name] = [message];
+    return undefined;
+  };
+
+  const raw = (name: ParameterName): string | undefined => {
+    const values = parameters?.[name] ?? [];
+    if (values.length > 1) return fail(name, `The ${name} must not be given more than once.`);
+    return values[0] === '' ? undefined : values[0];
+  };
+
+  const integer = (name: ParameterName, limits: Range, rangeMessage: string): number | undefined => {
+    const value = raw(name);
+    if (value === undefined || errors[name]) return undefined;
+    if (!DIGITS.test(value)) return fail(name, `The ${name} must be an integer.`);
+    const number = Number(value);
+    return number < limits.min || number > limits.max ? fail(name, rangeMessage) : number;
+  };
+  const between = (name: ParameterName, limits: Range) =>
+    integer(name, limits, `The ${name} must be between ${limits.min} and ${limits.max}.`);
+
+  const type = integer('type', LIMITS.type, `The type must be one of ${VACANCY_TYPES.join(', ')}.`) as
+    | VacancyType
+    | undefined;
+  const experienceMin = between('experience_min', LIMITS.experience);
+  const experienceMax = between('experience_max', LIMITS.experience);
+  if (experienceMin !== undefined && experienceMax !== undefined && experienceMax < experienceMin) {
+    fail('experience_max', 'The experience_max must be greater than or equal to experience_min.');
+  }
+  const perPage = between('per_page', LIMITS.perPage);
+  const page = between('page', LIMITS.page);
+
+  let lang: Locale | undefined;
+  const langValue = raw('lang')?.toLowerCase();
+  if (langValue !== undefined && !errors.lang) {
+    if (isLocale(langValue)) lang = langValue;
+    else fail('lang', 'The lang must be one of az, en.');
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const filters: VacancyFilters = {
+    ...(type !== undefined && { type }),
+    ...(experienceMin !== undefined && { experienceMin }),
+    ...(experienceMax !== undefined && { experienceMax }),
+  };
+  return {
+    ok: true,
+    query: { filters, page: page ?? 1, ...(perPage !== undefined && { perPage }), ...(lang && { lang }) },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Faults a real engine cannot be made to produce on demand — throttling, partial BatchGetItem answers,
+ * unexpected service errors — simulated with aws-sdk-client-mock on the document client.
+ */
+
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
+import { createListingHandler } from '../../lambda/vacancies/listing-handler';
+import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { listingEvent } from '../support/events';
+import { lambdaContext, silentLogger } from '../support/lambda';
+
+const TABLE = 'Vacancies';
+const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
+const dynamodb = mockClient(documentClient);
+const sleeps: number[] = [];
+
+const handler = createListingHandler({
+  repository: createVacancyRepository(documentClient, {
+    tableName: TABLE,
+    batchGetRetry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100 },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  }),
+  settings: { defaultLocale: 'en', timeZone: 'Asia/Baku', defaultPerPage: 15 },
+  logger: silentLogger(),
+});
+const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext());
+
+const vacancy = (id: number) => ({
+  id,
+  title: `Job ${id}`,
+  url: `https://example.com/${id}`,
+  description: '',
+  requirements: '',
+  responsibilities: '',
+  category: 'it',
+  city: 'baku',
+  type: 1,
+  salary_type: 'negotiable',
+  deadline: '2099-01-01',
+  created_at: '2026-01-01T00:00:00Z',
+});
+
+/** The body must not leak anything about the failure: only the generic envelope. */
+function expectOpaque(body: string, message: string) {
+  expect(JSON.parse(body)).toEqual({ status: 'error', message, request_id: 'req-fault' });
+  expect(body).not.toMatch(/Exception|Vacancies|dynamodb|stack|at /i);
+}
+
+describe('listing faults', () => {
+  beforeEach(() => {
+    dynamodb.reset();
+    sleeps.length = 0;
+  });
+
+  it('answers 503 with Retry-After to throttling (what the SDK raises once its own retries are spent)', async () => {
+    dynamodb.on(QueryCommand).rejects(
+      new ProvisionedThroughputExceededException({
+        message: 'Rate of requests exceeds the allowed throughput',
+        $metadata: {},
+      }),
+    );
+    const response = await call();
+    expect(response.statusCode).toBe(503);
+    expect(response.headers).toMatchObject({ 'Retry-After': '1', 'X-Request-Id': 'req-fault' });
+    expectOpaque(response.body, 'Service Unavailable.');
+  });
+
+  it('retries UnprocessedKeys of the first BatchGetItem with backoff and returns the whole page in order', async () => {
+    dynamodb.on(QueryCommand).resolves({ Items: [{ id: 3 }, { id: 2 }, { id: 1 }], Count: 3 });
+    dynamodb
+      .on(BatchGetCommand)
+      .resolvesOnce({
+        Responses: { [TABLE]: [vacancy(1)] },
+        UnprocessedKeys: {
+          [TABLE]: {
+            Keys: [
+              { vendorId: 'acme', id: 3 },
+              { vendorId: 'acme', id: 2 },
+            ],
+          },
+        },
+      })
+      .resolvesOnce({ Responses: { [TABLE]: [vacancy(2), vacancy(3)] } });
+
+    const response = await call();
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).data.map((v: { id: number }) => v.id)).toEqual([3, 2, 1]);
+    const batches = dynamodb.commandCalls(BatchGetCommand);
+    expect(batches).toHaveLength(2);
+    // The retry asks for the unprocessed keys only.
+    expect(batches[1]?.args[0].input.RequestItems?.[TABLE]?.Keys).toEqual([
+      { vendorId: 'acme', id: 3 },
+      { vendorId: 'acme', id: 2 },
+    ]);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('gives up on keys that stay unprocessed after the bounded retries: 503', async () => {
+    dynamodb.on(QueryCommand).resolves({ Items: [{ id: 1 }], Count: 1 });
+    dynamodb.on(BatchGetCommand).resolves({
+      Responses: { [TABLE]: [] },
+      UnprocessedKeys: { [TABLE]: { Keys: [{ vendorId: 'acme', id: 1 }] } },
+    });
+    const response = await call();
+    expect(response.statusCode).toBe(503);
+    expect(dynamodb.commandCalls(BatchGetCommand)).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps.every((ms) => ms >= 0 && ms <= 100)).toBe(true);
+  });
+
+  it('answers a generic 500 to an unexpected error, with no exception name, table or detail', async () => {
+    const error = Object.assign(new Error('One or more parameter values were invalid: table Vacancies'), {
+      name: 'ValidationException',
+      $fault: 'client',
+    });
+    dynamodb.on(QueryCommand).rejects(error);
+    const response = await call();
+    expect(response.statusCode).toBe(500);
+    expectOpaque(response.body, 'Server Error.');
+  });
+
+  it('treats a DynamoDB server fault (5xx) as unavailability, not a bug', async () => {
+    dynamodb
+      .on(QueryCommand)
+      .rejects(
+        Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server' }),
+      );
+    expect((await call()).statusCode).toBe(503);
+  });
+});

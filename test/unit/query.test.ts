@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseListingQuery } from '../../lambda/vacancies/query';
+import { multiValueQuery } from '../support/events';
+
+const parse = (query: string) => parseListingQuery(multiValueQuery(query));
+
+describe('parseListingQuery', () => {
+  it('applies defaults when nothing is given (null from API Gateway included)', () => {
+    expect(parseListingQuery(null)).toEqual({ ok: true, query: { filters: {}, page: 1 } });
+    expect(parse('')).toEqual({ ok: true, query: { filters: {}, page: 1 } });
+  });
+
+  it('reads every recognised parameter and normalises it', () => {
+    expect(parse('type=2&experience_min=1&experience_max=5&per_page=007&page=3&lang=EN')).toEqual({
+      ok: true,
+      query: { filters: { type: 2, experienceMin: 1, experienceMax: 5 }, page: 3, perPage: 7, lang: 'en' },
+    });
+  });
+
+  it('treats an empty value as absent and ignores unknown parameters (vendor_id included)', () => {
+    expect(parse('type=&per_page=&lang=&vendor_id=other&foo=bar')).toEqual({
+      ok: true,
+      query: { filters: {}, page: 1 },
+    });
+  });
+
+  it.each(['1.5', '1e2', '0x1', '-1', ' 1', '1 ', '+1', 'abc', '１'])(
+    'rejects %p: an integer is ASCII decimal digits only',
+    (value) => {
+      const result = parseListingQuery({ per_page: [value] });
+      expect(result).toEqual({ ok: false, errors: { per_page: ['The per_page must be an integer.'] } });
+    },
+  );
+
+  it.each([
+    ['type=0', 'type', 'The type must be one of 1, 2, 3, 4.'],
+    ['type=5', 'type', 'The type must be one of 1, 2, 3, 4.'],
+    ['per_page=0', 'per_page', 'The per_page must be between 1 and 100.'],
+    ['per_page=101', 'per_page', 'The per_page must be between 1 and 100.'],
+    ['page=0', 'page', 'The page must be between 1 and 9007199254740991.'],
+    ['page=99999999999999999999', 'page', 'The page must be between 1 and 9007199254740991.'],
+    ['experience_min=101', 'experience_min', 'The experience_min must be between 0 and 100.'],
+    ['experience_max=101', 'experience_max', 'The experience_max must be between 0 and 100.'],
+    ['lang=fr', 'lang', 'The lang must be one of az, en.'],
+    ['type=1&type=2', 'type', 'The type must not be given more than once.'],
+    ['page=1&page=1', 'page', 'The page must not be given more than once.'],
+  ])('rejects %s', (query, name, message) => {
+    expect(parse(query)).toEqual({ ok: false, errors: { [name]: [message] } });
+  });
+
+  it('accepts the limits themselves', () => {
+    expect(parse('per_page=1&experience_min=0&experience_max=100&type=4').ok).toBe(true);
+    expect(parse('per_page=100&page=9007199254740991').ok).toBe(true);
+  });
+
+  it('requires experience_max ≥ experience_min when both are given, and allows them equal', () => {
+    expect(parse('experience_min=5&experience_max=2')).toEqual({
+      ok: false,
+      errors: { experience_max: ['The experience_max must be greater than or equal to experience_min.'] },
+    });
+    expect(parse('experience_min=5&experience_max=5').ok).toBe(true);
+  });
+
+  it('names every invalid parameter at once', () => {
+    const result = parse('type=9&experience_min=x&per_page=500&page=-2&lang=de&lang=az');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && Object.keys(result.errors)).toEqual([
+      'type',
+      'experience_min',
+      'per_page',
+      'page',
+      'lang',
+    ]);
+  });
+});
