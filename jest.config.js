@@ -19,6 +19,7 @@ export default {
       },
     ],
   },
+  setupFiles: ['<rootDir>/test/support/environment.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,

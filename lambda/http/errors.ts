@@ -8,6 +8,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The message of each error status. A 401 never says why (missing, malformed, unknown or revoked key). */
 export const ERROR_MESSAGES = {
+  400: 'Bad Request.',
   401: 'Unauthenticated.',
   403: 'Forbidden.',
   404: 'Not Found.',

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /** How to reach DynamoDB. */
 export interface DynamoDBConnection {
@@ -56,4 +56,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // Errors from the SDK carry `$fault`: "server" for DynamoDB's 5xx (InternalServerError, ServiceUnavailable).
   return THROTTLING_ERRORS.has(error.name) || (error as { $fault?: string }).$fault === 'server';
+}
+
+/** Every item a Scan returns, following `LastEvaluatedKey`. For operators' tools on small tables only. */
+export async function scanAll(
+  client: DynamoDBDocumentClient,
+  input: ScanCommandInput,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const output = await client.send(new ScanCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(output.Items ?? []));
+    startKey = output.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Whether an error is DynamoDB's answer to a failed `ConditionExpression`. */
+export function isConditionFailed(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }

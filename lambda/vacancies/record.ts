@@ -1,5 +1,6 @@
 import { ACTIVE_INDEX_ATTRIBUTES as INDEX } from '../../lib/tables';
 import { utcInstant, zonedDateTimeToInstant } from '../shared/time';
+import { isVendorId, VENDOR_ID_RULE } from '../shared/vendor-id';
 import { isDictionaryCode } from './dictionary';
 import type { SalaryType, StoredVacancy, VacancyRecord, VacancyStatus, VacancyType } from './types';
 
@@ -12,7 +13,6 @@ export type VacancyItem = StoredVacancy &
 
 const STATUSES: readonly VacancyStatus[] = ['active', 'inactive', 'draft', 'closed'];
 const SALARY_TYPES: readonly SalaryType[] = ['range', 'fixed', 'negotiable'];
-const VENDOR_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d)$/;
 // ISO 8601 with an explicit offset (or Z); fractions of a second are accepted and dropped.
@@ -82,9 +82,7 @@ export function validateVacancyRecord(input: unknown, timeZone: string): RecordV
   for (const name of Object.keys(value)) if (!KNOWN_FIELDS.has(name)) reasons.push(`unknown field "${name}"`);
 
   if (!isInteger(value.id, 1)) reasons.push('id must be an integer greater than 0');
-  if (typeof value.vendor_id !== 'string' || !VENDOR_ID.test(value.vendor_id)) {
-    reasons.push('vendor_id must be 2-63 characters of a-z, 0-9 and "-", starting with a letter or digit');
-  }
+  if (!isVendorId(value.vendor_id)) reasons.push(`vendor_id is not valid: ${VENDOR_ID_RULE}`);
   if (!STATUSES.includes(value.status as VacancyStatus))
     reasons.push(`status must be one of ${STATUSES.join(', ')}`);
 

@@ -29,7 +29,7 @@ const handler = createListingHandler({
   settings: { defaultLocale: 'en', timeZone: 'Asia/Baku', defaultPerPage: 15 },
   logger: silentLogger(),
 });
-const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext());
+const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext('listing'));
 
 const vacancy = (id: number) => ({
   id,

@@ -114,7 +114,7 @@ describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
     });
 
   const call = async (request: TestRequest = {}, target = handler): Promise<APIGatewayProxyResult> =>
-    target(listingEvent(request), lambdaContext());
+    target(listingEvent(request), lambdaContext('listing'));
   const list = async (request: TestRequest = {}, target = handler) => {
     const response = await call(request, target);
     expect(response.statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { toVacancyItem, validateVacancyRecord } from '../../lambda/vacancies/record';
-import { batchWrite } from '../../lib/ops/batch-write';
+import { validateVacancyRecord } from '../../lambda/vacancies/record';
+import { putVacancyRecords } from '../../lib/ops/vacancies';
 
 /** The service time zone the tests use, as deployed by default. */
 export const TIME_ZONE = 'Asia/Baku';
@@ -37,14 +37,10 @@ export async function putVacancies(
   tableName: string,
   records: readonly Record<string, unknown>[],
 ): Promise<void> {
-  const items = records.map((input) => {
+  const valid = records.map((input) => {
     const result = validateVacancyRecord(input, TIME_ZONE);
     if (!result.ok) throw new Error(`Invalid fixture ${JSON.stringify(input)}: ${result.reasons.join('; ')}`);
-    return toVacancyItem(result.record);
+    return result.record;
   });
-  await batchWrite(
-    client,
-    tableName,
-    items.map((Item) => ({ PutRequest: { Item } })),
-  );
+  await putVacancyRecords(client, tableName, valid);
 }

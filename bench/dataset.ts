@@ -1,0 +1,89 @@
+/**
+ * Realistic vacancy records for the benchmark: about 2.5 KB each as stored, deterministic (a seeded
+ * generator), a mix of types, categories, cities, salary types and experience ranges, created over a year.
+ */
+import { DICTIONARY } from '../lambda/vacancies/dictionary';
+
+const WORDS =
+  'komanda layihə müştəri məhsul inkişaf təcrübə bilik bacarıq məsuliyyət hesabat planlaşdırma analiz ' +
+  'team project customer product development experience knowledge skills responsibility reporting planning ' +
+  'analysis quality delivery support service platform process improvement communication leadership data';
+const VOCABULARY = WORDS.split(' ');
+
+/** A small seeded PRNG (mulberry32): the same data on every run and machine. */
+export function randomGenerator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function text(random: () => number, length: number): string {
+  const words: string[] = [];
+  let size = 0;
+  while (size < length) {
+    const word = VOCABULARY[Math.floor(random() * VOCABULARY.length)] ?? 'data';
+    words.push(word);
+    size += word.length + 1;
+  }
+  return `${words.join(' ').slice(0, length - 1)}.`;
+}
+
+const pick = <T>(random: () => number, values: readonly T[]): T =>
+  values[Math.floor(random() * values.length)] as T;
+
+/** What share of a vendor's records are not active (inactive, draft, closed) or expired. */
+export const NOT_LISTED_SHARE = { inactive: 0.1, expired: 0.05 };
+
+/**
+ * `count` import records of one vendor with ids from `firstId`. About 10% are not active and 5% expired, on
+ * top of the active ones, so that the index and the base table hold what a real vendor's would.
+ */
+export function vacancyRecords(
+  vendorId: string,
+  firstId: number,
+  count: number,
+  seed = 1,
+): Record<string, unknown>[] {
+  const random = randomGenerator(seed);
+  const categories = Object.keys(DICTIONARY.category);
+  const cities = Object.keys(DICTIONARY.city);
+  const start = Date.UTC(2025, 11, 1);
+  return Array.from({ length: count }, (_, i) => {
+    const id = firstId + i;
+    const roll = random();
+    const status =
+      roll < NOT_LISTED_SHARE.inactive ? pick(random, ['inactive', 'draft', 'closed']) : 'active';
+    const expired =
+      roll >= NOT_LISTED_SHARE.inactive && roll < NOT_LISTED_SHARE.inactive + NOT_LISTED_SHARE.expired;
+    const salaryType = pick(random, ['range', 'range', 'fixed', 'negotiable'] as const);
+    const low = 500 + Math.floor(random() * 40) * 100;
+    const experienceMin = Math.floor(random() * 6);
+    const created = new Date(start + Math.floor(random() * 330 * 86_400) * 1000);
+    return {
+      id,
+      vendor_id: vendorId,
+      status,
+      title: `${pick(random, ['Senior', 'Junior', 'Lead', 'Middle'])} ${text(random, 30).replace(/\.$/, '')}`,
+      url: `https://careers.example.az/${vendorId}/vacancies/${id}`,
+      description: text(random, 1300),
+      requirements: text(random, 450),
+      responsibilities: text(random, 450),
+      category: pick(random, categories),
+      city: pick(random, cities),
+      type: 1 + Math.floor(random() * 4),
+      salary_type: salaryType,
+      salary_min: salaryType === 'range' ? low : null,
+      salary_max: salaryType === 'range' ? low + 500 + Math.floor(random() * 20) * 100 : null,
+      salary: salaryType === 'fixed' ? low : null,
+      experience_min: experienceMin,
+      experience_max: random() < 0.2 ? null : experienceMin + Math.floor(random() * 6),
+      deadline: expired ? '2025-11-30' : `2099-0${1 + Math.floor(random() * 9)}-15`,
+      created_at: created.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+  });
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the whole API on localhost — embedded DynamoDB, demo data, and the real authorizer and listing
+ * handlers behind an API Gateway stand-in. `npm start -- --help` lists the options.
+ */
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startLocalApi } from '../lib/local/local-api';
+
+const USAGE = `Usage: npm start -- [options]
+
+  --port <n>            HTTP port (default: $PORT or 3000)
+  --dynamodb-port <n>   port of the embedded DynamoDB, for the ops CLI and AWS tools (default: 8000)
+  --seed <file>         seed file to load (default: the demo seed, when the tables are new)
+  --data-dir <dir>      keep the data in this folder across restarts (default: in memory)
+  -h, --help            show this help`;
+
+function port(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number > 65_535)
+    throw new Error(`${name} must be a port number, not "${value}".`);
+  return number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'dynamodb-port': { type: 'string' },
+      seed: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+
+  const api = await startLocalApi({
+    port: port(values.port ?? process.env.PORT, '--port', 3000),
+    dynamodbPort: port(values['dynamodb-port'], '--dynamodb-port', 8000),
+    ...(values['data-dir'] && { dataDir: values['data-dir'] }),
+    ...(values.seed && { seedFile: values.seed }),
+  });
+
+  const listing = `${api.url}/vendor/vacancies`;
+  const lines = [
+    '',
+    `Vendor Vacancy API: ${listing}`,
+    `DynamoDB (embedded): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
+  ];
+  if (api.seed) {
+    const { summary, data, file } = api.seed;
+    lines.push(
+      `Seed: ${relative(process.cwd(), file)} (${summary.vendors} vendors, ${summary.apiKeys} keys, ${summary.vacancies} vacancies)`,
+    );
+    lines.push('', 'API keys:');
+    for (const vendor of data.vendors) {
+      lines.push(`  ${vendor.id.padEnd(18)} ${vendor.status.padEnd(10)} ${vendor.api_keys.join('  ')}`);
+    }
+    const example = data.vendors.find((vendor) => vendor.status === 'active')?.api_keys[0];
+    if (example)
+      lines.push(
+        '',
+        'Try:',
+        `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?per_page=2&lang=en'`,
+      );
+  } else {
+    lines.push('Seed: none loaded (tables already had data)');
+  }
+  lines.push('', 'Ctrl-C to stop.', '');
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    await api.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

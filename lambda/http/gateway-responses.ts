@@ -1,0 +1,72 @@
+import {
+  ERROR_MESSAGES,
+  type ErrorStatus,
+  errorEnvelope,
+  JSON_CONTENT_TYPE,
+  RETRY_AFTER_SECONDS,
+} from './errors';
+
+/** A response API Gateway produces itself (no handler runs), written once for the stack and the local server. */
+export interface GatewayResponseDefinition {
+  /** Status to answer with; absent, the status API Gateway chose is kept (DEFAULT_4XX, DEFAULT_5XX). */
+  readonly statusCode?: ErrorStatus;
+  /** The envelope's message. */
+  readonly message: string;
+  /** Headers besides `Content-Type` and `X-Request-Id`, which every gateway response carries. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** API Gateway's response types that this API answers in the contract's envelope. */
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'THROTTLED'
+  | 'QUOTA_EXCEEDED'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+const response = (statusCode: ErrorStatus, headers?: Record<string, string>): GatewayResponseDefinition => ({
+  statusCode,
+  message: ERROR_MESSAGES[statusCode],
+  ...(headers && { headers }),
+});
+
+/**
+ * The gateway responses (CONTRACT §3). MISSING_AUTHENTICATION_TOKEN is what API Gateway answers for a path
+ * or method with no route: here it is the 404 it really is.
+ */
+export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResponseDefinition>> = {
+  UNAUTHORIZED: response(401, { 'WWW-Authenticate': 'Bearer' }),
+  ACCESS_DENIED: response(403),
+  MISSING_AUTHENTICATION_TOKEN: response(404),
+  THROTTLED: response(429, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+  QUOTA_EXCEEDED: response(429, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+  AUTHORIZER_FAILURE: response(500),
+  AUTHORIZER_CONFIGURATION_ERROR: response(500),
+  DEFAULT_4XX: { message: ERROR_MESSAGES[400] },
+  DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
+};
+
+/** Another method on the route: a 405 naming the one allowed (served by a mock integration in AWS). */
+export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, { Allow: 'GET' });
+
+/** The envelope as a template: API Gateway fills in `$context.requestId`. */
+export function gatewayResponseTemplate(definition: GatewayResponseDefinition): string {
+  return JSON.stringify(errorEnvelope(definition.message, '$context.requestId'));
+}
+
+/** The full response, rendered for one request (the local server). */
+export function renderGatewayResponse(
+  definition: GatewayResponseDefinition,
+  requestId: string,
+  fallbackStatus = 500,
+): { statusCode: number; headers: Record<string, string>; body: string } {
+  return {
+    statusCode: definition.statusCode ?? fallbackStatus,
+    headers: { ...definition.headers, 'Content-Type': JSON_CONTENT_TYPE, 'X-Request-Id': requestId },
+    body: JSON.stringify(errorEnvelope(definition.message, requestId)),
+  };
+}

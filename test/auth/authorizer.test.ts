@@ -1,0 +1,124 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
+import { bearerToken } from '../../lambda/auth/bearer';
+import { issueApiKey, revokeApiKey, storeApiKey } from '../../lambda/auth/key-store';
+import { putVendor, setVendorStatus } from '../../lambda/auth/vendor-store';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
+import { createTestTables, type TestTables } from '../support/dynamodb';
+import { lambdaContext, silentLogger } from '../support/lambda';
+
+const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
+
+describe('bearerToken', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BeArEr   abc  ', 'abc'],
+    ['\tBearer abc', 'abc'],
+  ])('reads %p', (header, token) => expect(bearerToken(header)).toBe(token));
+
+  it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearerabc', 'Token abc'])(
+    'rejects %p',
+    (header) => expect(bearerToken(header)).toBeUndefined(),
+  );
+});
+
+describe('stageGetMethods', () => {
+  it('widens the method ARN to every GET of the stage, since the answer is cached per token', () => {
+    expect(stageGetMethods(METHOD_ARN)).toBe(
+      'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/*',
+    );
+  });
+});
+
+describe('TOKEN authorizer on the embedded DynamoDB', () => {
+  let tables: TestTables;
+  let authorize: (authorizationToken: string) => Promise<APIGatewayAuthorizerResult>;
+  let acmeKey: string;
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    const { documentClient, names } = tables;
+    await putVendor(documentClient, names.vendors, { vendorId: 'acme', company: 'Acme LLC' });
+    await putVendor(documentClient, names.vendors, { vendorId: 'initech', company: 'Initech' });
+    acmeKey = (await issueApiKey(documentClient, names.vendors, 'acme', 'test'))?.apiKey ?? '';
+    const handler = createAuthorizerHandler({
+      documentClient,
+      vendorsTable: names.vendors,
+      logger: silentLogger(),
+    });
+    authorize = (authorizationToken) =>
+      handler({ type: 'TOKEN', authorizationToken, methodArn: METHOD_ARN }, lambdaContext('authorizer'));
+  });
+  afterAll(async () => tables.drop());
+
+  it('allows a live key: every GET of the stage, the vendor in the context', async () => {
+    await expect(authorize(`Bearer ${acmeKey}`)).resolves.toEqual({
+      principalId: 'acme',
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Action: 'execute-api:Invoke',
+            Effect: 'Allow',
+            Resource: 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/*',
+          },
+        ],
+      },
+      context: { vendorId: 'acme', company: 'Acme LLC' },
+    });
+  });
+
+  it.each(['', 'Basic abc', 'Bearer vvk_unknown', `Token ${'x'.repeat(10)}`])(
+    'throws "Unauthorized" (API Gateway: 401) for %p',
+    async (header) => {
+      await expect(authorize(header)).rejects.toThrow(/^Unauthorized$/);
+    },
+  );
+
+  it('throws "Unauthorized" for a revoked key, and for a key whose vendor no longer exists', async () => {
+    const { documentClient, names } = tables;
+    const issued = await issueApiKey(documentClient, names.vendors, 'acme', 'to revoke');
+    await revokeApiKey(documentClient, names.vendors, issued?.keyId ?? '');
+    await expect(authorize(`Bearer ${issued?.apiKey}`)).rejects.toThrow(/^Unauthorized$/);
+    await storeApiKey(documentClient, names.vendors, {
+      apiKey: 'vvk_orphan_key',
+      vendorId: 'ghost',
+      label: 'x',
+    });
+    await expect(authorize('Bearer vvk_orphan_key')).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('denies explicitly (API Gateway: 403) a valid key of a suspended vendor', async () => {
+    const { documentClient, names } = tables;
+    const issued = await issueApiKey(documentClient, names.vendors, 'initech', 'x');
+    await setVendorStatus(documentClient, names.vendors, 'initech', 'suspended');
+    const result = await authorize(`Bearer ${issued?.apiKey}`);
+    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
+    expect(result.context).toBeUndefined();
+  });
+
+  it('lets a database failure through as itself, never as "Unauthorized"', async () => {
+    const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
+    const dynamodb = mockClient(documentClient);
+    dynamodb
+      .on(GetCommand)
+      .rejects(
+        Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
+      );
+    const handler = createAuthorizerHandler({
+      documentClient,
+      vendorsTable: 'Vendors',
+      logger: silentLogger(),
+    });
+    const result = handler(
+      { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
+      lambdaContext('a'),
+    );
+    await expect(result).rejects.toThrow('Throughput exceeds the current capacity');
+    await expect(result).rejects.not.toThrow(/^Unauthorized$/);
+  });
+});
