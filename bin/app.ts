@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-/** The CDK app: `cdk synth` / `cdk deploy` run this. Settings come from `cdk.json` context (`-c` overrides). */
-import { App } from 'aws-cdk-lib';
+/**
+ * The CDK app: `cdk synth` / `cdk deploy` run this. Settings come from `cdk.json` context (`-c` overrides);
+ * cdk-nag's AWS Solutions checks run on every synth, and a finding that is neither fixed nor acknowledged (with
+ * its reason, next to the resource) fails it.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { readSettings } from '../lib/settings';
 import { VacancyApiStack } from '../lib/vacancy-api-stack';
 
@@ -11,4 +16,5 @@ new VacancyApiStack(app, settings.stackName, {
   // Environment-agnostic unless the operator's CLI gives an account and region: synth needs no credentials.
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 app.synth();

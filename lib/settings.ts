@@ -1,33 +1,107 @@
 import type { Node } from 'constructs';
+import { isTimeZone } from '../lambda/shared/time';
+import { LIMITS } from '../lambda/vacancies/query';
 
-/** Deployment settings, read from `cdk.json` context and overridable with `cdk deploy -c key=value`. */
+/**
+ * Deployment settings, read from `cdk.json` context and overridable with `cdk deploy -c key=value`. The
+ * README's "Deploy" section documents each, with its default.
+ */
 export interface ServiceSettings {
   /** CloudFormation stack name. */
   readonly stackName: string;
-  /** `true` for dev stacks: tables are deleted with the stack. */
+  /** API Gateway stage, the first path segment of the API URL. */
+  readonly stageName: string;
+  /** `true` for dev stacks: tables and logs are deleted with the stack, tables unprotected. */
   readonly destroyOnRemoval: boolean;
+  /** How long API Gateway caches the authorizer's answer per key; revocation takes up to this long. 0 = off. */
+  readonly authorizerCacheSeconds: number;
+  /** Stage throttling: steady requests per second, and burst. */
+  readonly throttlingRateLimit: number;
+  readonly throttlingBurstLimit: number;
+  /** X-Ray tracing of the stage and the functions. */
+  readonly tracing: boolean;
+  /** Retention of the function and access logs, in days (a value CloudWatch Logs accepts). */
+  readonly logRetentionDays: number;
+  /** Locale when neither `lang` nor `Accept-Language` decides. */
+  readonly defaultLocale: 'az' | 'en';
+  /** IANA time zone of `created_at` and of "today" for deadlines. */
+  readonly serviceTimeZone: string;
+  /** `per_page` when the request gives none. */
+  readonly defaultPerPage: number;
+  /** Base of pagination URLs (a custom domain); empty: the request's own URL. */
+  readonly publicBaseUrl: string;
+  /** E-mail address subscribed to the alarm topic; empty: no subscription. */
+  readonly alarmEmail: string;
 }
 
-function contextString(node: Node, key: string, fallback: string): string {
-  const value: unknown = node.tryGetContext(key);
-  if (value === undefined || value === null || value === '') return fallback;
-  if (typeof value !== 'string') throw new Error(`Context "${key}" must be a string.`);
-  return value;
-}
+/** Defaults of every setting; `cdk.json` repeats them so they are visible where they are changed. */
+export const DEFAULT_SETTINGS: ServiceSettings = {
+  stackName: 'VendorVacancyApi',
+  stageName: 'prod',
+  destroyOnRemoval: false,
+  authorizerCacheSeconds: 300,
+  throttlingRateLimit: 50,
+  throttlingBurstLimit: 100,
+  tracing: true,
+  logRetentionDays: 30,
+  defaultLocale: 'az',
+  serviceTimeZone: 'Asia/Baku',
+  defaultPerPage: 15,
+  publicBaseUrl: '',
+  alarmEmail: '',
+};
 
-function contextBoolean(node: Node, key: string, fallback: boolean): boolean {
-  const value: unknown = node.tryGetContext(key);
-  if (value === undefined || value === null || value === '') return fallback;
-  // `-c key=true` arrives as a string, `cdk.json` as a boolean.
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`Context "${key}" must be true or false.`);
-}
+type Checks<T> = { [K in keyof T]: (value: unknown) => T[K] | undefined };
 
-/** Reads the settings from the app's context, applying the documented defaults. */
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const flag = (value: unknown) =>
+  value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+const whole = (min: number, max: number) => (value: unknown) => {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return Number.isInteger(number) && (number as number) >= min && (number as number) <= max
+    ? (number as number)
+    : undefined;
+};
+
+// `-c key=value` arrives as a string, `cdk.json` values as JSON: each check accepts both.
+const CHECKS: Checks<ServiceSettings> = {
+  stackName: (value) => text(value)?.match(/^[A-Za-z][A-Za-z0-9-]{0,127}$/)?.[0],
+  stageName: (value) => text(value)?.match(/^[A-Za-z0-9_]{1,128}$/)?.[0],
+  destroyOnRemoval: flag,
+  authorizerCacheSeconds: whole(0, 3600),
+  throttlingRateLimit: whole(1, 10_000),
+  throttlingBurstLimit: whole(1, 5_000),
+  tracing: flag,
+  logRetentionDays: (value) => {
+    const days = whole(1, 3653)(value);
+    const accepted = [
+      1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+    ];
+    return days !== undefined && accepted.includes(days) ? days : undefined;
+  },
+  defaultLocale: (value) => (value === 'az' || value === 'en' ? value : undefined),
+  serviceTimeZone: (value) => {
+    const zone = text(value);
+    return zone && isTimeZone(zone) ? zone : undefined;
+  },
+  defaultPerPage: whole(LIMITS.perPage.min, LIMITS.perPage.max),
+  publicBaseUrl: (value) => text(value)?.match(/^(?:https?:\/\/[^?#\s]+)?$/)?.[0],
+  alarmEmail: (value) => text(value)?.match(/^(?:[^@\s]+@[^@\s]+\.[^@\s]+)?$/)?.[0],
+};
+
+/** Reads the settings from the app's context, applying the defaults; an invalid value stops the synth. */
 export function readSettings(node: Node): ServiceSettings {
-  return {
-    stackName: contextString(node, 'stackName', 'VendorVacancyApi'),
-    destroyOnRemoval: contextBoolean(node, 'destroyOnRemoval', false),
-  };
+  const settings: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof ServiceSettings)[]) {
+    const raw: unknown = node.tryGetContext(key);
+    if (raw === undefined || raw === null) {
+      settings[key] = DEFAULT_SETTINGS[key];
+      continue;
+    }
+    const value = CHECKS[key](raw);
+    if (value === undefined)
+      throw new Error(`Context "${key}" has an invalid value: ${JSON.stringify(raw)}.`);
+    settings[key] = value;
+  }
+  return settings as unknown as ServiceSettings;
 }

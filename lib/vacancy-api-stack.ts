@@ -1,17 +1,354 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  aws_cloudwatch_actions as actions,
+  aws_apigateway as apigateway,
+  CfnOutput,
+  aws_cloudwatch as cloudwatch,
+  Duration,
+  aws_dynamodb as dynamodb,
+  aws_iam as iam,
+  aws_kms as kms,
+  aws_logs as logs,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  aws_sns as sns,
+  aws_sns_subscriptions as subscriptions,
+  Validations,
+} from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { BEARER_HEADER_PATTERN } from '../lambda/auth/bearer';
+import { JSON_CONTENT_TYPE } from '../lambda/http/errors';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
+  type GatewayResponseType,
+  gatewayResponseTemplate,
+  METHOD_NOT_ALLOWED,
+} from '../lambda/http/gateway-responses';
+import { LISTING_PATH } from '../lambda/vacancies/pagination';
+import { ApiFunction } from './api-function';
 import { DataTables } from './data-tables';
 import type { ServiceSettings } from './settings';
+import { ACTIVE_INDEX_NAME } from './tables';
 
 /** Properties of the Vendor Vacancy API stack. */
 export interface VacancyApiStackProps extends StackProps {
   readonly settings: ServiceSettings;
 }
 
-/** The Vendor Vacancy API: its tables, functions and REST API. */
+/** Names of the stack outputs; the ops CLI reads the table names from them (`--stack`). */
+export const STACK_OUTPUTS = {
+  apiUrl: 'ApiUrl',
+  listingUrl: 'ListingUrl',
+  stageName: 'StageName',
+  vacanciesTable: 'VacanciesTableName',
+  vendorsTable: 'VendorsTableName',
+  alarmTopic: 'AlarmTopicArn',
+} as const;
+
+const entry = (path: string) => new URL(`../lambda/${path}`, import.meta.url).pathname;
+const quoted = (value: string) => `'${value}'`;
+
+/** Response headers of a gateway response or mock integration, in API Gateway's mapping syntax. */
+function headerMappings(definition: GatewayResponseDefinition): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': quoted(JSON_CONTENT_TYPE),
+    'X-Request-Id': 'context.requestId',
+  };
+  for (const [name, value] of Object.entries(definition.headers ?? {})) headers[name] = quoted(value);
+  return headers;
+}
+
+/**
+ * The Vendor Vacancy API: DynamoDB tables, the TOKEN authorizer and listing functions, and a REST API whose
+ * every method is behind the authorizer by default, whose every error is in the contract's envelope, with
+ * access logs, throttling, tracing and alarms.
+ */
 export class VacancyApiStack extends Stack {
+  public readonly api: apigateway.RestApi;
+
   constructor(scope: Construct, id: string, props: VacancyApiStackProps) {
     super(scope, id, props);
-    new DataTables(this, 'Data', { destroyOnRemoval: props.settings.destroyOnRemoval });
+    const { settings } = props;
+    const removalPolicy = settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const logRetention = settings.logRetentionDays as logs.RetentionDays;
+
+    const data = new DataTables(this, 'Data', { destroyOnRemoval: settings.destroyOnRemoval });
+
+    // 256 MB: two GetItems and a policy; the answer is cached per key for minutes, so it rarely runs.
+    const authorizer = new ApiFunction(this, 'Authorizer', {
+      entry: entry('auth/handler.ts'),
+      description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      environment: { VENDORS_TABLE: data.vendors.tableName, POWERTOOLS_SERVICE_NAME: 'vendor-vacancy-api' },
+      statements: [
+        new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
+      ],
+      logRetention,
+      logRemovalPolicy: removalPolicy,
+      tracing: settings.tracing,
+    });
+
+    // 512 MB: Lambda's CPU share grows with memory; at 512 MB a cold start and a 100-item page stay well
+    // under 100 ms of billed compute, and a warm request costs a few millionths of a dollar.
+    const listing = new ApiFunction(this, 'Listing', {
+      entry: entry('vacancies/handler.ts'),
+      description: 'Vendor Vacancy API: GET /vendor/vacancies',
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      environment: {
+        VACANCIES_TABLE: data.vacancies.tableName,
+        DEFAULT_LOCALE: settings.defaultLocale,
+        SERVICE_TIMEZONE: settings.serviceTimeZone,
+        DEFAULT_PER_PAGE: String(settings.defaultPerPage),
+        ...(settings.publicBaseUrl && { PUBLIC_BASE_URL: settings.publicBaseUrl }),
+        POWERTOOLS_SERVICE_NAME: 'vendor-vacancy-api',
+      },
+      statements: [
+        // Exactly the two reads of DESIGN's cost model: Query on the active index, BatchGetItem of a page.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX_NAME}`],
+        }),
+        new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+      ],
+      logRetention,
+      logRemovalPolicy: removalPolicy,
+      tracing: settings.tracing,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy });
+    this.api = new apigateway.RestApi(this, 'Api', {
+      restApiName: settings.stackName,
+      description: 'Vendor Vacancy API: a vendor lists its own active vacancies',
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      // Execution logging needs the account's API Gateway CloudWatch role. It is account-wide and shared with
+      // other APIs, so it outlives this stack.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: settings.stageName,
+        throttlingRateLimit: settings.throttlingRateLimit,
+        throttlingBurstLimit: settings.throttlingBurstLimit,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        // Data trace would log whole requests, Authorization header included: never.
+        dataTraceEnabled: false,
+        tracingEnabled: settings.tracing,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: apigateway.AccessLogField.contextRequestId(),
+            requestTime: apigateway.AccessLogField.contextRequestTime(),
+            ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+            userAgent: apigateway.AccessLogField.contextIdentityUserAgent(),
+            method: apigateway.AccessLogField.contextHttpMethod(),
+            path: apigateway.AccessLogField.contextPath(),
+            status: apigateway.AccessLogField.contextStatus(),
+            responseLength: apigateway.AccessLogField.contextResponseLength(),
+            latency: apigateway.AccessLogField.contextResponseLatency(),
+            integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+            vendorId: apigateway.AccessLogField.contextAuthorizer('vendorId'),
+            error: apigateway.AccessLogField.contextErrorResponseType(),
+          }),
+        ),
+      },
+      // Every method is behind the key authorizer unless it explicitly says otherwise.
+      defaultMethodOptions: {
+        authorizer: new apigateway.TokenAuthorizer(this, 'KeyAuthorizer', {
+          handler: authorizer.function,
+          identitySource: apigateway.IdentitySource.header('Authorization'),
+          // Malformed headers are refused (401) by API Gateway itself, without invoking the function.
+          validationRegex: BEARER_HEADER_PATTERN,
+          resultsCacheTtl: Duration.seconds(settings.authorizerCacheSeconds),
+        }),
+      },
+    });
+
+    this.acknowledgeApiFindings();
+
+    for (const [type, definition] of Object.entries(GATEWAY_RESPONSES) as [
+      GatewayResponseType,
+      GatewayResponseDefinition,
+    ][]) {
+      this.api.addGatewayResponse(`Response${type}`, {
+        type: apigateway.ResponseType.of(type),
+        ...(definition.statusCode && { statusCode: String(definition.statusCode) }),
+        responseHeaders: headerMappings(definition),
+        templates: { 'application/json': gatewayResponseTemplate(definition) },
+      });
+    }
+
+    const resource = this.api.root.resourceForPath(LISTING_PATH);
+    const get = resource.addMethod(
+      'GET',
+      new apigateway.LambdaIntegration(listing.function, { allowTestInvoke: false }),
+    );
+    // Any other method: 405 from a mock integration. It reaches no code and no data, so it needs no key,
+    // and answers before authentication, as routing does.
+    const notAllowedHeaders = headerMappings(METHOD_NOT_ALLOWED);
+    const notAllowed = resource.addMethod(
+      'ANY',
+      new apigateway.MockIntegration({
+        requestTemplates: { 'application/json': '{"statusCode": 405}' },
+        passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
+        integrationResponses: [
+          {
+            statusCode: '405',
+            responseTemplates: { 'application/json': gatewayResponseTemplate(METHOD_NOT_ALLOWED) },
+            responseParameters: Object.fromEntries(
+              Object.entries(notAllowedHeaders).map(([name, value]) => [
+                `method.response.header.${name}`,
+                value,
+              ]),
+            ),
+          },
+        ],
+      }),
+      {
+        authorizationType: apigateway.AuthorizationType.NONE,
+        methodResponses: [
+          {
+            statusCode: '405',
+            responseParameters: Object.fromEntries(
+              Object.keys(notAllowedHeaders).map((name) => [`method.response.header.${name}`, true]),
+            ),
+          },
+        ],
+      },
+    );
+
+    for (const method of [get, notAllowed]) {
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-COG4',
+        reason:
+          'Vendors are machine clients identified by API keys, checked by the Lambda TOKEN authorizer (CONTRACT §1, §6); Cognito user pools are for people signing in.',
+      });
+    }
+    Validations.of(notAllowed).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason:
+        'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
+    });
+
+    const alarmTopic = this.alarms(settings, data, authorizer, listing);
+
+    const output = (id: string, value: string, description: string) =>
+      new CfnOutput(this, id, { value, description });
+    output(STACK_OUTPUTS.apiUrl, this.api.url, 'Base URL of the API (stage included)');
+    output(
+      STACK_OUTPUTS.listingUrl,
+      this.api.urlForPath(LISTING_PATH),
+      'GET this with Authorization: Bearer <key>',
+    );
+    output(STACK_OUTPUTS.stageName, settings.stageName, 'API Gateway stage');
+    output(STACK_OUTPUTS.vacanciesTable, data.vacancies.tableName, 'Vacancies table (ops CLI target)');
+    output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');
+    output(STACK_OUTPUTS.alarmTopic, alarmTopic.topicArn, 'SNS topic of the alarms');
+  }
+
+  /** cdk-nag findings on the REST API that are by design, each with its reason. */
+  private acknowledgeApiFindings(): void {
+    const api = Validations.of(this.api);
+    api.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG2',
+      reason:
+        'The handler validates every query parameter against the contract and answers 422 naming each invalid one; an API Gateway validator would answer 400 in another shape.',
+    });
+    api.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        "API Gateway's account-level logging role uses the AWS-documented policy, which only writes logs.",
+    });
+    api.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG3',
+      reason:
+        'Every method needs a valid API key and the stage is throttled; a WAF web ACL adds a monthly and per-request charge, so operators who need one associate it with the stage.',
+    });
+  }
+
+  /**
+   * Four alarms on what a vendor would notice — 5XX answers, slow listings, failing key checks, DynamoDB
+   * throttling — all sent to one SNS topic (encrypted, TLS only), with an e-mail subscription if configured.
+   */
+  private alarms(
+    settings: ServiceSettings,
+    data: DataTables,
+    authorizer: ApiFunction,
+    listing: ApiFunction,
+  ): sns.Topic {
+    const topic = new sns.Topic(this, 'Alarms', {
+      displayName: 'Vendor Vacancy API alarms',
+      enforceSSL: true,
+      masterKey: kms.Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+    if (settings.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+    const notify = new actions.SnsAction(topic);
+    const period = Duration.minutes(5);
+
+    const serverErrorRate = new cloudwatch.MathExpression({
+      label: '5XX answers, % of requests',
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: {
+        errors: this.api.metricServerError({ period, statistic: 'Sum' }),
+        requests: this.api.metricCount({ period, statistic: 'SampleCount' }),
+      },
+      period,
+    });
+
+    // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an error; only
+    // its ERROR log lines (a failed key check, e.g. DynamoDB unavailable) are failures worth an alarm.
+    const authorizerFailures = new logs.MetricFilter(this, 'AuthorizerFailures', {
+      logGroup: authorizer.logGroup,
+      filterPattern: logs.FilterPattern.stringValue('$.level', '=', 'ERROR'),
+      metricNamespace: 'VendorVacancyApi',
+      metricName: 'AuthorizerFailures',
+      metricValue: '1',
+      defaultValue: 0,
+    }).metric({ period, statistic: 'Sum' });
+
+    const throttled = new cloudwatch.MathExpression({
+      label: 'Throttled DynamoDB reads',
+      expression: 'vacancies + vendors',
+      usingMetrics: {
+        vacancies: data.vacancies.metricThrottledRequestsForOperations({
+          operations: [dynamodb.Operation.QUERY, dynamodb.Operation.BATCH_GET_ITEM],
+          period,
+        }),
+        vendors: data.vendors.metricThrottledRequestsForOperations({
+          operations: [dynamodb.Operation.GET_ITEM],
+          period,
+        }),
+      },
+      period,
+    });
+
+    const alarm = (
+      id: string,
+      description: string,
+      metric: cloudwatch.IMetric,
+      threshold: number,
+      periods = 1,
+    ) =>
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: periods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(notify);
+
+    alarm('ServerErrorRate', 'More than 1% of requests answered 5XX for 10 minutes', serverErrorRate, 1, 2);
+    alarm(
+      'ListingLatencyP99',
+      'Listing p99 duration above 1 s for 15 minutes',
+      listing.function.metricDuration({ period, statistic: 'p99' }),
+      1000,
+      3,
+    );
+    alarm('AuthorizerFailing', 'The authorizer failed to check keys (not refusals)', authorizerFailures, 0);
+    alarm('DynamoDBThrottling', 'DynamoDB throttled reads of the API', throttled, 0);
+    return topic;
   }
 }

@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import { bearerToken } from './bearer';
 import { findApiKey, hashApiKey } from './key-store';
 import { getVendor } from './vendor-store';
@@ -38,8 +39,7 @@ function policy(
   };
 }
 
-/** API Gateway answers exactly this error message with 401 (its UNAUTHORIZED gateway response). */
-const unauthorized = () => new Error('Unauthorized');
+const unauthorized = () => new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
 
 /**
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
@@ -52,6 +52,18 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
   const { documentClient, vendorsTable, logger } = dependencies;
 
   const authorize = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    try {
+      return await decide(event);
+    } catch (error) {
+      // Not a refusal: the key could not be checked. Logged as ERROR (the stack alarms on it), then thrown
+      // as it is, so API Gateway answers 500 rather than calling a good key invalid.
+      if (!(error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE))
+        logger.error('Key check failed', error as Error);
+      throw error;
+    }
+  };
+
+  const decide = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const token = bearerToken(event.authorizationToken);
     if (!token) {
       logger.info('Rejected: no bearer token');

@@ -6,6 +6,9 @@ import {
   RETRY_AFTER_SECONDS,
 } from './errors';
 
+/** The error message with which a Lambda authorizer makes API Gateway answer 401 (UNAUTHORIZED). */
+export const AUTHORIZER_UNAUTHORIZED_MESSAGE = 'Unauthorized';
+
 /** A response API Gateway produces itself (no handler runs), written once for the stack and the local server. */
 export interface GatewayResponseDefinition {
   /** Status to answer with; absent, the status API Gateway chose is kept (DEFAULT_4XX, DEFAULT_5XX). */

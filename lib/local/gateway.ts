@@ -9,6 +9,7 @@ import type {
 } from 'aws-lambda';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import {
+  AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   METHOD_NOT_ALLOWED,
@@ -29,9 +30,6 @@ export interface GatewayHandlers {
 const STAGE = 'local';
 const METHOD_ARN = `arn:aws:execute-api:local:000000000000:local/${STAGE}/GET${LISTING_PATH}`;
 const BEARER_HEADER = new RegExp(BEARER_HEADER_PATTERN);
-
-/** Thrown by the authorizer to make API Gateway answer 401. */
-const UNAUTHORIZED_MESSAGE = 'Unauthorized';
 
 /** Whether an IAM policy resource pattern (`*` wildcards) covers an ARN. */
 function resourceMatches(pattern: string, arn: string): boolean {
@@ -105,7 +103,7 @@ export function createLocalGateway(handlers: GatewayHandlers) {
         lambdaContext('authorizer'),
       );
     } catch (error) {
-      const unauthorized = error instanceof Error && error.message === UNAUTHORIZED_MESSAGE;
+      const unauthorized = error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE;
       return gatewayResponse(
         unauthorized ? GATEWAY_RESPONSES.UNAUTHORIZED : GATEWAY_RESPONSES.AUTHORIZER_FAILURE,
       );

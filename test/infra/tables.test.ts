@@ -1,15 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { createTableInput } from '../../lib/create-tables';
-import { readSettings } from '../../lib/settings';
 import { TABLES } from '../../lib/tables';
-import { VacancyApiStack } from '../../lib/vacancy-api-stack';
-
-function synthesize(): Template {
-  const app = new App();
-  return Template.fromStack(new VacancyApiStack(app, 'Test', { settings: readSettings(app.node) }));
-}
+import { stackTemplate } from '../support/stack';
 
 /** The part of a table's shape that both the stack and `createTables` define, in one comparable form. */
 function shape(table: {
@@ -27,7 +19,7 @@ function shape(table: {
 }
 
 describe('table definitions', () => {
-  const template = synthesize();
+  const template = stackTemplate();
   const tables = Object.values(template.findResources('AWS::DynamoDB::Table')).map(
     (resource) => resource.Properties as Parameters<typeof shape>[0],
   );

@@ -1,0 +1,364 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { GATEWAY_RESPONSES } from '../../lambda/http/gateway-responses';
+import { DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
+import { VacancyApiStack } from '../../lib/vacancy-api-stack';
+import { stackTemplate } from '../support/stack';
+
+type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
+
+function statements(template: Template): Statement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+    (policy) => (policy.Properties.PolicyDocument.Statement as Statement[]) ?? [],
+  );
+}
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+/** The function whose Description starts with `prefix`. */
+function lambdaFunction(template: Template, description: string) {
+  const [resource] = Object.values(
+    template.findResources('AWS::Lambda::Function', {
+      Properties: { Description: Match.stringLikeRegexp(description) },
+    }),
+  );
+  if (!resource) throw new Error(`No function described "${description}"`);
+  return resource.Properties;
+}
+
+describe('the stack, with default settings', () => {
+  const template = stackTemplate();
+
+  describe('functions', () => {
+    it.each([
+      ['resolves a Bearer API key', 256, 5],
+      ['GET /vendor/vacancies', 512, 10],
+    ])(
+      '%s: Node.js 24 on arm64, JSON logs in its own group, traced, source maps on',
+      (description, memory, timeout) => {
+        const properties = lambdaFunction(template, description);
+        expect(properties).toMatchObject({
+          Runtime: 'nodejs24.x',
+          Architectures: ['arm64'],
+          Handler: 'index.handler',
+          MemorySize: memory,
+          Timeout: timeout,
+          TracingConfig: { Mode: 'Active' },
+          LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } },
+          Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+        });
+        // Well inside API Gateway's 29-second integration limit.
+        expect(properties.Timeout).toBeLessThan(29);
+      },
+    );
+
+    it('configures the listing through its environment, with no secret in it', () => {
+      const variables = lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables;
+      expect(variables).toMatchObject({
+        VACANCIES_TABLE: { Ref: expect.stringMatching(/^DataVacancies/) },
+        DEFAULT_LOCALE: 'az',
+        SERVICE_TIMEZONE: 'Asia/Baku',
+        DEFAULT_PER_PAGE: '15',
+      });
+      expect(variables).not.toHaveProperty('PUBLIC_BASE_URL');
+      expect(JSON.stringify(variables)).not.toMatch(/vvk_|secret|password/i);
+    });
+
+    it('keeps every log group for 30 days', () => {
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 3);
+    });
+  });
+
+  describe('least privilege', () => {
+    const all = statements(template);
+
+    it('grants no wildcard action, no DynamoDB write and no Scan anywhere', () => {
+      for (const action of all.flatMap(actionsOf)) {
+        expect(action).not.toContain('*');
+        expect(action).not.toMatch(
+          /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/,
+        );
+      }
+    });
+
+    it('lets the listing Query only the active index and BatchGetItem only the vacancies table', () => {
+      const dynamodbStatements = all.filter((statement) =>
+        actionsOf(statement).some((a) => a.startsWith('dynamodb:')),
+      );
+      const grants = dynamodbStatements.map((statement) => [
+        actionsOf(statement),
+        JSON.stringify(statement.Resource),
+      ]);
+      expect(grants).toHaveLength(3);
+      expect(grants).toContainEqual([
+        ['dynamodb:Query'],
+        expect.stringMatching(/DataVacancies.*\/index\/active-by-vendor/),
+      ]);
+      expect(grants).toContainEqual([
+        ['dynamodb:BatchGetItem'],
+        expect.stringMatching(/^\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\}$/),
+      ]);
+      expect(grants).toContainEqual([
+        ['dynamodb:GetItem'],
+        expect.stringMatching(/^\{"Fn::GetAtt":\["DataVendors\w+","Arn"\]\}$/),
+      ]);
+    });
+
+    it('attaches no AWS managed policy to the function roles', () => {
+      const roles = Object.values(template.findResources('AWS::IAM::Role'));
+      const lambdaRoles = roles.filter((role) =>
+        JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+      );
+      expect(lambdaRoles).toHaveLength(2);
+      for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    });
+  });
+
+  describe('REST API', () => {
+    it('is regional, with the TOKEN authorizer on the Authorization header, validated and cached 300 s', () => {
+      template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+        EndpointConfiguration: { Types: ['REGIONAL'] },
+      });
+      template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+        Type: 'TOKEN',
+        IdentitySource: 'method.request.header.Authorization',
+        IdentityValidationExpression: BEARER_HEADER_PATTERN,
+        AuthorizerResultTtlInSeconds: 300,
+      });
+    });
+
+    it('puts GET /vendor/vacancies behind the authorizer, proxied to the listing function', () => {
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'GET',
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: Match.stringLikeRegexp('KeyAuthorizer') },
+        Integration: { Type: 'AWS_PROXY' },
+      });
+    });
+
+    it('answers any other method with a 405 mock (Allow: GET), the only method without the authorizer', () => {
+      const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map(
+        (method) => method.Properties,
+      );
+      expect(
+        methods.filter((method) => method.AuthorizationType !== 'CUSTOM').map((method) => method.HttpMethod),
+      ).toEqual(['ANY']);
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'ANY',
+        AuthorizationType: 'NONE',
+        Integration: {
+          Type: 'MOCK',
+          IntegrationResponses: [
+            {
+              StatusCode: '405',
+              ResponseParameters: Match.objectLike({ 'method.response.header.Allow': "'GET'" }),
+              ResponseTemplates: {
+                'application/json':
+                  '{"status":"error","message":"Method Not Allowed.","request_id":"$context.requestId"}',
+              },
+            },
+          ],
+        },
+      });
+    });
+
+    it.each(Object.entries(GATEWAY_RESPONSES))('answers %s in the contract envelope', (type, definition) => {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ...(definition.statusCode ? { StatusCode: String(definition.statusCode) } : {}),
+        ResponseParameters: Match.objectLike({
+          'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+          'gatewayresponse.header.X-Request-Id': 'context.requestId',
+          ...Object.fromEntries(
+            Object.entries(definition.headers ?? {}).map(([name, value]) => [
+              `gatewayresponse.header.${name}`,
+              `'${value}'`,
+            ]),
+          ),
+        }),
+        ResponseTemplates: {
+          'application/json': `{"status":"error","message":"${definition.message}","request_id":"$context.requestId"}`,
+        },
+      });
+    });
+
+    it('gives 401 its WWW-Authenticate, 429 its Retry-After, and an unknown path 404', () => {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'UNAUTHORIZED',
+        StatusCode: '401',
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': "'Bearer'" }),
+      });
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'THROTTLED',
+        StatusCode: '429',
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+      });
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+        StatusCode: '404',
+      });
+    });
+
+    it('runs the stage throttled, traced, with JSON access logs and ERROR execution logs without data trace', () => {
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        StageName: 'prod',
+        TracingEnabled: true,
+        MethodSettings: [
+          {
+            HttpMethod: '*',
+            ResourcePath: '/*',
+            LoggingLevel: 'ERROR',
+            DataTraceEnabled: false,
+            ThrottlingRateLimit: DEFAULT_SETTINGS.throttlingRateLimit,
+            ThrottlingBurstLimit: DEFAULT_SETTINGS.throttlingBurstLimit,
+          },
+        ],
+        AccessLogSetting: { Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+      });
+      const format = JSON.parse(
+        Object.values(template.findResources('AWS::ApiGateway::Stage'))[0]?.Properties.AccessLogSetting
+          .Format,
+      );
+      expect(Object.keys(format)).toEqual(
+        expect.arrayContaining(['requestId', 'status', 'latency', 'vendorId']),
+      );
+      expect(JSON.stringify(format)).not.toMatch(/authorization|header/i);
+    });
+  });
+
+  describe('tables', () => {
+    it('are on-demand, recoverable, protected and retained', () => {
+      template.allResourcesProperties('AWS::DynamoDB::Table', {
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      });
+      template.allResources('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+  });
+
+  describe('alarms and outputs', () => {
+    it('sends four alarms to an encrypted, TLS-only topic', () => {
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
+      template.allResourcesProperties('AWS::CloudWatch::Alarm', {
+        AlarmActions: [{ Ref: Match.stringLikeRegexp('^Alarms') }],
+      });
+      template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+      template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+      template.resourceCountIs('AWS::SNS::Subscription', 0);
+      template.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.level = "ERROR" }' });
+    });
+
+    it('outputs the API URL, the stage and the table names', () => {
+      for (const name of [
+        'ApiUrl',
+        'ListingUrl',
+        'StageName',
+        'VacanciesTableName',
+        'VendorsTableName',
+        'AlarmTopicArn',
+      ]) {
+        template.hasOutput(name, {});
+      }
+    });
+  });
+});
+
+describe('the stack, with settings from context', () => {
+  it('applies every setting', () => {
+    const template = stackTemplate({
+      stageName: 'dev',
+      destroyOnRemoval: 'true',
+      authorizerCacheSeconds: '0',
+      throttlingRateLimit: 5,
+      throttlingBurstLimit: '10',
+      tracing: false,
+      logRetentionDays: '7',
+      defaultLocale: 'en',
+      serviceTimeZone: 'Europe/Berlin',
+      defaultPerPage: '25',
+      publicBaseUrl: 'https://jobs.example.com',
+      alarmEmail: 'ops@example.com',
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      TracingEnabled: false,
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 })],
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
+    template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+    template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 3);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      TracingConfig: Match.absent(),
+      Environment: {
+        Variables: Match.objectLike({
+          DEFAULT_LOCALE: 'en',
+          SERVICE_TIMEZONE: 'Europe/Berlin',
+          DEFAULT_PER_PAGE: '25',
+          PUBLIC_BASE_URL: 'https://jobs.example.com',
+        }),
+      },
+    });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+  });
+
+  it.each([
+    ['defaultLocale', 'fr'],
+    ['serviceTimeZone', 'Mars/Olympus'],
+    ['defaultPerPage', '500'],
+    ['logRetentionDays', '8'],
+    ['tracing', 'yes'],
+    ['publicBaseUrl', 'ftp://x'],
+    ['stageName', 'pro d'],
+  ])('refuses an invalid %s (%p)', (key, value) => {
+    const app = new App({ context: { [key]: value } });
+    expect(() => readSettings(app.node)).toThrow(`Context "${key}" has an invalid value`);
+  });
+});
+
+describe('cdk-nag (AWS Solutions)', () => {
+  const outdirs: string[] = [];
+  afterAll(() => {
+    for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+  });
+
+  function synthWithChecks(addResources?: (stack: Stack) => void) {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'));
+    outdirs.push(outdir);
+    const app = new App({ outdir });
+    const stack = new VacancyApiStack(app, 'Nag', { settings: readSettings(app.node) });
+    addResources?.(stack);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    return () => app.synth();
+  }
+
+  it('finds nothing unacknowledged in the stack (with real esbuild bundles)', () => {
+    expect(synthWithChecks()).not.toThrow();
+  });
+
+  it('would fail the synth on a finding nobody acknowledged', () => {
+    // A queue that accepts plain-HTTP requests: AwsSolutions-SQS4, an error-level rule.
+    const withFinding = synthWithChecks((stack) => {
+      new sqs.Queue(stack, 'Unprotected');
+    });
+    expect(withFinding).toThrow(/AwsSolutions-SQS4/);
+  });
+});
