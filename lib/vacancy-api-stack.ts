@@ -29,22 +29,13 @@ import { LISTING_PATH } from '../lambda/vacancies/pagination';
 import { ApiFunction } from './api-function';
 import { DataTables } from './data-tables';
 import type { ServiceSettings } from './settings';
+import { STACK_OUTPUTS } from './stack-outputs';
 import { ACTIVE_INDEX_NAME } from './tables';
 
 /** Properties of the Vendor Vacancy API stack. */
 export interface VacancyApiStackProps extends StackProps {
   readonly settings: ServiceSettings;
 }
-
-/** Names of the stack outputs; the ops CLI reads the table names from them (`--stack`). */
-export const STACK_OUTPUTS = {
-  apiUrl: 'ApiUrl',
-  listingUrl: 'ListingUrl',
-  stageName: 'StageName',
-  vacanciesTable: 'VacanciesTableName',
-  vendorsTable: 'VendorsTableName',
-  alarmTopic: 'AlarmTopicArn',
-} as const;
 
 const entry = (path: string) => new URL(`../lambda/${path}`, import.meta.url).pathname;
 const quoted = (value: string) => `'${value}'`;

@@ -213,3 +213,28 @@ export function toVacancyItem(record: VacancyRecord): VacancyItem {
     [INDEX.deadline]: record.deadline,
   };
 }
+
+/** The record a stored item was made from: the inverse of `toVacancyItem` (for status changes). */
+export function toVacancyRecord(item: StoredVacancy): VacancyRecord {
+  return {
+    id: item.id,
+    vendor_id: item.vendorId,
+    status: item.status,
+    title: item.title,
+    url: item.url,
+    description: item.description,
+    requirements: item.requirements,
+    responsibilities: item.responsibilities,
+    category: item.category,
+    city: item.city,
+    type: item.type,
+    salary_type: item.salary_type,
+    salary_min: item.salary_min ?? null,
+    salary_max: item.salary_max ?? null,
+    salary: item.salary ?? null,
+    experience_min: item.experience_min,
+    experience_max: item.experience_max ?? null,
+    deadline: item.deadline,
+    created_at: new Date(item.created_at),
+  };
+}

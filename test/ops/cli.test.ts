@@ -1,0 +1,144 @@
+/** The ops CLI as an operator runs it: a separate process, against the embedded DynamoDB. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
+import { createTestTables, type TestTables } from '../support/dynamodb';
+import { lambdaContext, silentLogger } from '../support/lambda';
+import { vacancyRecord } from '../support/vacancies';
+
+const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('vacancy-admin', () => {
+  let tables: TestTables;
+  let folder: string;
+  let authorize: (key: string) => Promise<APIGatewayAuthorizerResult>;
+
+  const admin = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+    new Promise((resolve) => {
+      const target = [
+        '--endpoint',
+        tables.endpoint,
+        '--vacancies-table',
+        tables.names.vacancies,
+        '--vendors-table',
+        tables.names.vendors,
+      ];
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', ADMIN, ...(env.NO_TARGET ? [] : target), ...args],
+        { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+    });
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    folder = await mkdtemp(join(tmpdir(), 'vacancy-admin-'));
+    const handler = createAuthorizerHandler({
+      documentClient: tables.documentClient,
+      vendorsTable: tables.names.vendors,
+      logger: silentLogger(),
+    });
+    authorize = (key) =>
+      handler(
+        {
+          type: 'TOKEN',
+          authorizationToken: `Bearer ${key}`,
+          methodArn: 'arn:aws:execute-api:r:1:api/prod/GET/vendor/vacancies',
+        },
+        lambdaContext('authorizer'),
+      );
+  });
+  afterAll(async () => {
+    await tables.drop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('creates a vendor, issues a key that authenticates, revokes it, suspends the vendor', async () => {
+    expect(await admin(['vendor', 'put', 'acme', '--company', 'Acme LLC'])).toMatchObject({
+      code: 0,
+      stdout: 'vendor acme "Acme LLC" (active)\n',
+    });
+
+    const issued = await admin(['--json', 'key', 'issue', 'acme', '--label', 'career page']);
+    expect(issued.code).toBe(0);
+    const { apiKey, keyId } = JSON.parse(issued.stdout) as { apiKey: string; keyId: string };
+    expect(apiKey).toMatch(/^vvk_/);
+    expect((await authorize(apiKey)).context).toEqual({ vendorId: 'acme', company: 'Acme LLC' });
+
+    const second = JSON.parse((await admin(['--json', 'key', 'issue', 'acme'])).stdout) as { apiKey: string };
+    const listed = await admin(['key', 'list', 'acme']);
+    expect(listed.stdout).toContain(keyId);
+    expect(listed.stdout).not.toContain(apiKey);
+
+    expect(await admin(['key', 'revoke', keyId])).toMatchObject({
+      code: 0,
+      stdout: `key ${keyId} of acme revoked\n`,
+    });
+    await expect(authorize(apiKey)).rejects.toThrow(/^Unauthorized$/);
+    expect((await authorize(second.apiKey)).context).toEqual({ vendorId: 'acme', company: 'Acme LLC' });
+
+    expect((await admin(['vendor', 'suspend', 'acme'])).code).toBe(0);
+    expect((await authorize(second.apiKey)).policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
+    expect((await admin(['vendor', 'activate', 'acme'])).code).toBe(0);
+    expect((await authorize(second.apiKey)).policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+  });
+
+  it('imports a file, reports rejected lines, and exits non-zero when anything was rejected', async () => {
+    const file = join(folder, 'vacancies.ndjson');
+    await writeFile(
+      file,
+      [JSON.stringify(vacancyRecord({ id: 10, vendor_id: 'acme' })), '{"id": 11}'].join('\n'),
+    );
+    const run = await admin(['vacancies', 'import', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^line 2: .*vendor_id is not valid/m);
+    expect(run.stdout).toMatch(/^imported 1, rejected 1, unchanged 0$/m);
+    const again = await admin(['--json', 'vacancies', 'import', '--dry-run', file]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, unchanged: 1, dryRun: true });
+  });
+
+  it('answers user errors with one line and a non-zero exit, never a stack trace', async () => {
+    for (const [args, message] of [
+      [['key', 'issue', 'nobody'], 'error: vendor "nobody" does not exist'],
+      [['key', 'revoke', 'key_000000000000'], 'error: key "key_000000000000" does not exist.'],
+      [['vacancies', 'set-status', '999', 'closed'], 'error: vacancy 999 does not exist.'],
+      [['vacancies', 'set-status', '1', 'archived'], "error: command-argument value 'archived' is invalid"],
+      [['vendor', 'put', 'Bad Id', '--company', 'x'], "error: command-argument value 'Bad Id' is invalid"],
+    ] as const) {
+      const run = await admin([...args]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    }
+    const noTarget = await admin(['vendor', 'list'], { NO_TARGET: '1' });
+    expect(noTarget).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error: No target: give --endpoint/),
+    });
+    const missing = await admin(['vendor', 'list', '--vendors-table', 'NoSuchTable']);
+    expect(missing.stderr).toMatch(/^error: a table does not exist \(local DynamoDB at/);
+  });
+
+  it('creates tables only on a local engine', async () => {
+    const local = await admin(['tables', 'create']);
+    expect(local).toMatchObject({ code: 0, stdout: expect.stringMatching(/^tables ready: /) });
+    const aws = await admin(['--vacancies-table', 'a', '--vendors-table', 'b', 'tables', 'create'], {
+      NO_TARGET: '1',
+    });
+    expect(aws).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('"tables create" is for a local --endpoint'),
+    });
+  });
+});
