@@ -39,13 +39,9 @@ describe('ops CLI targets', () => {
     mock
       .on(DescribeStacksCommand, { StackName: 'Missing' })
       .rejects(Object.assign(new Error('Stack with id Missing does not exist'), { name: 'ValidationError' }));
-    mock
-      .on(DescribeStacksCommand, { StackName: 'Other' })
-      .resolves({
-        Stacks: [
-          { StackName: 'Other', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] },
-        ],
-      });
+    mock.on(DescribeStacksCommand, { StackName: 'Other' }).resolves({
+      Stacks: [{ StackName: 'Other', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] }],
+    });
     await expect(tablesFromStack(cloudFormation, 'Missing')).rejects.toThrow(
       new UserError('Stack "Missing" does not exist in this account and region.'),
     );
