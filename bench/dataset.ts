@@ -36,30 +36,26 @@ function text(random: () => number, length: number): string {
 const pick = <T>(random: () => number, values: readonly T[]): T =>
   values[Math.floor(random() * values.length)] as T;
 
-/** What share of a vendor's records are not active (inactive, draft, closed) or expired. */
-export const NOT_LISTED_SHARE = { inactive: 0.1, expired: 0.05 };
-
 /**
- * `count` import records of one vendor with ids from `firstId`. About 10% are not active and 5% expired, on
- * top of the active ones, so that the index and the base table hold what a real vendor's would.
+ * Import records of one vendor: `active` listed vacancies, plus 10% as many that are not active (inactive,
+ * draft, closed) and 5% that are active but expired — the index and the table hold what a real vendor's would.
+ * Ids run from `firstId`; creation times spread over a year, in random order.
  */
 export function vacancyRecords(
   vendorId: string,
   firstId: number,
-  count: number,
+  active: number,
   seed = 1,
 ): Record<string, unknown>[] {
   const random = randomGenerator(seed);
   const categories = Object.keys(DICTIONARY.category);
   const cities = Object.keys(DICTIONARY.city);
+  const inactive = Math.round(active * 0.1);
+  const expired = Math.round(active * 0.05);
   const start = Date.UTC(2025, 11, 1);
-  return Array.from({ length: count }, (_, i) => {
+  return Array.from({ length: active + inactive + expired }, (_, i) => {
     const id = firstId + i;
-    const roll = random();
-    const status =
-      roll < NOT_LISTED_SHARE.inactive ? pick(random, ['inactive', 'draft', 'closed']) : 'active';
-    const expired =
-      roll >= NOT_LISTED_SHARE.inactive && roll < NOT_LISTED_SHARE.inactive + NOT_LISTED_SHARE.expired;
+    const kind = i < active ? 'active' : i < active + inactive ? 'inactive' : 'expired';
     const salaryType = pick(random, ['range', 'range', 'fixed', 'negotiable'] as const);
     const low = 500 + Math.floor(random() * 40) * 100;
     const experienceMin = Math.floor(random() * 6);
@@ -67,7 +63,7 @@ export function vacancyRecords(
     return {
       id,
       vendor_id: vendorId,
-      status,
+      status: kind === 'inactive' ? pick(random, ['inactive', 'draft', 'closed']) : 'active',
       title: `${pick(random, ['Senior', 'Junior', 'Lead', 'Middle'])} ${text(random, 30).replace(/\.$/, '')}`,
       url: `https://careers.example.az/${vendorId}/vacancies/${id}`,
       description: text(random, 1300),
@@ -82,7 +78,7 @@ export function vacancyRecords(
       salary: salaryType === 'fixed' ? low : null,
       experience_min: experienceMin,
       experience_max: random() < 0.2 ? null : experienceMin + Math.floor(random() * 6),
-      deadline: expired ? '2025-11-30' : `2099-0${1 + Math.floor(random() * 9)}-15`,
+      deadline: kind === 'expired' ? '2025-11-30' : `2099-0${1 + Math.floor(random() * 9)}-15`,
       created_at: created.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     };
   });

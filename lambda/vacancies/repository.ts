@@ -83,8 +83,11 @@ const LISTED_PROJECTION = {
 const sum = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
   [capacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
 
-/** KeyCondition and FilterExpression of the index Query for a vendor, filters and day. */
-function indexCondition(vendorId: string, filters: VacancyFilters, today: string) {
+/**
+ * KeyCondition and FilterExpression of a Query on the active index for a vendor, filters and day (exported for
+ * the benchmark's naive baseline, which filters the same way).
+ */
+export function indexCondition(vendorId: string, filters: VacancyFilters, today: string) {
   const names: Record<string, string> = { '#vendor': INDEX.vendorId, '#deadline': INDEX.deadline };
   const values: Record<string, string | number> = { ':vendor': vendorId, ':today': today };
   const conditions = ['#deadline >= :today'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  inTimeZone,
   isTimeZone,
   localDate,
   localDateTime,
@@ -39,8 +40,36 @@ describe('service time zone', () => {
     expect(localDateTime(roundTrip, 'Europe/London')).toBe('2026-10-25 01:59:59');
   });
 
-  it('knows real zones only', () => {
-    expect(isTimeZone('Asia/Baku')).toBe(true);
-    expect(isTimeZone('Mars/Olympus')).toBe(false);
+  it('knows every zone ICU knows, aliases and UTC included, and nothing else', () => {
+    for (const zone of [
+      ...Intl.supportedValuesOf('timeZone'),
+      'UTC',
+      'Etc/UTC',
+      'GMT',
+      'Asia/Kolkata',
+      'Europe/Kyiv',
+    ]) {
+      expect([zone, isTimeZone(zone)]).toEqual([zone, true]);
+    }
+    for (const zone of ['Mars/Olympus', 'Asia/Bak', '', 'UTC+4', '../etc/passwd', 'Etc/Unknown']) {
+      expect([zone, isTimeZone(zone)]).toEqual([zone, false]);
+    }
+  });
+
+  it('leaves the process time zone as it found it, even when the computation throws', () => {
+    const before = process.env.TZ;
+    localDateTime(new Date(), 'Asia/Tokyo');
+    expect(process.env.TZ).toBe(before);
+    expect(() =>
+      inTimeZone('Asia/Tokyo', () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(process.env.TZ).toBe(before);
+    expect(inTimeZone('Asia/Tokyo', () => inTimeZone('Asia/Tokyo', () => process.env.TZ))).toBe('Asia/Tokyo');
+  });
+
+  it('reads four-digit years literally, even small ones', () => {
+    expect(utcInstant(zonedDateTimeToInstant('0099-01-01 00:00:00', 'UTC'))).toBe('0099-01-01T00:00:00Z');
   });
 });
