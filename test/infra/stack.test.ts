@@ -9,7 +9,7 @@ import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import { GATEWAY_RESPONSES } from '../../lambda/http/gateway-responses';
 import { DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
 import { VacancyApiStack } from '../../lib/vacancy-api-stack';
-import { stackTemplate } from '../support/stack';
+import { CDK_CONTEXT, stackTemplate } from '../support/stack';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
 
@@ -343,7 +343,7 @@ describe('cdk-nag (AWS Solutions)', () => {
   function synthWithChecks(addResources?: (stack: Stack) => void) {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'));
     outdirs.push(outdir);
-    const app = new App({ outdir });
+    const app = new App({ outdir, context: CDK_CONTEXT });
     const stack = new VacancyApiStack(app, 'Nag', { settings: readSettings(app.node) });
     addResources?.(stack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
