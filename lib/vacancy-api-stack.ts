@@ -17,7 +17,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { BEARER_HEADER_PATTERN } from '../lambda/auth/bearer';
-import { JSON_CONTENT_TYPE } from '../lambda/http/errors';
+import { ERROR_HEADERS } from '../lambda/http/errors';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
@@ -42,11 +42,10 @@ const quoted = (value: string) => `'${value}'`;
 
 /** Response headers of a gateway response or mock integration, in API Gateway's mapping syntax. */
 function headerMappings(definition: GatewayResponseDefinition): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': quoted(JSON_CONTENT_TYPE),
-    'X-Request-Id': 'context.requestId',
-  };
-  for (const [name, value] of Object.entries(definition.headers ?? {})) headers[name] = quoted(value);
+  const headers: Record<string, string> = { 'X-Request-Id': 'context.requestId' };
+  for (const [name, value] of Object.entries({ ...ERROR_HEADERS, ...definition.headers })) {
+    headers[name] = quoted(value);
+  }
   return headers;
 }
 

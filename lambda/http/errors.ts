@@ -6,6 +6,12 @@
 /** Media type of every body the service sends. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** Headers of every error response, the handler's and API Gateway's alike: JSON, never cached. */
+export const ERROR_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Cache-Control': 'no-store',
+};
+
 /** The message of each error status. A 401 never says why (missing, malformed, unknown or revoked key). */
 export const ERROR_MESSAGES = {
   400: 'Bad Request.',

@@ -1,8 +1,8 @@
 import {
+  ERROR_HEADERS,
   ERROR_MESSAGES,
   type ErrorStatus,
   errorEnvelope,
-  JSON_CONTENT_TYPE,
   RETRY_AFTER_SECONDS,
 } from './errors';
 
@@ -15,7 +15,7 @@ export interface GatewayResponseDefinition {
   readonly statusCode?: ErrorStatus;
   /** The envelope's message. */
   readonly message: string;
-  /** Headers besides `Content-Type` and `X-Request-Id`, which every gateway response carries. */
+  /** Headers besides those of every error (`ERROR_HEADERS`) and `X-Request-Id`. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -69,7 +69,7 @@ export function renderGatewayResponse(
 ): { statusCode: number; headers: Record<string, string>; body: string } {
   return {
     statusCode: definition.statusCode ?? fallbackStatus,
-    headers: { ...definition.headers, 'Content-Type': JSON_CONTENT_TYPE, 'X-Request-Id': requestId },
+    headers: { ...ERROR_HEADERS, ...definition.headers, 'X-Request-Id': requestId },
     body: JSON.stringify(errorEnvelope(definition.message, requestId)),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ERROR_MESSAGES, type ErrorStatus, errorEnvelope, HttpError, JSON_CONTENT_TYPE } from './errors';
+import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, HttpError } from './errors';
 import { requestHeader } from './headers';
 
 /** A Middy middleware of an API Gateway (REST, v1 proxy) handler. */
@@ -33,11 +33,7 @@ export function errorEnvelopeBody(): HttpMiddleware {
       const message = ERROR_MESSAGES[response.statusCode as ErrorStatus] ?? ERROR_MESSAGES[500];
       const errors = error instanceof HttpError ? error.details.errors : undefined;
       response.body = JSON.stringify(errorEnvelope(message, request.event.requestContext.requestId, errors));
-      response.headers = {
-        ...response.headers,
-        'Content-Type': JSON_CONTENT_TYPE,
-        'Cache-Control': 'no-store',
-      };
+      response.headers = { ...response.headers, ...ERROR_HEADERS };
     },
   };
 }

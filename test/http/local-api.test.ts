@@ -22,6 +22,7 @@ describe('local API over HTTP', () => {
   async function expectError(response: Response, status: number, message: string) {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const requestId = response.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await response.json()).toEqual({ status: 'error', message, request_id: requestId });

@@ -173,6 +173,7 @@ describe('the stack, with default settings', () => {
         ...(definition.statusCode ? { StatusCode: String(definition.statusCode) } : {}),
         ResponseParameters: Match.objectLike({
           'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+          'gatewayresponse.header.Cache-Control': "'no-store'",
           'gatewayresponse.header.X-Request-Id': 'context.requestId',
           ...Object.fromEntries(
             Object.entries(definition.headers ?? {}).map(([name, value]) => [
