@@ -11,7 +11,7 @@ const WORDS =
 const VOCABULARY = WORDS.split(' ');
 
 /** A small seeded PRNG (mulberry32): the same data on every run and machine. */
-export function randomGenerator(seed: number): () => number {
+function randomGenerator(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -8,6 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../lambda/auth/key-store';
 import type { VendorStatus } from '../lambda/auth/types';
 import { getVendor, listVendors, putVendor, setVendorStatus } from '../lambda/auth/vendor-store';
+import { isTimeZone } from '../lambda/shared/time';
 import { isVendorId, VENDOR_ID_RULE } from '../lambda/shared/vendor-id';
 import type { VacancyStatus } from '../lambda/vacancies/types';
 import { createTables } from '../lib/create-tables';
@@ -237,6 +238,8 @@ vacancies
   .action(
     action(async (target, options, file: string) => {
       const dryRun = options.dryRun ?? false;
+      if (!isTimeZone(options.timeZone))
+        throw new UserError(`--time-zone "${options.timeZone}" is not a time zone.`);
       let text: string;
       try {
         text = await readFile(file, 'utf8');

@@ -55,10 +55,10 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     try {
       return await decide(event);
     } catch (error) {
-      // Not a refusal: the key could not be checked. Logged as ERROR (the stack alarms on it), then thrown
-      // as it is, so API Gateway answers 500 rather than calling a good key invalid.
-      if (!(error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE))
-        logger.error('Key check failed', error as Error);
+      // Anything but a refusal means the key could not be checked: logged as ERROR (the stack alarms on it),
+      // then thrown as it is, so API Gateway answers 500 rather than calling a good key invalid.
+      const refused = error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE;
+      if (!refused) logger.error('Key check failed', error as Error);
       throw error;
     }
   };
@@ -66,7 +66,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
   const decide = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const token = bearerToken(event.authorizationToken);
     if (!token) {
-      logger.info('Rejected: no bearer token');
+      logger.info('Rejected: not a Bearer authorization');
       throw unauthorized();
     }
     const key = await findApiKey(documentClient, vendorsTable, hashApiKey(token));

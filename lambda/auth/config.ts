@@ -1,3 +1,5 @@
+import { dynamodbEndpoint, type Environment, requiredVariable } from '../shared/environment';
+
 /** The authorizer's configuration, from its environment (set by the stack, or the local server). */
 export interface AuthorizerConfig {
   readonly vendorsTable: string;
@@ -6,10 +8,6 @@ export interface AuthorizerConfig {
 }
 
 /** Reads the configuration once, at cold start. */
-export function authorizerConfigFromEnvironment(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): AuthorizerConfig {
-  const vendorsTable = env.VENDORS_TABLE;
-  if (!vendorsTable) throw new Error('Environment variable VENDORS_TABLE is required.');
-  return { vendorsTable, dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined };
+export function authorizerConfigFromEnvironment(env: Environment = process.env): AuthorizerConfig {
+  return { vendorsTable: requiredVariable(env, 'VENDORS_TABLE'), dynamodbEndpoint: dynamodbEndpoint(env) };
 }

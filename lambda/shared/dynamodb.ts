@@ -7,6 +7,8 @@ export interface DynamoDBConnection {
   readonly endpoint?: string | undefined;
   /** Attempts per call, including the first (the SDK retries throttling and 5xx with backoff). */
   readonly maxAttempts?: number;
+  /** AWS region; the SDK's default chain (AWS_REGION, profile) when absent. */
+  readonly region?: string | undefined;
 }
 
 /**
@@ -14,9 +16,10 @@ export interface DynamoDBConnection {
  * credentials, so nothing probes the AWS credential chain (and no real credentials are sent to it).
  */
 export function createDynamoDBClient(connection: DynamoDBConnection = {}): DynamoDBClient {
-  const { endpoint, maxAttempts = 3 } = connection;
+  const { endpoint, maxAttempts = 3, region } = connection;
   return new DynamoDBClient({
     maxAttempts,
+    ...(region && { region }),
     // A stuck connection must fail (and be retried) well inside API Gateway's 29-second limit.
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
     ...(endpoint && {

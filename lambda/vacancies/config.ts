@@ -1,3 +1,4 @@
+import { dynamodbEndpoint, type Environment, requiredVariable } from '../shared/environment';
 import { isTimeZone } from '../shared/time';
 import type { ListingSettings } from './listing';
 import { isLocale } from './locale';
@@ -8,14 +9,6 @@ export interface ListingConfig extends ListingSettings {
   readonly vacanciesTable: string;
   /** A non-AWS DynamoDB endpoint (the local server's embedded engine); AWS when absent. */
   readonly dynamodbEndpoint?: string | undefined;
-}
-
-type Environment = Readonly<Record<string, string | undefined>>;
-
-function required(env: Environment, name: string): string {
-  const value = env[name];
-  if (!value) throw new Error(`Environment variable ${name} is required.`);
-  return value;
 }
 
 /**
@@ -37,8 +30,8 @@ export function listingConfigFromEnvironment(env: Environment = process.env): Li
     throw new Error('PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment.');
   }
   return {
-    vacanciesTable: required(env, 'VACANCIES_TABLE'),
-    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    vacanciesTable: requiredVariable(env, 'VACANCIES_TABLE'),
+    dynamodbEndpoint: dynamodbEndpoint(env),
     defaultLocale,
     timeZone,
     defaultPerPage,

@@ -1,14 +1,12 @@
+import type { FieldErrors } from '../http/errors';
 import { isLocale } from './locale';
 import type { ListingQuery, Locale, VacancyFilters, VacancyType } from './types';
 
 /** Query parameters as API Gateway (REST, v1 event) hands them over: decoded, every value of every name. */
 export type MultiValueParameters = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
 
-/** Messages per invalid parameter, in the shape of the 422 envelope's `errors`. */
-export type ValidationErrors = Record<string, string[]>;
-
 /** The outcome of parsing: a query, or every invalid parameter with its reason. */
-export type ParseResult = { ok: true; query: ListingQuery } | { ok: false; errors: ValidationErrors };
+export type ParseResult = { ok: true; query: ListingQuery } | { ok: false; errors: FieldErrors };
 
 interface Range {
   readonly min: number;
@@ -27,7 +25,7 @@ export const LIMITS = {
 const VACANCY_TYPES: readonly VacancyType[] = [1, 2, 3, 4];
 
 /** The parameters the listing recognises; any other name is ignored. */
-export const RECOGNISED_PARAMETERS = [
+const RECOGNISED_PARAMETERS = [
   'type',
   'experience_min',
   'experience_max',
@@ -46,7 +44,7 @@ const DIGITS = /^[0-9]+$/;
  * reported, not only the first.
  */
 export function parseListingQuery(parameters: MultiValueParameters): ParseResult {
-  const errors: ValidationErrors = {};
+  const errors: FieldErrors = {};
   const fail = (name: ParameterName, message: string): undefined => {
     errors[name] = [message];
     return undefined;

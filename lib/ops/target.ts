@@ -92,8 +92,7 @@ export async function resolveTarget(
       'No target: give --endpoint <url> (or DYNAMODB_ENDPOINT) for a local engine, --stack <name> for a deployed stack, or --vacancies-table and --vendors-table.',
     );
   }
-  if (!endpoint && options.region) process.env.AWS_REGION = options.region;
-  const client = createDynamoDBClient({ endpoint, maxAttempts: 8 });
+  const client = createDynamoDBClient({ endpoint, maxAttempts: 8, region: options.region });
   return {
     client,
     documentClient: createDocumentClient(client),

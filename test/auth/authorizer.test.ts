@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
@@ -101,7 +101,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     expect(result.context).toBeUndefined();
   });
 
-  it('lets a database failure through as itself, never as "Unauthorized"', async () => {
+  it('lets a database failure through as itself, never as "Unauthorized", and logs it as an ERROR', async () => {
     const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
     const dynamodb = mockClient(documentClient);
     dynamodb
@@ -109,16 +109,33 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       .rejects(
         Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
       );
-    const handler = createAuthorizerHandler({
-      documentClient,
-      vendorsTable: 'Vendors',
-      logger: silentLogger(),
-    });
+    const logger = silentLogger();
+    const logError = jest.spyOn(logger, 'error');
+    const handler = createAuthorizerHandler({ documentClient, vendorsTable: 'Vendors', logger });
     const result = handler(
       { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
-      lambdaContext('a'),
+      lambdaContext('authorizer'),
     );
     await expect(result).rejects.toThrow('Throughput exceeds the current capacity');
     await expect(result).rejects.not.toThrow(/^Unauthorized$/);
+    // The ERROR line is what the stack's "authorizer failing" alarm counts.
+    expect(logError).toHaveBeenCalledTimes(1);
+  });
+
+  it('writes no ERROR line for a refused key', async () => {
+    const logger = silentLogger();
+    const logError = jest.spyOn(logger, 'error');
+    const handler = createAuthorizerHandler({
+      documentClient: tables.documentClient,
+      vendorsTable: tables.names.vendors,
+      logger,
+    });
+    await expect(
+      handler(
+        { type: 'TOKEN', authorizationToken: 'Bearer vvk_unknown', methodArn: METHOD_ARN },
+        lambdaContext('a'),
+      ),
+    ).rejects.toThrow(/^Unauthorized$/);
+    expect(logError).not.toHaveBeenCalled();
   });
 });
