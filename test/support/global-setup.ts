@@ -6,8 +6,12 @@ import { startEmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
  * parallel without seeing each other's data.
  */
 export default async function globalSetup(): Promise<void> {
-  if (process.env.DYNAMODB_ENDPOINT) return;
-  const engine = await startEmbeddedDynamoDB();
-  process.env.DYNAMODB_ENDPOINT = engine.endpoint;
-  (globalThis as { embeddedDynamoDB?: typeof engine }).embeddedDynamoDB = engine;
+  const given = process.env.DYNAMODB_ENDPOINT;
+  if (!given) {
+    const engine = await startEmbeddedDynamoDB();
+    process.env.DYNAMODB_ENDPOINT = engine.endpoint;
+    (globalThis as { embeddedDynamoDB?: typeof engine }).embeddedDynamoDB = engine;
+  }
+  const engine = given ? `DynamoDB at ${given}` : `embedded DynamoDB (dynalite) at ${process.env.DYNAMODB_ENDPOINT}`;
+  process.stdout.write(`\nTests on Node.js ${process.version}, ${engine}\n`);
 }
