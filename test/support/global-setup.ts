@@ -12,6 +12,8 @@ export default async function globalSetup(): Promise<void> {
     process.env.DYNAMODB_ENDPOINT = engine.endpoint;
     (globalThis as { embeddedDynamoDB?: typeof engine }).embeddedDynamoDB = engine;
   }
-  const engine = given ? `DynamoDB at ${given}` : `embedded DynamoDB (dynalite) at ${process.env.DYNAMODB_ENDPOINT}`;
-  process.stdout.write(`\nTests on Node.js ${process.version}, ${engine}\n`);
+  const description = given
+    ? `DynamoDB at ${given}`
+    : `embedded DynamoDB (dynalite) at ${process.env.DYNAMODB_ENDPOINT}`;
+  process.stdout.write(`\nTests on Node.js ${process.version}, ${description}\n`);
 }
