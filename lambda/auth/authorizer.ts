@@ -66,7 +66,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
   const decide = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
     const token = bearerToken(event.authorizationToken);
     if (!token) {
-      logger.info('Rejected: not a Bearer authorization');
+      logger.info('Rejected: not a Bearer header');
       throw unauthorized();
     }
     const key = await findApiKey(documentClient, vendorsTable, hashApiKey(token));
