@@ -1,5 +1,11 @@
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 /** How to reach DynamoDB. */
 export interface DynamoDBConnection {
@@ -79,4 +85,70 @@ export async function scanAll(
 /** Whether an error is DynamoDB's answer to a failed `ConditionExpression`. */
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** Retries of the items a batch call left unprocessed: attempts in all, and the bounds of the backoff. */
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+/** Waits before retry `attempt` (1, 2, …): full jitter (AWS Architecture Blog, "Exponential Backoff and Jitter"). */
+export function backoffDelay(attempt: number, policy: RetryPolicy): number {
+  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+}
+
+/** Resolves after `milliseconds`. */
+export const sleep = (milliseconds: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
+
+/** Read capacity units of a response's `ConsumedCapacity`, one entry or several. */
+export const capacityUnits = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
+  [capacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
+
+/** BatchGetItem takes at most 100 keys a call. */
+const BATCH_GET_SIZE = 100;
+
+/**
+ * The items of these keys of one table, in any order (absent items are simply missing), in calls of 100 keys,
+ * retrying `UnprocessedKeys` with backoff; throws `DatabaseUnavailableError` when keys are still unprocessed
+ * after `retry.maxAttempts` calls.
+ */
+export async function batchGetItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly Record<string, unknown>[],
+  options: {
+    readonly retry: RetryPolicy;
+    readonly projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
+    readonly sleep?: (milliseconds: number) => Promise<void>;
+  },
+): Promise<{ items: Record<string, unknown>[]; readUnits: number; calls: number }> {
+  const wait = options.sleep ?? sleep;
+  const items: Record<string, unknown>[] = [];
+  let readUnits = 0;
+  let calls = 0;
+  for (let start = 0; start < keys.length; start += BATCH_GET_SIZE) {
+    let pending = keys.slice(start, start + BATCH_GET_SIZE) as Record<string, unknown>[];
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) {
+        if (attempt >= options.retry.maxAttempts) {
+          throw new DatabaseUnavailableError('BatchGetItem left keys unprocessed');
+        }
+        await wait(backoffDelay(attempt, options.retry));
+      }
+      const output = await client.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName]: { Keys: pending, ...options.projection } },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      calls += 1;
+      readUnits += capacityUnits(output.ConsumedCapacity);
+      items.push(...(output.Responses?.[tableName] ?? []));
+      pending = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return { items, readUnits, calls };
 }

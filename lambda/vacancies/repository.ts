@@ -1,7 +1,6 @@
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACTIVE_INDEX_NAME, ACTIVE_INDEX_ATTRIBUTES as INDEX } from '../../lib/tables';
-import { DatabaseUnavailableError } from '../shared/dynamodb';
+import { batchGetItems, capacityUnits, type RetryPolicy } from '../shared/dynamodb';
 import type { ListedVacancy, VacancyFilters } from './types';
 
 /** One listing read: whose vacancies, which filters, which slice of the ordered result. */
@@ -29,11 +28,7 @@ export interface ActiveVacancyPage {
 }
 
 /** Retries of `UnprocessedKeys` in BatchGetItem: attempts in all, and full-jitter backoff bounds. */
-export interface BatchGetRetry {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
+export type BatchGetRetry = RetryPolicy;
 
 /** Where the repository reads, and how. */
 export interface VacancyRepositoryOptions {
@@ -74,14 +69,11 @@ const LISTED_ATTRIBUTES: readonly (keyof ListedVacancy)[] = [
   'deadline',
   'created_at',
 ];
-// Several of these (`status`, `type`, `url`…) are DynamoDB reserved words: every name goes through a placeholder.
+// Several of these (`type`, `url`, `description`…) may be DynamoDB reserved words: every name goes through a placeholder.
 const LISTED_PROJECTION = {
   ProjectionExpression: LISTED_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
 };
-
-const sum = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
-  [capacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
 
 /**
  * KeyCondition and FilterExpression of a Query on the active index for a vendor, filters and day (exported for
@@ -127,7 +119,6 @@ export function createVacancyRepository(
 ): VacancyRepository {
   const { tableName, queryPageSize } = options;
   const retry = options.batchGetRetry ?? DEFAULT_BATCH_GET_RETRY;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   async function pageIds(query: ActiveVacancyQuery) {
     const condition = indexCondition(query.vendorId, query.filters, query.today);
@@ -157,7 +148,7 @@ export function createVacancyRepository(
         }),
       );
       calls += 1;
-      readUnits += sum(output.ConsumedCapacity);
+      readUnits += capacityUnits(output.ConsumedCapacity);
       (output.Items ?? []).forEach((item, index) => {
         const position = total + index;
         if (position >= query.offset && position < end) ids.push(item.id as number);
@@ -169,30 +160,14 @@ export function createVacancyRepository(
   }
 
   async function fetchItems(vendorId: string, ids: readonly number[]) {
-    const found = new Map<number, ListedVacancy>();
-    let keys: Record<string, unknown>[] = ids.map((id) => ({ vendorId, id }));
-    let readUnits = 0;
-    let calls = 0;
-    for (let attempt = 0; keys.length > 0; attempt += 1) {
-      if (attempt > 0) {
-        if (attempt >= retry.maxAttempts)
-          throw new DatabaseUnavailableError('BatchGetItem left keys unprocessed');
-        // Full jitter (AWS Architecture Blog, "Exponential Backoff and Jitter").
-        await sleep(Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
-      }
-      const output = await client.send(
-        new BatchGetCommand({
-          RequestItems: { [tableName]: { Keys: keys, ...LISTED_PROJECTION } },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      calls += 1;
-      readUnits += sum(output.ConsumedCapacity);
-      for (const item of output.Responses?.[tableName] ?? [])
-        found.set(item.id as number, item as ListedVacancy);
-      keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
+    const { items, readUnits, calls } = await batchGetItems(
+      client,
+      tableName,
+      ids.map((id) => ({ vendorId, id })),
+      { retry, projection: LISTED_PROJECTION, ...(options.sleep && { sleep: options.sleep }) },
+    );
     // BatchGetItem answers in any order; a vacancy deleted since the Query is simply left out.
+    const found = new Map(items.map((item) => [item.id as number, item as unknown as ListedVacancy]));
     const vacancies = ids.flatMap((id) => found.get(id) ?? []);
     return { vacancies, readUnits, calls };
   }

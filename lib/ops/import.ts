@@ -1,8 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../../lambda/shared/dynamodb';
 import { toVacancyItem, validateVacancyRecord } from '../../lambda/vacancies/record';
 import type { VacancyRecord } from '../../lambda/vacancies/types';
 import type { TableNames } from '../create-tables';
+import { OPERATOR_RETRY } from './batch-write';
 import { putVacancyRecords, vendorsOfVacancyIds } from './vacancies';
 
 /** One record of an import file and the line it starts on. */
@@ -83,26 +85,19 @@ export function parseImportFile(text: string): SourceRecord[] {
   });
 }
 
-/** The stored items of (vendorId, id) keys, in batches of 100. */
+/** The stored items of these records' keys, by id. */
 async function storedItems(
   client: DynamoDBDocumentClient,
   tableName: string,
   records: readonly VacancyRecord[],
 ) {
-  const items = new Map<number, Record<string, unknown>>();
-  for (let start = 0; start < records.length; start += 100) {
-    let keys: Record<string, unknown>[] = records
-      .slice(start, start + 100)
-      .map((r) => ({ vendorId: r.vendor_id, id: r.id }));
-    while (keys.length > 0) {
-      const output = await client.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys } } }),
-      );
-      for (const item of output.Responses?.[tableName] ?? []) items.set(item.id as number, item);
-      keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
-  }
-  return items;
+  const { items } = await batchGetItems(
+    client,
+    tableName,
+    records.map((record) => ({ vendorId: record.vendor_id, id: record.id })),
+    { retry: OPERATOR_RETRY },
+  );
+  return new Map(items.map((item) => [item.id as number, item]));
 }
 
 /**

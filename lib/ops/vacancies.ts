@@ -52,7 +52,7 @@ export async function findVacancy(
   return Item as StoredVacancy | undefined;
 }
 
-/** Changes a vacancy's status, entering or leaving the active index accordingly; false if there is no such vacancy. */
+/** Changes a vacancy's status, entering or leaving the active index accordingly; undefined if there is no such vacancy. */
 export async function setVacancyStatus(
   client: DynamoDBDocumentClient,
   tableName: string,
