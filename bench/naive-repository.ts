@@ -1,12 +1,8 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import {
-  type ActiveVacancyQuery,
-  indexCondition,
-  type VacancyRepository,
-} from '../lambda/vacancies/repository';
-import type { ListedVacancy } from '../lambda/vacancies/types';
-import { ACTIVE_INDEX_NAME } from '../lib/tables';
+import { activeIndexCondition } from '../lambda/schema/active-index';
+import type { ListedVacancy } from '../lambda/schema/vacancy-item';
+import type { ActiveVacancyQuery, VacancyRepository } from '../lambda/vacancies/repository';
 
 const units = (capacity: ConsumedCapacity | undefined) => capacity?.CapacityUnits ?? 0;
 
@@ -19,12 +15,10 @@ const units = (capacity: ConsumedCapacity | undefined) => capacity?.CapacityUnit
 export function createNaiveRepository(client: DynamoDBDocumentClient, tableName: string): VacancyRepository {
   return {
     async listActive(query: ActiveVacancyQuery) {
-      const condition = indexCondition(query.vendorId, query.filters, query.today);
       const base = {
         TableName: tableName,
-        IndexName: ACTIVE_INDEX_NAME,
         ScanIndexForward: false,
-        ...condition,
+        ...activeIndexCondition(query.vendorId, query.filters, query.today),
       };
       let readUnits = 0;
       let calls = 0;
@@ -65,7 +59,7 @@ export function createNaiveRepository(client: DynamoDBDocumentClient, tableName:
         startKey = output.LastEvaluatedKey;
       } while (startKey && matched.length < end);
 
-      return { total, vacancies: matched.slice(query.offset, end), readUnits, calls };
+      return { total, vacancies: matched.slice(query.offset, end), readUnits, calls, foreignItems: 0 };
     },
   };
 }

@@ -1,306 +1,76 @@
 /**
- * `npm run bench [-- --quick]`: bundle sizes, cold init, and per-request read cost and latency of the listing,
- * next to a bare reference function and a naive baseline. Prints markdown tables; writes bench/results.json.
+ * `npm run bench [-- --quick]`: bundle sizes and cold init, per-request read cost and latency of the listing,
+ * index entry size, and the import's throughput — each next to a reference measured in the same run (a bare
+ * function, a naive baseline, a bare loader). Prints markdown tables; writes bench/results.json.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { build } from 'esbuild';
-import { createDocumentClient, createDynamoDBClient } from '../lambda/shared/dynamodb';
-import { createListingHandler } from '../lambda/vacancies/listing-handler';
-import { lastPage } from '../lambda/vacancies/pagination';
-import { toVacancyItem, validateVacancyRecord } from '../lambda/vacancies/record';
-import {
-  type ActiveVacancyPage,
-  createVacancyRepository,
-  type VacancyRepository,
-} from '../lambda/vacancies/repository';
-import { ESBUILD_SETTINGS, FUNCTION_NODE_OPTIONS } from '../lib/bundling';
-import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
-import { lambdaContext } from '../lib/local/lambda-context';
-import { batchWrite } from '../lib/ops/batch-write';
-import { VACANCIES_TABLE } from '../lib/tables';
-import { listingEvent } from '../test/support/events';
-import { silentLogger } from '../test/support/lambda';
-import { vacancyRecords } from './dataset';
-import { createNaiveRepository } from './naive-repository';
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { createDocumentClient, createDynamoDBClient } from '../lambda/dynamodb/client';
+import { FUNCTION_NODE_OPTIONS } from '../lib/bundling';
+import { type BundleName, type BundleResult, measureBundles } from './bundles';
+import { startEngine } from './engine';
+import { type ImportResult, measureImport } from './imports';
+import { FILTERS, type IndexEntryResult, measureReads, PER_PAGE, type ReadResult } from './reads';
+import { round, table } from './stats';
 
 const QUICK = process.argv.includes('--quick');
 const SIZES = QUICK ? [10, 100, 1_000] : [10, 100, 1_000, 10_000];
-const REQUESTS = 30;
-const WARMUP = 3;
 const INIT_RUNS = QUICK ? 20 : 40;
-const PER_PAGE = 15;
-const FILTERS = 'type=1&experience_min=1';
-const TIME_ZONE = 'Asia/Baku';
+const IMPORT_RECORDS = QUICK ? 2_000 : 10_000;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-const table = (header: string[], rows: (string | number)[][]) =>
-  [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
-
-// ---------------------------------------------------------------------------------------------------------------
-// 1–2. Bundles and cold init
-
-interface BundleResult {
-  bytes: number;
-  gzip_bytes: number;
-  init_p50_ms: number;
-  init_p90_ms: number;
+interface Check {
+  target: string;
+  value: string;
+  met: boolean;
 }
 
-const ENTRIES = {
-  listing: 'lambda/vacancies/handler.ts',
-  authorizer: 'lambda/auth/handler.ts',
-  bare: 'bench/bare-handler.ts',
-} as const;
-type BundleName = keyof typeof ENTRIES;
-
-/** Bundles with exactly the stack's esbuild settings (lib/bundling.ts). */
-async function bundle(name: BundleName, folder: string): Promise<string> {
-  const outfile = join(folder, name, 'index.mjs');
-  const { banner, ...settings } = ESBUILD_SETTINGS;
-  await build({
-    ...settings,
-    mainFields: [...settings.mainFields],
-    banner: { js: banner },
-    entryPoints: [ENTRIES[name]],
-    bundle: true,
-    outfile,
-    logLevel: 'error',
-  });
-  return outfile;
-}
-
-/** Milliseconds to import (load and initialise) a bundle in a fresh Node.js process, flags as on Lambda. */
-function importTime(file: string): number {
-  const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
-  const run = spawnSync(process.execPath, [FUNCTION_NODE_OPTIONS, '--input-type=module', '-e', script], {
-    env: {
-      PATH: process.env.PATH,
-      AWS_REGION: 'eu-central-1',
-      VACANCIES_TABLE: 'bench',
-      VENDORS_TABLE: 'bench',
-    },
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`Importing ${file} failed: ${run.stderr}`);
-  return Number(run.stdout);
-}
-
-async function bundles(): Promise<Record<BundleName, BundleResult>> {
-  const folder = await mkdtemp(join(tmpdir(), 'bench-bundles-'));
-  try {
-    const names = Object.keys(ENTRIES) as BundleName[];
-    const files = Object.fromEntries(
-      await Promise.all(names.map(async (name) => [name, await bundle(name, folder)])),
-    ) as Record<BundleName, string>;
-    const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
-      BundleName,
-      number[]
-    >;
-    // Interleaved, so that a noisy moment on a shared machine hits every bundle alike.
-    for (let run = 0; run < INIT_RUNS; run += 1)
-      for (const name of names) times[name].push(importTime(files[name]));
-    const result = {} as Record<BundleName, BundleResult>;
-    for (const name of names) {
-      const code = await readFile(files[name]);
-      result[name] = {
-        bytes: code.length,
-        gzip_bytes: gzipSync(code).length,
-        init_p50_ms: round(percentile(times[name], 50)),
-        init_p90_ms: round(percentile(times[name], 90)),
-      };
-    }
-    return result;
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// 3. Read cost and latency
-
-interface Side {
-  rcu: number;
-  calls: number;
-  p50_ms: number;
-  p95_ms: number;
-}
-
-interface ReadResult {
-  vacancies: number;
-  page: number;
-  page_label: string;
-  filters: string | null;
-  total: number;
-  ours: Side;
-  naive: Side;
-  rcu_ratio: number;
-  latency_ratio_p50: number;
-}
-
-/** A repository that remembers what its last listing cost. */
-function metered(repository: VacancyRepository) {
-  let last: ActiveVacancyPage | undefined;
-  return {
-    repository: {
-      async listActive(query) {
-        last = await repository.listActive(query);
-        return last;
-      },
-    } satisfies VacancyRepository,
-    last: () => last,
+function targets(
+  bundles: Record<BundleName, BundleResult>,
+  reads: readonly ReadResult[],
+  entries: readonly IndexEntryResult[],
+  imported: ImportResult,
+): Check[] {
+  const find = (size: number, label: string) =>
+    reads.find((r) => r.vacancies === size && r.page_label === label && r.filters === null);
+  const initRatio = bundles.listing.init_p50_ms / bundles.bare.init_p50_ms;
+  const checks: Check[] = [];
+  const readTarget = (size: number, label: string, maxUnits: number, minRatio: number) => {
+    const result = find(size, label);
+    if (!result) return;
+    checks.push({
+      target: `${size.toLocaleString('en')} active, ${label} page: ≤ ${maxUnits} read units, ≥ ${minRatio}× fewer than naive`,
+      value: `${result.ours.rcu} RU, ${result.rcu_ratio}×`,
+      met: result.ours.rcu <= maxUnits && result.rcu_ratio >= minRatio,
+    });
   };
-}
-
-async function startEngine(): Promise<{ endpoint: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/engine.ts'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    child.stdout?.once('data', (data: Buffer) => resolve(data.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`The engine exited (${code})`)));
-  });
-  return { endpoint, process: child };
-}
-
-async function reads(): Promise<ReadResult[]> {
-  const engine = await startEngine();
-  const client = createDynamoDBClient({ endpoint: engine.endpoint });
-  const documentClient = createDocumentClient(client);
-  try {
-    const tables = localTableNames('bench-');
-    const naiveTable = 'bench-NaiveVacancies';
-    await createTables(client, tables);
-    // The naive baseline's table: the same keys and index, but the index projects ALL attributes.
-    const naiveInput = createTableInput(VACANCIES_TABLE, naiveTable);
-    for (const index of naiveInput.GlobalSecondaryIndexes ?? []) index.Projection = { ProjectionType: 'ALL' };
-    await client.send(new CreateTableCommand(naiveInput));
-
-    const ours = metered(createVacancyRepository(documentClient, { tableName: tables.vacancies }));
-    const naive = metered(createNaiveRepository(documentClient, naiveTable));
-    const settings = { defaultLocale: 'az' as const, timeZone: TIME_ZONE, defaultPerPage: PER_PAGE };
-    const handlers = {
-      ours: createListingHandler({ repository: ours.repository, settings, logger: silentLogger() }),
-      naive: createListingHandler({ repository: naive.repository, settings, logger: silentLogger() }),
-    };
-
-    const results: ReadResult[] = [];
-    let firstId = 1;
-    for (const size of SIZES) {
-      const vendorId = `vendor-${size}`;
-      const items = vacancyRecords(vendorId, firstId, size, size).map((input) => {
-        const validated = validateVacancyRecord(input, TIME_ZONE);
-        if (!validated.ok) throw new Error(validated.reasons.join('; '));
-        return { PutRequest: { Item: toVacancyItem(validated.record) } };
-      });
-      firstId += items.length;
-      process.stderr.write(`loading ${items.length} vacancies of ${vendorId}…\n`);
-      await Promise.all([
-        batchWrite(documentClient, tables.vacancies, items),
-        batchWrite(documentClient, naiveTable, items),
-      ]);
-
-      for (const filters of [null, FILTERS]) {
-        const request = (page: number) => ({
-          query: `${filters ? `${filters}&` : ''}page=${page}`,
-          authorizer: { vendorId, company: vendorId },
-        });
-        const first = JSON.parse(
-          (await handlers.ours(listingEvent(request(1)), lambdaContext('bench'))).body,
-        );
-        const last = lastPage(first.pagination.total, PER_PAGE);
-        // A listing of a single page is first, middle and last at once: measured once, as "first".
-        const pages = new Map<number, string>();
-        for (const [page, label] of [
-          [1, 'first'],
-          [Math.ceil(last / 2), 'middle'],
-          [last, 'last'],
-        ] as const) {
-          if (!pages.has(page)) pages.set(page, label);
-        }
-        for (const [page, label] of pages) {
-          const event = listingEvent(request(page));
-          const measure = async (side: 'ours' | 'naive'): Promise<{ side: Side; body: string }> => {
-            const handler = handlers[side];
-            let body = '';
-            for (let i = 0; i < WARMUP; i += 1) body = (await handler(event, lambdaContext('bench'))).body;
-            const times: number[] = [];
-            for (let i = 0; i < REQUESTS; i += 1) {
-              const started = performance.now();
-              const response = await handler(event, lambdaContext('bench'));
-              times.push(performance.now() - started);
-              if (response.statusCode !== 200)
-                throw new Error(`${side}: ${response.statusCode} ${response.body}`);
-            }
-            const cost = (side === 'ours' ? ours : naive).last();
-            return {
-              body,
-              side: {
-                rcu: cost?.readUnits ?? Number.NaN,
-                calls: cost?.calls ?? Number.NaN,
-                p50_ms: round(percentile(times, 50)),
-                p95_ms: round(percentile(times, 95)),
-              },
-            };
-          };
-          const oursResult = await measure('ours');
-          const naiveResult = await measure('naive');
-          // The baseline must answer exactly what ours answers, or the comparison means nothing.
-          if (oursResult.body !== naiveResult.body)
-            throw new Error(`Different answers for ${vendorId} page ${page} ${filters}`);
-          results.push({
-            vacancies: size,
-            page,
-            page_label: label,
-            filters,
-            total: first.pagination.total,
-            ours: oursResult.side,
-            naive: naiveResult.side,
-            rcu_ratio: round(naiveResult.side.rcu / oursResult.side.rcu, 1),
-            latency_ratio_p50: round(naiveResult.side.p50_ms / oursResult.side.p50_ms, 1),
-          });
-          process.stderr.write(`  ${size} ${label} page ${page}${filters ? ` (${filters})` : ''}: done\n`);
-        }
-      }
-    }
-    return results;
-  } finally {
-    client.destroy();
-    engine.process.kill();
+  readTarget(1_000, 'first', 14, 15);
+  const middle = find(1_000, 'middle');
+  if (middle) {
+    checks.push({
+      target: '1,000 active, middle page: ≥ 20× fewer read units than naive, and faster',
+      value: `${middle.rcu_ratio}×, ${middle.ours.p50_ms} ms vs ${middle.naive.p50_ms} ms (p50)`,
+      met: middle.rcu_ratio >= 20 && middle.ours.p50_ms < middle.naive.p50_ms,
+    });
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
-function targets(bundleResults: Record<BundleName, BundleResult>, readResults: ReadResult[]) {
-  const ratio = (size: number, label: string) =>
-    readResults.filter((r) => r.vacancies === size && r.page_label === label && r.filters === null)[0]
-      ?.rcu_ratio ?? Number.NaN;
-  const initRatio = bundleResults.listing.init_p50_ms / bundleResults.bare.init_p50_ms;
-  const at10k = readResults.filter((r) => r.vacancies === 10_000);
-  const middle1k = readResults.find(
-    (r) => r.vacancies === 1_000 && r.page_label === 'middle' && r.filters === null,
-  );
-  const checks = [
-    {
-      target: 'RCU at 1,000, page 1: ≥ 15× fewer than naive',
-      value: `${ratio(1_000, 'first')}×`,
-      met: ratio(1_000, 'first') >= 15,
-    },
-    {
-      target: 'RCU at 1,000, middle page: ≥ 20× fewer',
-      value: `${ratio(1_000, 'middle')}×`,
-      met: ratio(1_000, 'middle') >= 20,
-    },
+  readTarget(10_000, 'first', 70, 25);
+  const at10k = reads.filter((r) => r.vacancies === 10_000);
+  if (at10k.length > 0) {
+    const lowest = Math.min(...at10k.map((r) => r.rcu_ratio));
+    checks.push({
+      target: '10,000 active, every page measured: ≥ 25× fewer',
+      value: `min ${lowest}×`,
+      met: lowest >= 25,
+    });
+  }
+  const widest = entries.find((entry) => entry.vendor_id.length === 12) ?? entries.at(-1);
+  if (widest) {
+    checks.push({
+      target: `Index entry for a ${widest.vendor_id.length}-character vendor id ≤ 50 bytes`,
+      value: `${widest.mean_bytes} B mean, ${widest.max_bytes} B max`,
+      met: widest.max_bytes <= 50,
+    });
+  }
+  checks.push(
     {
       target: 'Listing cold init ≤ 1.15× the bare function',
       value: `${round(initRatio)}×`,
@@ -308,23 +78,15 @@ function targets(bundleResults: Record<BundleName, BundleResult>, readResults: R
     },
     {
       target: 'Listing bundle ≤ 400 KB minified',
-      value: `${round(bundleResults.listing.bytes / 1024, 1)} KB`,
-      met: bundleResults.listing.bytes <= 400 * 1024,
+      value: `${round(bundles.listing.bytes / 1024, 1)} KB`,
+      met: bundles.listing.bytes <= 400 * 1024,
     },
     {
-      target: 'Latency at 1,000, middle page: below naive',
-      value: middle1k ? `${middle1k.ours.p50_ms} ms vs ${middle1k.naive.p50_ms} ms (p50)` : 'n/a',
-      met: middle1k ? middle1k.ours.p50_ms < middle1k.naive.p50_ms : false,
+      target: `Import of ${imported.records.toLocaleString('en')} records ≥ half the bare loader's rate`,
+      value: `${imported.import_per_s}/s vs ${imported.loader_per_s}/s (${imported.rate_ratio}×)`,
+      met: imported.rate_ratio >= 0.5,
     },
-  ];
-  if (at10k.length > 0) {
-    const lowest = Math.min(...at10k.map((r) => r.rcu_ratio));
-    checks.splice(2, 0, {
-      target: 'RCU at 10,000, every page measured: ≥ 25× fewer',
-      value: `min ${lowest}×`,
-      met: lowest >= 25,
-    });
-  }
+  );
   return checks;
 }
 
@@ -333,9 +95,21 @@ async function main() {
   process.stderr.write(
     `Benchmark${QUICK ? ' (quick)' : ''}: bundling and ${INIT_RUNS} cold inits per bundle…\n`,
   );
-  const bundleResults = await bundles();
-  const readResults = await reads();
-  const checks = targets(bundleResults, readResults);
+  const bundles = await measureBundles(INIT_RUNS);
+  const engine = await startEngine();
+  const client = createDynamoDBClient({ endpoint: engine.endpoint });
+  const documentClient = createDocumentClient(client);
+  let reads: ReadResult[];
+  let entries: IndexEntryResult[];
+  let imported: ImportResult;
+  try {
+    ({ reads, entries } = await measureReads(client, documentClient, SIZES));
+    imported = await measureImport(client, documentClient, IMPORT_RECORDS);
+  } finally {
+    client.destroy();
+    engine.process.kill();
+  }
+  const checks = targets(bundles, reads, entries, imported);
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -354,18 +128,30 @@ async function main() {
   console.log(
     table(
       ['function', 'minified', 'gzip', 'init p50', 'init p90', 'p50 vs bare'],
-      (Object.entries(bundleResults) as [BundleName, BundleResult][]).map(([name, r]) => [
+      (Object.entries(bundles) as [BundleName, BundleResult][]).map(([name, r]) => [
         name,
         bytes(r.bytes),
         bytes(r.gzip_bytes),
         `${r.init_p50_ms} ms`,
         `${r.init_p90_ms} ms`,
-        `${round(r.init_p50_ms / bundleResults.bare.init_p50_ms)}×`,
+        `${round(r.init_p50_ms / bundles.bare.init_p50_ms)}×`,
+      ]),
+    ),
+  );
+  console.log("\n## Index entries (bytes by DynamoDB's item-size rules: what a listing reads per vacancy)\n");
+  console.log(
+    table(
+      ['active', 'vendor id', 'mean', 'max'],
+      entries.map((e) => [
+        e.vacancies,
+        `${e.vendor_id} (${e.vendor_id.length})`,
+        `${e.mean_bytes} B`,
+        `${e.max_bytes} B`,
       ]),
     ),
   );
   console.log(
-    `\n## Read cost and latency per request (per_page ${PER_PAGE}, ${REQUESTS} requests each, engine in its own process)\n`,
+    `\n## Read cost and latency per request (per_page ${PER_PAGE}, filtered: ${FILTERS}; engine in its own process)\n`,
   );
   console.log(
     table(
@@ -381,7 +167,7 @@ async function main() {
         'p50/p95 ours',
         'p50/p95 naive',
       ],
-      readResults.map((r) => [
+      reads.map((r) => [
         r.vacancies,
         `${r.page_label} (${r.page})`,
         r.filters ?? '—',
@@ -395,6 +181,30 @@ async function main() {
       ]),
     ),
   );
+  console.log(
+    `\n## Import of ${imported.records.toLocaleString('en')} records, next to a bare BatchWriteItem loader\n`,
+  );
+  console.log(
+    table(
+      ['writer', 'seconds', 'records/s', 'write units (DynamoDB rules)', 'read units'],
+      [
+        [
+          'import (validate, vendor check, pre-read, conditional puts)',
+          imported.import_s,
+          imported.import_per_s,
+          `${imported.write_units} (engine reported ${imported.write_units_reported})`,
+          imported.read_units,
+        ],
+        [
+          'bare loader (BatchWriteItem, 25 a call)',
+          imported.loader_s,
+          imported.loader_per_s,
+          imported.write_units,
+          0,
+        ],
+      ],
+    ),
+  );
   console.log('\n## Targets\n');
   console.log(
     table(
@@ -404,7 +214,7 @@ async function main() {
   );
 
   machine.duration_s = round((performance.now() - started) / 1000, 1);
-  const results = { machine, bundles: bundleResults, reads: readResults, targets: checks };
+  const results = { machine, bundles, index_entries: entries, reads, import: imported, targets: checks };
   await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote bench/results.json in ${machine.duration_s} s.`);
 }

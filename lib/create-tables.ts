@@ -8,14 +8,14 @@ import {
   ResourceInUseException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import type { GlobalIndexDefinition, KeyAttribute, TableDefinition } from './tables';
-import { VACANCIES_TABLE, VENDORS_TABLE } from './tables';
-
-/** Physical names of the service's tables in one environment. */
-export interface TableNames {
-  readonly vacancies: string;
-  readonly vendors: string;
-}
+import {
+  type GlobalIndexDefinition,
+  type KeyAttribute,
+  type TableDefinition,
+  type TableNames,
+  VACANCIES_TABLE,
+  VENDORS_TABLE,
+} from '../lambda/schema/tables';
 
 /** Table names for a local engine: the logical names, optionally behind a prefix (tests use one per file). */
 export function localTableNames(prefix = ''): TableNames {

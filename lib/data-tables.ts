@@ -1,7 +1,12 @@
 import { aws_dynamodb as dynamodb, RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { GlobalIndexDefinition, KeyAttribute, TableDefinition } from './tables';
-import { VACANCIES_TABLE, VENDORS_TABLE } from './tables';
+import {
+  type GlobalIndexDefinition,
+  type KeyAttribute,
+  type TableDefinition,
+  VACANCIES_TABLE,
+  VENDORS_TABLE,
+} from '../lambda/schema/tables';
 
 /** Options that apply to every table of a deployment. */
 export interface DataTablesProps {
@@ -9,11 +14,14 @@ export interface DataTablesProps {
   readonly destroyOnRemoval: boolean;
 }
 
+const ATTRIBUTE_TYPES = {
+  S: dynamodb.AttributeType.STRING,
+  N: dynamodb.AttributeType.NUMBER,
+  B: dynamodb.AttributeType.BINARY,
+} as const;
+
 function attribute(key: KeyAttribute): dynamodb.Attribute {
-  return {
-    name: key.name,
-    type: key.type === 'N' ? dynamodb.AttributeType.NUMBER : dynamodb.AttributeType.STRING,
-  };
+  return { name: key.name, type: ATTRIBUTE_TYPES[key.type] };
 }
 
 function globalIndexProps(index: GlobalIndexDefinition): dynamodb.GlobalSecondaryIndexProps {
@@ -32,7 +40,7 @@ function globalIndexProps(index: GlobalIndexDefinition): dynamodb.GlobalSecondar
 }
 
 /**
- * The service's DynamoDB tables, built from the shared definitions in `tables.ts`: on-demand billing,
+ * The service's DynamoDB tables, built from the definitions in `lambda/schema/tables.ts`: on-demand billing,
  * point-in-time recovery, encryption at rest (AWS owned key), and — unless `destroyOnRemoval` — deletion
  * protection with a `RETAIN` removal policy, so vendor data survives a mistaken `cdk destroy`.
  */

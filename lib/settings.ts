@@ -1,6 +1,7 @@
 import type { Node } from 'constructs';
-import { isTimeZone } from '../lambda/shared/time';
+import { SERVICE_DEFAULTS } from '../lambda/config/defaults';
 import { LIMITS } from '../lambda/vacancies/query';
+import { canonicalTimeZone } from './time-zone';
 
 /**
  * Deployment settings, read from `cdk.json` context and overridable with `cdk deploy -c key=value`. The
@@ -34,7 +35,7 @@ export interface ServiceSettings {
   readonly alarmEmail: string;
 }
 
-/** Defaults of every setting; `cdk.json` repeats them so they are visible where they are changed. */
+/** Defaults of every setting; the service's own defaults come from `lambda/config/defaults.ts`. */
 export const DEFAULT_SETTINGS: ServiceSettings = {
   stackName: 'VendorVacancyApi',
   stageName: 'prod',
@@ -44,9 +45,9 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
   throttlingBurstLimit: 100,
   tracing: true,
   logRetentionDays: 30,
-  defaultLocale: 'az',
-  serviceTimeZone: 'Asia/Baku',
-  defaultPerPage: 15,
+  defaultLocale: SERVICE_DEFAULTS.locale,
+  serviceTimeZone: SERVICE_DEFAULTS.timeZone,
+  defaultPerPage: SERVICE_DEFAULTS.perPage,
   publicBaseUrl: '',
   alarmEmail: '',
 };
@@ -82,7 +83,7 @@ const CHECKS: Checks<ServiceSettings> = {
   defaultLocale: (value) => (value === 'az' || value === 'en' ? value : undefined),
   serviceTimeZone: (value) => {
     const zone = text(value);
-    return zone && isTimeZone(zone) ? zone : undefined;
+    return zone ? canonicalTimeZone(zone) : undefined;
   },
   defaultPerPage: whole(LIMITS.perPage.min, LIMITS.perPage.max),
   publicBaseUrl: (value) => text(value)?.match(/^(?:https?:\/\/[^?#\s]+)?$/)?.[0],

@@ -1,4 +1,5 @@
-/** Names of the stack's CloudFormation outputs; the ops CLI finds the tables through them (`--stack`). */
+/** Names of the stack's CloudFormation outputs; the ops CLI finds the tables and the service time zone
+ * through them (`--stack`). */
 export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
   listingUrl: 'ListingUrl',
@@ -6,4 +7,5 @@ export const STACK_OUTPUTS = {
   vacanciesTable: 'VacanciesTableName',
   vendorsTable: 'VendorsTableName',
   alarmTopic: 'AlarmTopicArn',
+  serviceTimeZone: 'ServiceTimeZone',
 } as const;

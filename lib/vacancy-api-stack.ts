@@ -25,12 +25,12 @@ import {
   gatewayResponseTemplate,
   METHOD_NOT_ALLOWED,
 } from '../lambda/http/gateway-responses';
+import { ACTIVE_INDEX } from '../lambda/schema/tables';
 import { LISTING_PATH } from '../lambda/vacancies/pagination';
 import { ApiFunction } from './api-function';
 import { DataTables } from './data-tables';
 import type { ServiceSettings } from './settings';
 import { STACK_OUTPUTS } from './stack-outputs';
-import { ACTIVE_INDEX_NAME } from './tables';
 
 /** Properties of the Vendor Vacancy API stack. */
 export interface VacancyApiStackProps extends StackProps {
@@ -99,7 +99,7 @@ export class VacancyApiStack extends Stack {
         // Exactly the two reads of DESIGN's cost model: Query on the active index, BatchGetItem of a page.
         new iam.PolicyStatement({
           actions: ['dynamodb:Query'],
-          resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX_NAME}`],
+          resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
         }),
         new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
       ],
@@ -235,6 +235,11 @@ export class VacancyApiStack extends Stack {
     output(STACK_OUTPUTS.vacanciesTable, data.vacancies.tableName, 'Vacancies table (ops CLI target)');
     output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');
     output(STACK_OUTPUTS.alarmTopic, alarmTopic.topicArn, 'SNS topic of the alarms');
+    output(
+      STACK_OUTPUTS.serviceTimeZone,
+      settings.serviceTimeZone,
+      'Time zone of created_at without an offset (the ops CLI imports in it)',
+    );
   }
 
   /** cdk-nag findings on the REST API that are by design, each with its reason. */

@@ -5,8 +5,8 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import { bearerToken } from './bearer';
-import { findApiKey, hashApiKey } from './key-store';
-import { getVendor } from './vendor-store';
+import { findApiKey, hashApiKey } from './key-lookup';
+import { getVendor } from './vendor-lookup';
 
 /** What the authorizer is built from; the Lambda entry point makes them once per container. */
 export interface AuthorizerDependencies {

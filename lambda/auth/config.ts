@@ -1,4 +1,4 @@
-import { dynamodbEndpoint, type Environment, requiredVariable } from '../shared/environment';
+import { dynamodbEndpoint, type Environment, requiredVariable } from '../config/environment';
 
 /** The authorizer's configuration, from its environment (set by the stack, or the local server). */
 export interface AuthorizerConfig {

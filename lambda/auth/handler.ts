@@ -1,6 +1,6 @@
 /** Lambda entry point of the TOKEN authorizer: configuration, clients and logger, made once per container. */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createDocumentClient, createDynamoDBClient } from '../shared/dynamodb';
+import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { createAuthorizerHandler } from './authorizer';
 import { authorizerConfigFromEnvironment } from './config';
 

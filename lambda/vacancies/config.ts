@@ -1,5 +1,6 @@
-import { dynamodbEndpoint, type Environment, requiredVariable } from '../shared/environment';
-import { isTimeZone } from '../shared/time';
+import { SERVICE_DEFAULTS } from '../config/defaults';
+import { dynamodbEndpoint, type Environment, requiredVariable } from '../config/environment';
+import { isTimeZone, zoneClock } from '../time/zone-clock';
 import type { ListingSettings } from './listing';
 import { isLocale } from './locale';
 import { LIMITS } from './query';
@@ -13,14 +14,14 @@ export interface ListingConfig extends ListingSettings {
 
 /**
  * Reads and checks the configuration once, at cold start: a misconfigured deployment fails on its first
- * request with a clear log line rather than answering wrongly.
+ * request with a clear log line rather than answering wrongly. Unset variables take the service defaults.
  */
 export function listingConfigFromEnvironment(env: Environment = process.env): ListingConfig {
-  const defaultLocale = (env.DEFAULT_LOCALE ?? 'az').toLowerCase();
+  const defaultLocale = (env.DEFAULT_LOCALE ?? SERVICE_DEFAULTS.locale).toLowerCase();
   if (!isLocale(defaultLocale)) throw new Error(`DEFAULT_LOCALE must be az or en, not "${defaultLocale}".`);
-  const timeZone = env.SERVICE_TIMEZONE ?? 'Asia/Baku';
+  const timeZone = env.SERVICE_TIMEZONE ?? SERVICE_DEFAULTS.timeZone;
   if (!isTimeZone(timeZone)) throw new Error(`SERVICE_TIMEZONE "${timeZone}" is not a known time zone.`);
-  const defaultPerPage = Number(env.DEFAULT_PER_PAGE ?? 15);
+  const defaultPerPage = Number(env.DEFAULT_PER_PAGE ?? SERVICE_DEFAULTS.perPage);
   const { min, max } = LIMITS.perPage;
   if (!Number.isInteger(defaultPerPage) || defaultPerPage < min || defaultPerPage > max) {
     throw new Error(`DEFAULT_PER_PAGE must be an integer from ${min} to ${max}.`);
@@ -33,7 +34,7 @@ export function listingConfigFromEnvironment(env: Environment = process.env): Li
     vacanciesTable: requiredVariable(env, 'VACANCIES_TABLE'),
     dynamodbEndpoint: dynamodbEndpoint(env),
     defaultLocale,
-    timeZone,
+    clock: zoneClock(timeZone),
     defaultPerPage,
     publicBaseUrl,
   };

@@ -1,16 +1,21 @@
-import type { Locale } from './types';
+import type { LabelledField, Locale, SalaryType, VacancyType } from '../schema/vacancy';
 
 /** A label in each supported locale. */
 export type Labels = Readonly<Record<Locale, string>>;
 
-/** The localized fields of a vacancy and, for each, its codes and their labels. */
-export type DictionaryKind = 'type' | 'salary_type' | 'category' | 'city';
+/** The codes of a dictionary kind and their labels. */
+type Codes<Code extends string | number> = Readonly<Record<Code, Labels>>;
 
 /**
- * The dictionary of CONTRACT §5: the one place where codes get their Azerbaijani and English labels. Import
+ * The dictionary: the one place where codes get their Azerbaijani and English labels.
+ * Every vacancy type and salary type must have labels (the types make a missing one a compile error); import
  * validation accepts exactly these codes for `category` and `city`; the listing translates with it.
  */
-export const DICTIONARY: Readonly<Record<DictionaryKind, Readonly<Record<string, Labels>>>> = {
+export const DICTIONARY: {
+  readonly [Field in LabelledField]: Codes<
+    Field extends 'type' ? VacancyType : Field extends 'salary_type' ? SalaryType : string
+  >;
+} = {
   type: {
     1: { az: 'Tam iş günü', en: 'Full Time' },
     2: { az: 'Yarım iş günü', en: 'Part Time' },
@@ -56,14 +61,18 @@ export const DICTIONARY: Readonly<Record<DictionaryKind, Readonly<Record<string,
   },
 };
 
-/** Whether `code` is in the dictionary for `kind`. */
-export function isDictionaryCode(kind: DictionaryKind, code: string): boolean {
-  return Object.hasOwn(DICTIONARY[kind], code);
+/** The labels of a code of a kind, or undefined when the dictionary does not have it. */
+function labelsOf(kind: LabelledField, code: string): Labels | undefined {
+  const codes: Readonly<Record<string, Labels>> = DICTIONARY[kind];
+  return Object.hasOwn(codes, code) ? codes[code] : undefined;
 }
 
-/**
- * The label for a locale out of a code's labels: the locale's own, else the other locale's, else the code.
- */
+/** Whether `code` is in the dictionary for `kind`. */
+export function isDictionaryCode(kind: LabelledField, code: string): boolean {
+  return labelsOf(kind, code) !== undefined;
+}
+
+/** The label for a locale out of a code's labels: the locale's own, else the other locale's, else the code. */
 export function pickLabel(labels: Partial<Labels> | undefined, locale: Locale, code: string): string {
   return labels?.[locale] || labels?.[locale === 'az' ? 'en' : 'az'] || code;
 }
@@ -72,7 +81,7 @@ export function pickLabel(labels: Partial<Labels> | undefined, locale: Locale, c
  * The label of a code in a locale. A code missing from the dictionary (or a label missing in that locale)
  * falls back to the other locale's label, then to the code itself: a listing never fails on data.
  */
-export function localize(kind: DictionaryKind, code: string | number, locale: Locale): string {
+export function localize(kind: LabelledField, code: string | number, locale: Locale): string {
   const key = String(code);
-  return pickLabel(isDictionaryCode(kind, key) ? DICTIONARY[kind][key] : undefined, locale, key);
+  return pickLabel(labelsOf(kind, key), locale, key);
 }

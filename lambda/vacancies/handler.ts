@@ -1,6 +1,6 @@
 /** Lambda entry point of `GET /vendor/vacancies`: configuration, clients and logger, made once per container. */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createDocumentClient, createDynamoDBClient } from '../shared/dynamodb';
+import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { listingConfigFromEnvironment } from './config';
 import { createListingHandler } from './listing-handler';
 import { createVacancyRepository } from './repository';

@@ -60,6 +60,12 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       readUnits: result.readUnits,
       dynamodbCalls: result.calls,
     });
+    if (result.foreignItems > 0) {
+      logger.error('The active index named items of another vendor; they were left out', {
+        vendorId: vendor.vendorId,
+        foreignItems: result.foreignItems,
+      });
+    }
     return {
       statusCode: 200,
       headers: {

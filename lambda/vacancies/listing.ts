@@ -1,18 +1,19 @@
+import { isDatabaseUnavailable } from '../dynamodb/errors';
 import { invalidInput, serviceUnavailable } from '../http/errors';
-import { isDatabaseUnavailable } from '../shared/dynamodb';
-import { inTimeZone, localDate } from '../shared/time';
+import type { Locale } from '../schema/vacancy';
+import type { ZoneClock } from '../time/zone-clock';
 import { negotiateLocale } from './locale';
 import { pageOffset, pageUrlBuilder, paginate, type RequestLocation, routeUrl } from './pagination';
-import { toVacancyResource } from './presenter';
+import { toVacancyObjects } from './presenter';
 import { type MultiValueParameters, parseListingQuery } from './query';
-import type { VacancyRepository } from './repository';
-import type { ListingResponse, Locale } from './types';
+import type { ActiveVacancyPage, VacancyRepository } from './repository';
+import type { ListingResponse } from './types';
 
-/** Per-deployment behaviour of the listing (DESIGN "Configuration"). */
+/** Per-deployment behaviour of the listing (README "Deploy", settings). */
 export interface ListingSettings {
   readonly defaultLocale: Locale;
-  /** IANA zone of `created_at` and of "today" for deadlines. */
-  readonly timeZone: string;
+  /** The service time zone's clock: `created_at` and "today" for deadlines. */
+  readonly clock: ZoneClock;
   readonly defaultPerPage: number;
   /** Base of pagination URLs (a custom domain, say); the request's own URL when absent. */
   readonly publicBaseUrl?: string | undefined;
@@ -33,12 +34,13 @@ export interface ListingRequest {
   readonly now: Date;
 }
 
-/** A listing's response body and what the HTTP layer needs to describe it. */
+/** A listing's response body and what the HTTP layer needs to describe and log it. */
 export interface ListingResult {
   readonly body: ListingResponse;
   readonly locale: Locale;
   readonly readUnits: number;
   readonly calls: number;
+  readonly foreignItems: number;
 }
 
 /**
@@ -57,14 +59,14 @@ export async function listVacancies(
   const locale = negotiateLocale(query.lang, request.acceptLanguage, settings.defaultLocale);
   const perPage = query.perPage ?? settings.defaultPerPage;
 
-  let page: Awaited<ReturnType<VacancyRepository['listActive']>>;
+  let page: ActiveVacancyPage;
   try {
     page = await repository.listActive({
       vendorId: request.vendor.vendorId,
       filters: query.filters,
       offset: pageOffset(query.page, perPage),
       limit: perPage,
-      today: localDate(request.now, settings.timeZone),
+      today: settings.clock.today(request.now),
     });
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw serviceUnavailable(error);
@@ -76,14 +78,12 @@ export async function listVacancies(
     body: {
       status: 'success',
       company: request.vendor.company,
-      // One time-zone switch for the whole page rather than one per vacancy.
-      data: inTimeZone(settings.timeZone, () =>
-        page.vacancies.map((vacancy) => toVacancyResource(vacancy, locale, settings.timeZone)),
-      ),
+      data: toVacancyObjects(page.vacancies, locale, settings.clock),
       pagination: paginate(page.total, query.page, perPage, pageUrl),
     },
     locale,
     readUnits: page.readUnits,
     calls: page.calls,
+    foreignItems: page.foreignItems,
   };
 }

@@ -1,11 +1,8 @@
-import type { Locale } from './types';
-
-/** The locales the service answers in. */
-export const SUPPORTED_LOCALES: readonly Locale[] = ['az', 'en'];
+import { LOCALES, type Locale } from '../schema/vacancy';
 
 /** Whether a string (already lower-cased) is a supported locale. */
 export function isLocale(value: string): value is Locale {
-  return (SUPPORTED_LOCALES as readonly string[]).includes(value);
+  return (LOCALES as readonly string[]).includes(value);
 }
 
 interface LanguageRange {
@@ -54,7 +51,7 @@ export function negotiateLocale(
 
   const ranges = parseAcceptLanguage(acceptLanguage);
   let best: { locale: Locale; quality: number; position: number } | undefined;
-  for (const locale of SUPPORTED_LOCALES) {
+  for (const locale of LOCALES) {
     // A locale named in the header takes its own ranges; the default locale also answers to `*`.
     const named = ranges.filter((range) => range.language === locale);
     const applicable =

@@ -1,27 +1,36 @@
-import { localDateTime } from '../shared/time';
+import { type Locale, VACANCY_FIELDS, VACANCY_OBJECT, type VacancyObject } from '../schema/vacancy';
+import type { ListedVacancy } from '../schema/vacancy-item';
+import type { ZoneClock } from '../time/zone-clock';
 import { localize } from './dictionary';
-import type { ListedVacancy, Locale, VacancyResource } from './types';
 
 /**
- * The vacancy object of the response (spec §2.1): the 15 fields in the specification's order, unset salary
- * fields as `null`, the four coded fields in the chosen locale, `created_at` in the service time zone.
+ * The vacancy objects of a page (spec §2.1): each field of `VACANCY_OBJECT` in its order, dictionary codes in
+ * the chosen locale, unset salaries as `null`, `created_at` on the service time zone's wall clock.
  */
-export function toVacancyResource(vacancy: ListedVacancy, locale: Locale, timeZone: string): VacancyResource {
-  return {
-    id: vacancy.id,
-    title: vacancy.title,
-    url: vacancy.url,
-    description: vacancy.description,
-    requirements: vacancy.requirements,
-    responsibilities: vacancy.responsibilities,
-    category: localize('category', vacancy.category, locale),
-    city: localize('city', vacancy.city, locale),
-    type: localize('type', vacancy.type, locale),
-    salary_min: vacancy.salary_min ?? null,
-    salary_max: vacancy.salary_max ?? null,
-    salary: vacancy.salary ?? null,
-    salary_type: localize('salary_type', vacancy.salary_type, locale),
-    deadline: vacancy.deadline,
-    created_at: localDateTime(new Date(vacancy.created_at), timeZone),
-  };
+export function toVacancyObjects(
+  vacancies: readonly ListedVacancy[],
+  locale: Locale,
+  clock: ZoneClock,
+): VacancyObject[] {
+  const createdAt = clock.formatAll(vacancies.map((vacancy) => new Date(vacancy.created_at)));
+  return vacancies.map((vacancy, index) => {
+    const object: Record<string, unknown> = {};
+    for (const field of VACANCY_FIELDS) {
+      const value = vacancy[field];
+      switch (VACANCY_OBJECT[field]) {
+        case 'label':
+          object[field] = localize(field as Parameters<typeof localize>[0], value as string | number, locale);
+          break;
+        case 'amount':
+          object[field] = value ?? null;
+          break;
+        case 'dateTime':
+          object[field] = createdAt[index];
+          break;
+        default:
+          object[field] = value;
+      }
+    }
+    return object as VacancyObject;
+  });
 }

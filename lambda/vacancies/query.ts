@@ -1,6 +1,8 @@
 import type { FieldErrors } from '../http/errors';
+import type { VacancyFilters } from '../schema/active-index';
+import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
 import { isLocale } from './locale';
-import type { ListingQuery, Locale, VacancyFilters, VacancyType } from './types';
+import type { ListingQuery } from './types';
 
 /** Query parameters as API Gateway (REST, v1 event) hands them over: decoded, every value of every name. */
 export type MultiValueParameters = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
@@ -15,14 +17,12 @@ interface Range {
 
 /** Limits of CONTRACT §1. */
 export const LIMITS = {
-  type: { min: 1, max: 4 },
+  type: { min: Math.min(...VACANCY_TYPES), max: Math.max(...VACANCY_TYPES) },
   perPage: { min: 1, max: 100 },
   experience: { min: 0, max: 100 },
   // Past the last page is allowed; beyond this a page number cannot be represented exactly in JSON.
   page: { min: 1, max: Number.MAX_SAFE_INTEGER },
 } as const;
-
-const VACANCY_TYPES: readonly VacancyType[] = [1, 2, 3, 4];
 
 /** The parameters the listing recognises; any other name is ignored. */
 const RECOGNISED_PARAMETERS = [

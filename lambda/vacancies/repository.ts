@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ACTIVE_INDEX_NAME, ACTIVE_INDEX_ATTRIBUTES as INDEX } from '../../lib/tables';
-import { batchGetItems, capacityUnits, type RetryPolicy } from '../shared/dynamodb';
-import type { ListedVacancy, VacancyFilters } from './types';
+import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
+import { activeIndexCondition, type VacancyFilters } from '../schema/active-index';
+import { VACANCY_FIELDS } from '../schema/vacancy';
+import type { ListedVacancy } from '../schema/vacancy-item';
 
 /** One listing read: whose vacancies, which filters, which slice of the ordered result. */
 export interface ActiveVacancyQuery {
@@ -25,10 +26,9 @@ export interface ActiveVacancyPage {
   readonly readUnits: number;
   /** DynamoDB calls made. */
   readonly calls: number;
+  /** Items the index named for this vendor that belong to another: never shown, always worth an alarm. */
+  readonly foreignItems: number;
 }
-
-/** Retries of `UnprocessedKeys` in BatchGetItem: attempts in all, and full-jitter backoff bounds. */
-export type BatchGetRetry = RetryPolicy;
 
 /** Where the repository reads, and how. */
 export interface VacancyRepositoryOptions {
@@ -38,7 +38,7 @@ export interface VacancyRepositoryOptions {
    * listing spans several Query pages (`LastEvaluatedKey`) on a small data set.
    */
   readonly queryPageSize?: number;
-  readonly batchGetRetry?: BatchGetRetry;
+  readonly batchGetRetry?: RetryPolicy;
   /** Waits between BatchGetItem retries; replaceable so tests need not wait. */
   readonly sleep?: (milliseconds: number) => Promise<void>;
 }
@@ -49,69 +49,21 @@ export interface VacancyRepository {
   listActive(query: ActiveVacancyQuery): Promise<ActiveVacancyPage>;
 }
 
-const DEFAULT_BATCH_GET_RETRY: BatchGetRetry = { maxAttempts: 5, baseDelayMs: 25, maxDelayMs: 800 };
+const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, maxDelayMs: 800 };
 
-/** The attributes of a vacancy object; BatchGetItem reads no others. */
-const LISTED_ATTRIBUTES: readonly (keyof ListedVacancy)[] = [
-  'id',
-  'title',
-  'url',
-  'description',
-  'requirements',
-  'responsibilities',
-  'category',
-  'city',
-  'type',
-  'salary_min',
-  'salary_max',
-  'salary',
-  'salary_type',
-  'deadline',
-  'created_at',
-];
-// Several of these (`type`, `url`, `description`…) may be DynamoDB reserved words: every name goes through a placeholder.
+// The vacancy object's fields and the owner. Several (`type`, `url`, …) are DynamoDB reserved words: every
+// name goes through a placeholder.
+const LISTED_ATTRIBUTES = [...VACANCY_FIELDS, 'vendorId'] as const;
 const LISTED_PROJECTION = {
   ProjectionExpression: LISTED_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
 };
 
 /**
- * KeyCondition and FilterExpression of a Query on the active index for a vendor, filters and day (exported for
- * the benchmark's naive baseline, which filters the same way).
- */
-export function indexCondition(vendorId: string, filters: VacancyFilters, today: string) {
-  const names: Record<string, string> = { '#vendor': INDEX.vendorId, '#deadline': INDEX.deadline };
-  const values: Record<string, string | number> = { ':vendor': vendorId, ':today': today };
-  const conditions = ['#deadline >= :today'];
-  if (filters.type !== undefined) {
-    names['#type'] = INDEX.type;
-    values[':type'] = filters.type;
-    conditions.push('#type = :type');
-  }
-  if (filters.experienceMin !== undefined) {
-    names['#expMin'] = INDEX.experienceMin;
-    values[':expMin'] = filters.experienceMin;
-    conditions.push('#expMin >= :expMin');
-  }
-  if (filters.experienceMax !== undefined) {
-    // An open-ended vacancy (no maximum stored) never satisfies an upper bound.
-    names['#expMax'] = INDEX.experienceMax;
-    values[':expMax'] = filters.experienceMax;
-    conditions.push('attribute_exists(#expMax) AND #expMax <= :expMax');
-  }
-  return {
-    KeyConditionExpression: '#vendor = :vendor',
-    FilterExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
-}
-
-/**
- * The listing's data access (DESIGN "How a listing request reads"). One descending Query on the narrow,
+ * The listing's data access (docs/design.md "How a listing reads"). One descending Query on the narrow,
  * sparse active index walks every matching entry once: it counts them for `total` and picks the ids at the
- * page's positions (after the page, it asks for counts only). One BatchGetItem then reads the page's items.
- * Full items are never read for counting, and nothing is scanned.
+ * page's positions (after the page, it asks for counts only). One BatchGetItem then reads the page's items,
+ * each checked to belong to the vendor. Full items are never read for counting, and nothing is scanned.
  */
 export function createVacancyRepository(
   client: DynamoDBDocumentClient,
@@ -121,7 +73,7 @@ export function createVacancyRepository(
   const retry = options.batchGetRetry ?? DEFAULT_BATCH_GET_RETRY;
 
   async function pageIds(query: ActiveVacancyQuery) {
-    const condition = indexCondition(query.vendorId, query.filters, query.today);
+    const condition = activeIndexCondition(query.vendorId, query.filters, query.today);
     const end = query.offset + query.limit;
     const ids: number[] = [];
     let total = 0;
@@ -133,7 +85,6 @@ export function createVacancyRepository(
       const output = await client.send(
         new QueryCommand({
           TableName: tableName,
-          IndexName: ACTIVE_INDEX_NAME,
           ScanIndexForward: false,
           ...condition,
           ...(pagePassed
@@ -163,20 +114,32 @@ export function createVacancyRepository(
     const { items, readUnits, calls } = await batchGetItems(
       client,
       tableName,
-      ids.map((id) => ({ vendorId, id })),
+      ids.map((id) => ({ id })),
       { retry, projection: LISTED_PROJECTION, ...(options.sleep && { sleep: options.sleep }) },
     );
-    // BatchGetItem answers in any order; a vacancy deleted since the Query is simply left out.
-    const found = new Map(items.map((item) => [item.id as number, item as unknown as ListedVacancy]));
+    // BatchGetItem answers in any order; a vacancy deleted since the Query is simply left out, and so is one
+    // that is not the vendor's (the index is keyed by vendor, so that would be a bug: defence in depth).
+    const found = new Map<number, ListedVacancy>();
+    let foreignItems = 0;
+    for (const item of items as unknown as ListedVacancy[]) {
+      if (item.vendorId === vendorId) found.set(item.id, item);
+      else foreignItems += 1;
+    }
     const vacancies = ids.flatMap((id) => found.get(id) ?? []);
-    return { vacancies, readUnits, calls };
+    return { vacancies, readUnits, calls, foreignItems };
   }
 
   return {
     async listActive(query) {
       const index = await pageIds(query);
       if (index.ids.length === 0) {
-        return { total: index.total, vacancies: [], readUnits: index.readUnits, calls: index.calls };
+        return {
+          total: index.total,
+          vacancies: [],
+          readUnits: index.readUnits,
+          calls: index.calls,
+          foreignItems: 0,
+        };
       }
       const items = await fetchItems(query.vendorId, index.ids);
       return {
@@ -184,6 +147,7 @@ export function createVacancyRepository(
         vacancies: items.vacancies,
         readUnits: index.readUnits + items.readUnits,
         calls: index.calls + items.calls,
+        foreignItems: items.foreignItems,
       };
     },
   };

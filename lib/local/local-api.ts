@@ -1,8 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
-import { createTables, localTableNames, type TableNames } from '../create-tables';
+import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import type { TableNames } from '../../lambda/schema/tables';
+import { zoneClock } from '../../lambda/time/zone-clock';
+import { createTables, localTableNames } from '../create-tables';
 import { startEmbeddedDynamoDB } from './embedded-dynamodb';
 import { createLocalGateway, type GatewayHandlers } from './gateway';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
@@ -46,7 +49,7 @@ function listen(server: Server, port: number): Promise<number> {
 }
 
 /**
- * Starts the whole API on localhost: the embedded DynamoDB with the tables of `lib/tables.ts`, the seed, and
+ * Starts the whole API on localhost: the embedded DynamoDB with the tables of `lambda/schema/tables.ts`, the seed, and
  * an HTTP server that plays API Gateway around the real Lambda entry points (`lambda/*\/handler.ts`), which
  * read their configuration from the environment exactly as on AWS. One local API per process: the entry
  * points configure themselves once, when first imported.
@@ -64,7 +67,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     await createTables(client, tables);
 
     const environment = {
-      SERVICE_TIMEZONE: 'Asia/Baku',
+      SERVICE_TIMEZONE: SERVICE_DEFAULTS.timeZone,
       ...options.environment,
       VACANCIES_TABLE: tables.vacancies,
       VENDORS_TABLE: tables.vendors,
@@ -75,7 +78,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     let seed: LocalApi['seed'];
     const seedFile = options.seedFile ?? (fresh ? DEMO_SEED_FILE : undefined);
     if (seedFile) {
-      const data = await readSeedFile(seedFile, environment.SERVICE_TIMEZONE);
+      const data = await readSeedFile(seedFile, zoneClock(environment.SERVICE_TIMEZONE));
       seed = { file: seedFile, data, summary: await loadSeed(createDocumentClient(client), tables, data) };
     }
 

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { storeApiKey } from '../../lambda/auth/key-store';
-import type { VendorStatus } from '../../lambda/auth/types';
-import { putVendor } from '../../lambda/auth/vendor-store';
-import { isVendorId, VENDOR_ID_RULE } from '../../lambda/shared/vendor-id';
-import { validateVacancyRecord } from '../../lambda/vacancies/record';
-import type { VacancyRecord } from '../../lambda/vacancies/types';
-import type { TableNames } from '../create-tables';
-import { putVacancyRecords } from '../ops/vacancies';
+import type { TableNames } from '../../lambda/schema/tables';
+import type { Vacancy } from '../../lambda/schema/vacancy';
+import { isVendorId, VENDOR_ID_RULE, VENDOR_STATUSES, type VendorStatus } from '../../lambda/schema/vendors';
+import type { ZoneClock } from '../../lambda/time/zone-clock';
+import { storeApiKey } from '../ops/api-keys';
+import { writeVacancies } from '../ops/import';
+import { validateVacancyRecord } from '../ops/vacancy-record';
+import { putVendor } from '../ops/vendors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */
 export interface SeedVendor {
@@ -17,10 +17,10 @@ export interface SeedVendor {
   readonly api_keys: readonly string[];
 }
 
-/** A validated seed file (CONTRACT §4). */
+/** A validated seed file (README "API behaviour", data). */
 export interface Seed {
   readonly vendors: readonly SeedVendor[];
-  readonly vacancies: readonly VacancyRecord[];
+  readonly vacancies: readonly Vacancy[];
 }
 
 /** A seed file that breaks the format: every problem, each with where it is. */
@@ -37,8 +37,8 @@ function parseVendor(input: unknown, where: string, problems: string[]): SeedVen
   if (typeof vendor.company !== 'string' || vendor.company.trim() === '') {
     problems.push(`${where}.company must be a non-empty string`);
   }
-  if (vendor.status !== 'active' && vendor.status !== 'suspended') {
-    problems.push(`${where}.status must be active or suspended`);
+  if (!VENDOR_STATUSES.includes(vendor.status as VendorStatus)) {
+    problems.push(`${where}.status must be one of ${VENDOR_STATUSES.join(', ')}`);
   }
   const keys = vendor.api_keys;
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string' && key.length >= 8)) {
@@ -47,8 +47,8 @@ function parseVendor(input: unknown, where: string, problems: string[]): SeedVen
   return problems.length === before ? (vendor as unknown as SeedVendor) : undefined;
 }
 
-/** Checks a parsed seed file: vendors, unique ids and keys, and every vacancy against CONTRACT §4. */
-export function parseSeed(input: unknown, timeZone: string): Seed {
+/** Checks a parsed seed file: vendors, unique ids and keys, and every vacancy against the import rules. */
+export function parseSeed(input: unknown, clock: ZoneClock): Seed {
   const seed = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const problems: string[] = [];
   if (!Array.isArray(seed.vendors)) problems.push('vendors must be a list');
@@ -71,26 +71,27 @@ export function parseSeed(input: unknown, timeZone: string): Seed {
 
   const vacancyIds = new Set<number>();
   const vacancies = (seed.vacancies as unknown[]).flatMap((input, i) => {
-    const result = validateVacancyRecord(input, timeZone);
+    const result = validateVacancyRecord(input, clock);
     if (!result.ok) {
       problems.push(`vacancies[${i}]: ${result.reasons.join('; ')}`);
       return [];
     }
-    const { record } = result;
-    if (!vendorIds.has(record.vendor_id))
-      problems.push(`vacancies[${i}]: vendor ${record.vendor_id} is not in vendors`);
-    if (vacancyIds.has(record.id)) problems.push(`vacancies[${i}]: id ${record.id} is used twice`);
-    vacancyIds.add(record.id);
-    return [record];
+    const { vacancy } = result;
+    if (!vendorIds.has(vacancy.vendor_id))
+      problems.push(`vacancies[${i}]: vendor ${vacancy.vendor_id} is not in vendors`);
+    if (vacancyIds.has(vacancy.id)) problems.push(`vacancies[${i}]: id ${vacancy.id} is used twice`);
+    vacancyIds.add(vacancy.id);
+    return [vacancy];
   });
 
   if (problems.length > 0) throw new InvalidSeedError(problems);
   return { vendors, vacancies };
 }
 
-/** Reads and checks a seed file. */
-export async function readSeedFile(path: string, timeZone: string): Promise<Seed> {
-  return parseSeed(JSON.parse(await readFile(path, 'utf8')), timeZone);
+/** Reads and checks a seed file (a byte order mark at its start is ignored). */
+export async function readSeedFile(path: string, clock: ZoneClock): Promise<Seed> {
+  const text = await readFile(path, 'utf8');
+  return parseSeed(JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text), clock);
 }
 
 /** What a seed load wrote. */
@@ -100,7 +101,10 @@ export interface SeedSummary {
   readonly vacancies: number;
 }
 
-/** Writes a seed into the tables: vendors, their keys (hashed; loading again is harmless), vacancies (upserted). */
+/**
+ * Writes a seed into the tables: vendors, their keys (hashed; loading again is harmless), then the vacancies
+ * through the import's write path, so an id that another vendor already holds is refused here too.
+ */
 export async function loadSeed(
   client: DynamoDBDocumentClient,
   tables: TableNames,
@@ -123,6 +127,14 @@ export async function loadSeed(
       apiKeys += 1;
     }
   }
-  await putVacancyRecords(client, tables.vacancies, seed.vacancies);
+  const report = await writeVacancies(
+    client,
+    tables,
+    seed.vacancies.map((vacancy, line) => ({ line, vacancy })),
+  );
+  if (report.interrupted) throw new Error(`Loading the seed failed: ${report.interrupted}.`);
+  if (report.rejected.length > 0) {
+    throw new InvalidSeedError(report.rejected.map((r) => `vacancies[${r.line}]: ${r.reasons.join('; ')}`));
+  }
   return { vendors: seed.vendors.length, apiKeys, vacancies: seed.vacancies.length };
 }

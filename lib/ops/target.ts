@@ -1,26 +1,34 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
-import { localTableNames, type TableNames } from '../create-tables';
+import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import type { TableNames } from '../../lambda/schema/tables';
+import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
+import { localTableNames } from '../create-tables';
 import { STACK_OUTPUTS } from '../stack-outputs';
+import { canonicalTimeZone } from '../time-zone';
 
 /** Where the ops CLI works, as the user asked for it. */
 export interface TargetOptions {
   /** A local DynamoDB endpoint (the local server's, say); also read from `DYNAMODB_ENDPOINT`. */
   readonly endpoint?: string | undefined;
-  /** A deployed stack whose outputs name the tables. */
+  /** A deployed stack whose outputs name the tables and the service time zone. */
   readonly stack?: string | undefined;
   readonly vacanciesTable?: string | undefined;
   readonly vendorsTable?: string | undefined;
   readonly region?: string | undefined;
+  /** The service time zone of the target, when the target itself cannot tell. */
+  readonly timeZone?: string | undefined;
 }
 
-/** The resolved target: clients and table names, and a description for messages. */
+/** The resolved target: clients, table names, the service time zone, and a description for messages. */
 export interface Target {
   readonly client: DynamoDBClient;
   readonly documentClient: DynamoDBDocumentClient;
   readonly tables: TableNames;
+  /** The clock of the target's service time zone; undefined when it is not known (explicit AWS tables). */
+  readonly clock: ZoneClock | undefined;
   readonly local: boolean;
   readonly description: string;
   close(): void;
@@ -31,36 +39,51 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
-/** Table names from a stack's CloudFormation outputs. */
-export async function tablesFromStack(
+/** What a deployed stack tells the ops CLI: its tables, and its service time zone (absent on older stacks). */
+export interface StackDescription {
+  readonly tables: TableNames;
+  readonly timeZone?: string;
+}
+
+/** Table names and service time zone from a stack's CloudFormation outputs. */
+export async function describeStack(
   cloudFormation: CloudFormationClient,
   stackName: string,
-): Promise<TableNames> {
-  let outputs: Record<string, string>;
+): Promise<StackDescription> {
+  let outputs: Map<string | undefined, string | undefined>;
   try {
     const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-    outputs = Object.fromEntries(
-      (Stacks[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]),
-    );
+    outputs = new Map((Stacks[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]));
   } catch (error) {
     if ((error as Error).name === 'ValidationError')
       throw new UserError(`Stack "${stackName}" does not exist in this account and region.`);
     throw error;
   }
-  const vacancies = outputs[STACK_OUTPUTS.vacanciesTable];
-  const vendors = outputs[STACK_OUTPUTS.vendorsTable];
+  const vacancies = outputs.get(STACK_OUTPUTS.vacanciesTable);
+  const vendors = outputs.get(STACK_OUTPUTS.vendorsTable);
   if (!vacancies || !vendors) {
     throw new UserError(
       `Stack "${stackName}" has no ${STACK_OUTPUTS.vacanciesTable}/${STACK_OUTPUTS.vendorsTable} outputs: is it a Vendor Vacancy API stack?`,
     );
   }
-  return { vacancies, vendors };
+  const timeZone = outputs.get(STACK_OUTPUTS.serviceTimeZone);
+  return { tables: { vacancies, vendors }, ...(timeZone && { timeZone }) };
+}
+
+/** A time zone the user gave, checked and made canonical. */
+function givenTimeZone(zone: string | undefined): string | undefined {
+  if (zone === undefined) return undefined;
+  const canonical = canonicalTimeZone(zone);
+  if (!canonical) throw new UserError(`--time-zone "${zone}" is not an IANA time zone.`);
+  return canonical;
 }
 
 /**
- * Resolves where to work: a local endpoint (given, or `DYNAMODB_ENDPOINT`) with the local table names unless
- * others are given; otherwise AWS through the default credential chain and region, with the table names
- * from `--stack`'s outputs or given explicitly.
+ * Resolves where to work, and in which service time zone `created_at` values without an offset are read:
+ * - a local endpoint (given, or `DYNAMODB_ENDPOINT`): the local table names unless others are given, and the
+ *   local server's zone (the service default) unless `--time-zone` says otherwise;
+ * - `--stack`: the tables and the zone of the stack's outputs (a different `--time-zone` is an error);
+ * - explicit table names in AWS: only the zone `--time-zone` gives — none otherwise, rather than a guess.
  */
 export async function resolveTarget(
   options: TargetOptions,
@@ -68,35 +91,54 @@ export async function resolveTarget(
 ): Promise<Target> {
   const endpoint = options.endpoint ?? env.DYNAMODB_ENDPOINT;
   const explicit = options.vacanciesTable && options.vendorsTable;
+  const given = givenTimeZone(options.timeZone);
   let tables: TableNames;
+  let timeZone: string | undefined;
   let description: string;
   if (endpoint) {
     tables = {
       vacancies: options.vacanciesTable ?? localTableNames().vacancies,
       vendors: options.vendorsTable ?? localTableNames().vendors,
     };
+    timeZone = given ?? SERVICE_DEFAULTS.timeZone;
     description = `local DynamoDB at ${endpoint}`;
   } else if (options.stack) {
     const cloudFormation = new CloudFormationClient(options.region ? { region: options.region } : {});
+    let stack: StackDescription;
     try {
-      tables = await tablesFromStack(cloudFormation, options.stack);
+      stack = await describeStack(cloudFormation, options.stack);
     } finally {
       cloudFormation.destroy();
     }
+    if (given && stack.timeZone && given !== stack.timeZone) {
+      throw new UserError(
+        `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
+      );
+    }
+    tables = stack.tables;
+    timeZone = stack.timeZone ?? given;
     description = `stack ${options.stack}`;
   } else if (explicit) {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
+    timeZone = given;
     description = 'AWS';
   } else {
     throw new UserError(
       'No target: give --endpoint <url> (or DYNAMODB_ENDPOINT) for a local engine, --stack <name> for a deployed stack, or --vacancies-table and --vendors-table.',
     );
   }
-  const client = createDynamoDBClient({ endpoint, maxAttempts: 8, region: options.region });
+  // Adaptive retries: a bulk import slows down when DynamoDB throttles, rather than failing.
+  const client = createDynamoDBClient({
+    endpoint,
+    maxAttempts: 8,
+    region: options.region,
+    retryMode: 'adaptive',
+  });
   return {
     client,
     documentClient: createDocumentClient(client),
     tables,
+    clock: timeZone === undefined ? undefined : zoneClock(timeZone),
     local: Boolean(endpoint),
     description,
     close: () => client.destroy(),

@@ -1,80 +1,85 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { scanAll } from '../../lambda/shared/dynamodb';
-import { toVacancyItem, toVacancyRecord } from '../../lambda/vacancies/record';
-import type { StoredVacancy, VacancyRecord, VacancyStatus } from '../../lambda/vacancies/types';
-import { batchWrite } from './batch-write';
+/** The operator's changes to one vacancy, addressed by its id (the table's key): no Scan, ever. */
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed } from '../../lambda/dynamodb/errors';
+import type { VacancyStatus } from '../../lambda/schema/vacancy';
+import { fromVacancyItem, toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
 
-/**
- * Upserts validated vacancy records by id (a put replaces the whole item, so a status that is no longer
- * `active` takes the vacancy out of the active index in the same write).
- */
-export async function putVacancyRecords(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  records: readonly VacancyRecord[],
-  onProgress?: (done: number) => void,
-): Promise<void> {
-  await batchWrite(
-    client,
-    tableName,
-    records.map((record) => ({ PutRequest: { Item: toVacancyItem(record) } })),
-    onProgress,
-  );
-}
+/** What a change found: the vacancy (as it was before), none with that id, or one of another vendor. */
+export type VacancyChange =
+  | { readonly found: VacancyItem }
+  | { readonly notFound: true }
+  | { readonly otherVendor: string };
 
-/**
- * The vendor of each of these vacancy ids that exists. The table is keyed by vendor, so this is a Scan that
- * reads keys only — an operator's tool, never the request path. Empty input reads nothing.
- */
-export async function vendorsOfVacancyIds(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  ids: ReadonlySet<number>,
-): Promise<Map<number, string>> {
-  const owners = new Map<number, string>();
-  if (ids.size === 0) return owners;
-  const items = await scanAll(client, { TableName: tableName, ProjectionExpression: 'vendorId, id' });
-  for (const { vendorId, id } of items as { vendorId: string; id: number }[])
-    if (ids.has(id)) owners.set(id, vendorId);
-  return owners;
-}
-
-/** A stored vacancy by id (and vendor, when known: one GetItem instead of a Scan), or undefined. */
+/** The stored vacancy with this id, or undefined: one GetItem. */
 export async function findVacancy(
   client: DynamoDBDocumentClient,
   tableName: string,
   id: number,
-  vendorId?: string,
-): Promise<StoredVacancy | undefined> {
-  const owner = vendorId ?? (await vendorsOfVacancyIds(client, tableName, new Set([id]))).get(id);
-  if (owner === undefined) return undefined;
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: { vendorId: owner, id } }));
-  return Item as StoredVacancy | undefined;
+): Promise<VacancyItem | undefined> {
+  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: { id } }));
+  return Item as VacancyItem | undefined;
 }
 
-/** Changes a vacancy's status, entering or leaving the active index accordingly; undefined if there is no such vacancy. */
+/** Whether a stored vacancy may be changed by a command that named `vendorId` (or named none). */
+function check(item: VacancyItem | undefined, vendorId: string | undefined): VacancyChange {
+  if (!item) return { notFound: true };
+  if (vendorId !== undefined && item.vendorId !== vendorId) return { otherVendor: item.vendorId };
+  return { found: item };
+}
+
+/**
+ * Changes a vacancy's status; any status but `active` takes it out of the listing, `active` puts it back (the
+ * whole item is rewritten from the stored one, so the index attributes follow). With `vendorId`, only that
+ * vendor's vacancy is changed.
+ */
 export async function setVacancyStatus(
   client: DynamoDBDocumentClient,
   tableName: string,
   id: number,
   status: VacancyStatus,
   vendorId?: string,
-): Promise<StoredVacancy | undefined> {
-  const stored = await findVacancy(client, tableName, id, vendorId);
-  if (!stored) return undefined;
-  await putVacancyRecords(client, tableName, [{ ...toVacancyRecord(stored), status }]);
-  return { ...stored, status };
+): Promise<VacancyChange> {
+  const outcome = check(await findVacancy(client, tableName, id), vendorId);
+  if (!('found' in outcome)) return outcome;
+  const item = toVacancyItem({ ...fromVacancyItem(outcome.found), status });
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: item,
+        ConditionExpression: 'vendorId = :vendor',
+        ExpressionAttributeValues: { ':vendor': outcome.found.vendorId },
+      }),
+    );
+  } catch (error) {
+    // Deleted since it was read.
+    if (isConditionFailed(error)) return { notFound: true };
+    throw error;
+  }
+  return outcome;
 }
 
-/** Deletes a vacancy; undefined if there is no such vacancy. */
+/** Deletes a vacancy; with `vendorId`, only that vendor's. */
 export async function deleteVacancy(
   client: DynamoDBDocumentClient,
   tableName: string,
   id: number,
   vendorId?: string,
-): Promise<StoredVacancy | undefined> {
-  const stored = await findVacancy(client, tableName, id, vendorId);
-  if (!stored) return undefined;
-  await client.send(new DeleteCommand({ TableName: tableName, Key: { vendorId: stored.vendorId, id } }));
-  return stored;
+): Promise<VacancyChange> {
+  try {
+    const { Attributes } = await client.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: { id },
+        ConditionExpression:
+          vendorId === undefined ? 'attribute_exists(id)' : 'attribute_exists(id) AND vendorId = :vendor',
+        ...(vendorId !== undefined && { ExpressionAttributeValues: { ':vendor': vendorId } }),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return { found: Attributes as VacancyItem };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return check(await findVacancy(client, tableName, id), vendorId);
+  }
 }

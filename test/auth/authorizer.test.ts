@@ -4,9 +4,9 @@ import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
 import { bearerToken } from '../../lambda/auth/bearer';
-import { issueApiKey, revokeApiKey, storeApiKey } from '../../lambda/auth/key-store';
-import { putVendor, setVendorStatus } from '../../lambda/auth/vendor-store';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
+import { putVendor, setVendorStatus } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { lambdaContext, silentLogger } from '../support/lambda';
 

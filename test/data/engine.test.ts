@@ -1,59 +1,72 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ACTIVE_INDEX_ATTRIBUTES as A, ACTIVE_INDEX_NAME } from '../../lib/tables';
+import { orderKey } from '../../lambda/schema/active-index';
+import { ACTIVE_INDEX } from '../../lambda/schema/tables';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 
-describe('embedded DynamoDB with the service tables', () => {
+const A = ACTIVE_INDEX.attributes;
+
+describe('the DynamoDB engine with the service tables', () => {
   let tables: TestTables;
   beforeAll(async () => {
     tables = await createTestTables();
   });
   afterAll(async () => tables.drop());
 
-  it('writes and reads a vacancy item by its key', async () => {
-    const item = { vendorId: 'acme', id: 7, title: 'Backend developer' };
-    await tables.documentClient.send(new PutCommand({ TableName: tables.names.vacancies, Item: item }));
-    const { Item } = await tables.documentClient.send(
-      new GetCommand({ TableName: tables.names.vacancies, Key: { vendorId: 'acme', id: 7 } }),
-    );
-    expect(Item).toEqual(item);
-  });
-
-  it('keeps items without the index attributes out of the sparse active index', async () => {
-    const put = (Item: Record<string, unknown>) =>
-      tables.documentClient.send(new PutCommand({ TableName: tables.names.vacancies, Item }));
-    await put({
-      vendorId: 'beta',
-      id: 1,
-      status: 'active',
-      [A.vendorId]: 'beta',
-      [A.order]: 'b',
-      [A.type]: 1,
-    });
-    await put({ vendorId: 'beta', id: 2, status: 'inactive' });
-    await put({
-      vendorId: 'beta',
-      id: 3,
-      status: 'active',
-      [A.vendorId]: 'beta',
-      [A.order]: 'c',
-      [A.type]: 2,
-    });
-
-    const { Items } = await tables.documentClient.send(
+  const put = (Item: Record<string, unknown>) =>
+    tables.documentClient.send(new PutCommand({ TableName: tables.names.vacancies, Item }));
+  const activeIds = async (vendorId: string) => {
+    const { Items = [] } = await tables.documentClient.send(
       new QueryCommand({
         TableName: tables.names.vacancies,
-        IndexName: ACTIVE_INDEX_NAME,
+        IndexName: ACTIVE_INDEX.name,
         KeyConditionExpression: '#v = :v',
         ExpressionAttributeNames: { '#v': A.vendorId },
-        ExpressionAttributeValues: { ':v': 'beta' },
+        ExpressionAttributeValues: { ':v': vendorId },
         ScanIndexForward: false,
       }),
     );
-    // Descending by the order key; the inactive item is not in the index at all; only projected attributes.
-    expect(Items).toEqual([
-      { vendorId: 'beta', id: 3, [A.vendorId]: 'beta', [A.order]: 'c', [A.type]: 2 },
-      { vendorId: 'beta', id: 1, [A.vendorId]: 'beta', [A.order]: 'b', [A.type]: 1 },
+    return Items;
+  };
+
+  it('keeps items without the index attributes out of the sparse active index, and projects only the filters', async () => {
+    const at = (seconds: number) => new Date(seconds * 1000);
+    await put({
+      id: 1,
+      vendorId: 'beta',
+      status: 'active',
+      title: 'x',
+      [A.vendorId]: 'beta',
+      [A.order]: orderKey(at(5), 1),
+      [A.type]: 1,
+    });
+    await put({ id: 2, vendorId: 'beta', status: 'inactive', title: 'y' });
+    await put({
+      id: 3,
+      vendorId: 'beta',
+      status: 'active',
+      title: 'z',
+      [A.vendorId]: 'beta',
+      [A.order]: orderKey(at(9), 3),
+      [A.type]: 2,
+    });
+    expect(await activeIds('beta')).toEqual([
+      { id: 3, [A.vendorId]: 'beta', [A.order]: orderKey(at(9), 3), [A.type]: 2 },
+      { id: 1, [A.vendorId]: 'beta', [A.order]: orderKey(at(5), 1), [A.type]: 1 },
     ]);
+  });
+
+  it('orders binary sort keys byte by byte, unsigned: the order key reads newest first', async () => {
+    const keys = [
+      orderKey(new Date('1970-01-01T00:00:00Z'), 2 ** 40),
+      orderKey(new Date('1970-01-01T00:00:01Z'), 1),
+      orderKey(new Date('2038-01-19T03:14:08Z'), 7), // past 2^31 seconds: the high bit of a 32-bit word
+      orderKey(new Date('2026-06-01T00:00:00Z'), 255),
+      orderKey(new Date('2026-06-01T00:00:00Z'), 256),
+    ];
+    await Promise.all(
+      keys.map((key, i) => put({ id: 100 + i, vendorId: 'gamma', [A.vendorId]: 'gamma', [A.order]: key })),
+    );
+    expect((await activeIds('gamma')).map((item) => item.id)).toEqual([102, 104, 103, 101, 100]);
   });
 });

@@ -3,10 +3,10 @@
  * entry points) started on a free port with a test seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { revokeApiKey, storeApiKey } from '../../lambda/auth/key-store';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
+import { revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 
 const SEED_FILE = new URL('../fixtures/seed.json', import.meta.url).pathname;
 

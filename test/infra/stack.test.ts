@@ -6,6 +6,7 @@ import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
 import { GATEWAY_RESPONSES } from '../../lambda/http/gateway-responses';
 import { DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
 import { VacancyApiStack } from '../../lib/vacancy-api-stack';
@@ -264,7 +265,7 @@ describe('the stack, with default settings', () => {
       template.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.level = "ERROR" }' });
     });
 
-    it('outputs the API URL, the stage and the table names', () => {
+    it('outputs the API URL, the stage, the table names and the service time zone', () => {
       for (const name of [
         'ApiUrl',
         'ListingUrl',
@@ -275,6 +276,8 @@ describe('the stack, with default settings', () => {
       ]) {
         template.hasOutput(name, {});
       }
+      // The ops CLI reads created_at without an offset in this zone (--stack).
+      template.hasOutput('ServiceTimeZone', { Value: SERVICE_DEFAULTS.timeZone });
     });
   });
 });
@@ -319,11 +322,26 @@ describe('the stack, with settings from context', () => {
       Protocol: 'email',
       Endpoint: 'ops@example.com',
     });
+    template.hasOutput('ServiceTimeZone', { Value: 'Europe/Berlin' });
+  });
+
+  it('takes time zone names in any case, and deploys the canonical one', () => {
+    const template = stackTemplate({ serviceTimeZone: 'asia/tokyo' });
+    template.hasOutput('ServiceTimeZone', { Value: 'Asia/Tokyo' });
+  });
+
+  it('keys vacancies by id alone, with a binary order key on the active index', () => {
+    const template = stackTemplate();
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: Match.arrayWith([{ AttributeName: 'o', AttributeType: 'B' }]),
+    });
   });
 
   it.each([
     ['defaultLocale', 'fr'],
     ['serviceTimeZone', 'Mars/Olympus'],
+    ['serviceTimeZone', '+04:00'],
     ['defaultPerPage', '500'],
     ['logRetentionDays', '8'],
     ['tracing', 'yes'],

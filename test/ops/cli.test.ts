@@ -3,10 +3,12 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
 import { createTestTables, type TestTables } from '../support/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { lambdaContext, silentLogger } from '../support/lambda';
 import { vacancyRecord } from '../support/vacancies';
 
@@ -23,11 +25,15 @@ describe('vacancy-admin', () => {
   let folder: string;
   let authorize: (key: string) => Promise<APIGatewayAuthorizerResult>;
 
-  const admin = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  const admin = (
+    args: string[],
+    env: Record<string, string> = {},
+    endpoint = tables.endpoint,
+  ): Promise<Run> =>
     new Promise((resolve) => {
       const target = [
         '--endpoint',
-        tables.endpoint,
+        endpoint,
         '--vacancies-table',
         tables.names.vacancies,
         '--vendors-table',
@@ -108,6 +114,76 @@ describe('vacancy-admin', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, unchanged: 1, dryRun: true });
   });
 
+  it('gives a contested new id to exactly one of two imports started at the same moment', async () => {
+    await admin(['vendor', 'put', 'globex', '--company', 'Globex']);
+    for (let round = 0; round < 3; round += 1) {
+      const id = 7_000 + round;
+      const files = await Promise.all(
+        ['acme', 'globex'].map(async (vendor) => {
+          const path = join(folder, `race-${round}-${vendor}.ndjson`);
+          const records = [
+            id + 100 * (vendor === 'acme' ? 1 : 2),
+            id + 100 * (vendor === 'acme' ? 3 : 4),
+            id,
+          ];
+          await writeFile(
+            path,
+            records
+              .map((recordId) => JSON.stringify(vacancyRecord({ id: recordId, vendor_id: vendor })))
+              .join('\n'),
+          );
+          return path;
+        }),
+      );
+      const [acme, globex] = await Promise.all(files.map((file) => admin(['vacancies', 'import', file])));
+      const runs = [acme, globex] as Run[];
+      const winners = runs.filter((run) => run.code === 0);
+      expect(winners).toHaveLength(1);
+      const winner = acme?.code === 0 ? 'acme' : 'globex';
+      const loser = runs.find((run) => run.code === 1);
+      expect(loser?.stdout).toContain(`line 3: id ${id} belongs to vendor ${winner}`);
+      expect(loser?.stdout).toMatch(/^imported 2, rejected 1, unchanged 0$/m);
+      const { Item } = await tables.documentClient.send(
+        new GetCommand({ TableName: tables.names.vacancies, Key: { id } }),
+      );
+      expect(Item?.vendorId).toBe(winner);
+    }
+  });
+
+  it('reads no whole table: every command addresses what it touches (no Scan reaches the engine)', async () => {
+    const proxy: FaultProxy = await startFaultProxy(tables.endpoint);
+    try {
+      const file = join(folder, 'no-scan.ndjson');
+      await writeFile(file, JSON.stringify(vacancyRecord({ id: 8_001, vendor_id: 'acme' })));
+      const key = JSON.parse(
+        (await admin(['--json', 'key', 'issue', 'acme'], {}, proxy.endpoint)).stdout,
+      ) as { keyId: string };
+      for (const [args, stderr] of [
+        [['vendor', 'put', 'acme', '--company', 'Acme LLC'], ''],
+        [['vendor', 'list'], ''],
+        [['vendor', 'suspend', 'acme'], ''],
+        [['vendor', 'activate', 'acme'], ''],
+        [['key', 'list', 'acme'], ''],
+        [['key', 'revoke', key.keyId], ''],
+        [['vacancies', 'import', file], ''],
+        [['vacancies', 'import', '--dry-run', file], ''],
+        [['vacancies', 'set-status', '8001', 'closed'], ''],
+        [['vacancies', 'set-status', '8001', 'active', '--vendor', 'acme'], ''],
+        [['vacancies', 'delete', '8001', '--vendor', 'acme'], ''],
+        [['vacancies', 'delete', '8001'], 'error: vacancy 8001 does not exist.\n'],
+      ] as const) {
+        const run = await admin([...args], {}, proxy.endpoint);
+        expect([args.join(' '), run.stderr]).toEqual([args.join(' '), stderr]);
+      }
+      expect(new Set(proxy.operations)).not.toContain('Scan');
+      expect(proxy.operations).toEqual(
+        expect.arrayContaining(['Query', 'GetItem', 'PutItem', 'BatchGetItem', 'DeleteItem']),
+      );
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it('answers user errors with one line and a non-zero exit, never a stack trace', async () => {
     for (const [args, message] of [
       [['key', 'issue', 'nobody'], 'error: vendor "nobody" does not exist'],
@@ -115,6 +191,16 @@ describe('vacancy-admin', () => {
       [['vacancies', 'set-status', '999', 'closed'], 'error: vacancy 999 does not exist.'],
       [['vacancies', 'set-status', '1', 'archived'], "error: command-argument value 'archived' is invalid"],
       [['vendor', 'put', 'Bad Id', '--company', 'x'], "error: command-argument value 'Bad Id' is invalid"],
+      [
+        ['vacancies', 'delete', '10', '--vendor', ''],
+        "error: option '--vendor <vendorId>' argument '' is invalid",
+      ],
+      [
+        ['vacancies', 'set-status', '10', 'closed', '--vendor', 'globex'],
+        'error: vacancy 10 is not a vacancy of globex.',
+      ],
+      [['vacancies', 'set-status', '0', 'closed'], "error: command-argument value '0' is invalid"],
+      [['key', 'list', ''], "error: command-argument value '' is invalid"],
     ] as const) {
       const run = await admin([...args]);
       expect(run.code).toBe(1);

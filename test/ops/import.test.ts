@@ -1,14 +1,17 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ACTIVE_INDEX } from '../../lambda/schema/tables';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
-import { importVacancies, parseImportFile } from '../../lib/ops/import';
+import { importVacancies, parseImportFile, writeVacancies } from '../../lib/ops/import';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
-import { createTestTables, type TestTables } from '../support/dynamodb';
+import { putVendor } from '../../lib/ops/vendors';
+import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
+import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { lambdaContext, silentLogger } from '../support/lambda';
-import { TIME_ZONE, vacancyRecord } from '../support/vacancies';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const line = (overrides: Record<string, unknown>) =>
   JSON.stringify(vacancyRecord({ vendor_id: 'acme', ...overrides }));
@@ -19,6 +22,17 @@ describe('parseImportFile', () => {
       { line: 1, value: { a: 1 } },
       { line: 4, syntaxError: expect.stringMatching(/^not valid JSON/) },
       { line: 5, value: { b: 2 } },
+    ]);
+  });
+
+  it('ignores a byte order mark and accepts CRLF line ends', () => {
+    expect(parseImportFile('\uFEFF{"a":1}\r\n{"b":2}\r\n')).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 2, value: { b: 2 } },
+    ]);
+    expect(parseImportFile('\uFEFF[\r\n{"a":1},\r\n{"b":2}\r\n]')).toEqual([
+      { line: 2, value: { a: 1 } },
+      { line: 3, value: { b: 2 } },
     ]);
   });
 
@@ -37,15 +51,23 @@ describe('parseImportFile', () => {
   });
 });
 
-describe('vacancy import on the embedded DynamoDB', () => {
+describe('vacancy import on the DynamoDB engine', () => {
   let tables: TestTables;
   let list: (vendorId: string, query?: string) => Promise<number[]>;
+  const run = (text: string, dryRun = false) =>
+    importVacancies(tables.documentClient, tables.names, parseImportFile(text), { clock: CLOCK, dryRun });
+  const stored = async (id: number) =>
+    (await tables.documentClient.send(new GetCommand({ TableName: tables.names.vacancies, Key: { id } })))
+      .Item;
 
   beforeAll(async () => {
     tables = await createTestTables();
+    for (const vendorId of ['acme', 'globex', 'initech']) {
+      await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
+    }
     const handler = createListingHandler({
       repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
-      settings: { defaultLocale: 'az', timeZone: TIME_ZONE, defaultPerPage: 100 },
+      settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 100 },
       logger: silentLogger(),
     });
     list = async (vendorId, query) => {
@@ -67,24 +89,19 @@ describe('vacancy import on the embedded DynamoDB', () => {
     line({ id: 1, title: 'Duplicate id' }),
     line({ id: 5, created_at: '2026-03-04 10:00:00' }),
   ].join('\n');
-  const run = (text: string, dryRun = false) =>
-    importVacancies(tables.documentClient, tables.names, parseImportFile(text), {
-      timeZone: TIME_ZONE,
-      dryRun,
-    });
 
   it('writes nothing on a dry run, but reports what it would do', async () => {
     const report = await run(file, true);
-    expect(report).toMatchObject({ imported: 3, unchanged: 0, dryRun: true });
+    expect(report).toMatchObject({ imported: 3, unchanged: 0, dryRun: true, notWritten: [] });
     expect(await list('acme')).toEqual([]);
   });
 
   it('imports the valid records and reports each invalid one with its line and reasons', async () => {
     const report = await run(file);
-    expect(report.imported).toBe(3);
-    expect(report.unchanged).toBe(0);
+    expect(report).toMatchObject({ imported: 3, unchanged: 0, notWritten: [] });
+    expect(report.interrupted).toBeUndefined();
     expect(report.rejected).toEqual([
-      { line: 2, reasons: ['type must be an integer from 1 to 4'] },
+      { line: 2, reasons: ['type must be one of 1, 2, 3, 4'] },
       { line: 3, reasons: [expect.stringMatching(/^not valid JSON/)] },
       {
         line: 5,
@@ -94,17 +111,13 @@ describe('vacancy import on the embedded DynamoDB', () => {
     ]);
     // The draft (3) is stored but not listed; the rejected ones (2, 4) are not stored at all.
     expect(await list('acme')).toEqual([5, 1]);
-    for (const id of [2, 4]) {
-      const { Item } = await tables.documentClient.send(
-        new GetCommand({ TableName: tables.names.vacancies, Key: { vendorId: 'acme', id } }),
-      );
-      expect(Item).toBeUndefined();
-    }
+    expect(await stored(3)).toMatchObject({ status: 'draft', vendorId: 'acme' });
+    for (const id of [2, 4]) expect(await stored(id)).toBeUndefined();
   });
 
-  it('is idempotent: importing the same file again changes nothing', async () => {
+  it('is idempotent: importing the same file again writes nothing', async () => {
     const report = await run(file);
-    expect(report).toMatchObject({ imported: 0, unchanged: 3 });
+    expect(report).toMatchObject({ imported: 0, unchanged: 3, writeUnits: 0 });
     expect(await list('acme')).toEqual([5, 1]);
   });
 
@@ -118,24 +131,224 @@ describe('vacancy import on the embedded DynamoDB', () => {
     expect(report.imported).toBe(1);
     expect(report.rejected).toEqual([{ line: 2, reasons: ['id 1 belongs to vendor acme'] }]);
     expect(await list('globex')).toEqual([]);
+    expect(await stored(5)).toMatchObject({ title: 'Renamed' });
+  });
+
+  it('refuses records of a vendor that does not exist, reading each vendor once', async () => {
+    const report = await run(
+      [
+        line({ id: 20, vendor_id: 'pasha-bnak' }),
+        line({ id: 21, vendor_id: 'acme', created_at: '2026-03-05 10:00:00' }),
+        line({ id: 22, vendor_id: 'pasha-bnak' }),
+      ].join('\n'),
+    );
+    expect(report.imported).toBe(1);
+    expect(report.rejected).toEqual([
+      { line: 1, reasons: ['vendor pasha-bnak does not exist'] },
+      { line: 3, reasons: ['vendor pasha-bnak does not exist'] },
+    ]);
+    for (const id of [20, 22]) expect(await stored(id)).toBeUndefined();
+  });
+
+  it('refuses an oversized record between valid ones, writing every valid one and nothing of it', async () => {
+    const report = await run(
+      [
+        line({ id: 30, created_at: '2026-04-01 10:00:00' }),
+        line({ id: 31, description: 'x'.repeat(450_000) }),
+        line({ id: 32, created_at: '2026-04-02 10:00:00' }),
+      ].join('\n'),
+    );
+    expect(report).toMatchObject({ imported: 2, notWritten: [] });
+    expect(report.rejected).toEqual([
+      {
+        line: 2,
+        reasons: [
+          'description must be at most 8000 characters',
+          'description must be at most 16000 bytes of UTF-8',
+        ],
+      },
+    ]);
+    expect(await stored(31)).toBeUndefined();
+    expect(await stored(30)).toBeDefined();
+    expect(await stored(32)).toBeDefined();
+  });
+
+  it('refuses created_at before 1970, and one without an offset when the zone is unknown', async () => {
+    const early = await run(line({ id: 40, created_at: '1969-07-20T20:17:40Z' }));
+    expect(early.rejected).toEqual([
+      { line: 1, reasons: ['created_at must not be before 1970-01-01T00:00:00Z'] },
+    ]);
+    const unknownZone = await importVacancies(
+      tables.documentClient,
+      tables.names,
+      parseImportFile(
+        [line({ id: 41 }), line({ id: 42, created_at: '2026-05-01T08:00:00+04:00' })].join('\n'),
+      ),
+      {},
+    );
+    expect(unknownZone.imported).toBe(1);
+    expect(unknownZone.rejected).toEqual([
+      { line: 1, reasons: [expect.stringMatching(/^created_at has no offset, .*--time-zone/)] },
+    ]);
+  });
+
+  it('gives a contested new id to exactly one of two imports racing for it', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const id = 1_000 + round;
+      const entry = (vendor: string) => ({
+        line: 7,
+        vacancy: fixtureVacancy(vacancyRecord({ id, vendor_id: vendor, title: `Won by ${vendor}` })),
+      });
+      // Both read "no such id" before either writes: only the conditional put can decide.
+      const [acme, globex] = await Promise.all([
+        writeVacancies(tables.documentClient, tables.names, [entry('acme')]),
+        writeVacancies(tables.documentClient, tables.names, [entry('globex')]),
+      ]);
+      expect(acme.imported + globex.imported).toBe(1);
+      const [winner, loser] = acme.imported === 1 ? ['acme', globex] : ['globex', acme];
+      expect(loser.rejected).toEqual([{ line: 7, reasons: [`id ${id} belongs to vendor ${winner}`] }]);
+      expect(await stored(id)).toMatchObject({ vendorId: winner, title: `Won by ${winner}` });
+    }
   });
 
   it('takes a vacancy out of the listing when its status changes, and back in when active again', async () => {
-    await setVacancyStatus(tables.documentClient, tables.names.vacancies, 5, 'closed');
-    expect(await list('acme')).toEqual([1]);
-    await setVacancyStatus(tables.documentClient, tables.names.vacancies, 3, 'active', 'acme');
-    expect(await list('acme')).toEqual([3, 1]);
-    expect(
-      await setVacancyStatus(tables.documentClient, tables.names.vacancies, 999, 'active'),
-    ).toBeUndefined();
+    const { documentClient, names } = tables;
+    expect(await setVacancyStatus(documentClient, names.vacancies, 5, 'closed')).toMatchObject({
+      found: { id: 5, vendorId: 'acme' },
+    });
+    expect(await list('acme')).not.toContain(5);
+    expect(await setVacancyStatus(documentClient, names.vacancies, 3, 'active', 'acme')).toMatchObject({
+      found: { id: 3 },
+    });
+    expect(await list('acme')).toContain(3);
+    expect(await setVacancyStatus(documentClient, names.vacancies, 999, 'active')).toEqual({
+      notFound: true,
+    });
+    expect(await setVacancyStatus(documentClient, names.vacancies, 3, 'closed', 'globex')).toEqual({
+      otherVendor: 'acme',
+    });
+    expect(await list('acme')).toContain(3);
   });
 
-  it('deletes a vacancy', async () => {
-    expect(await deleteVacancy(tables.documentClient, tables.names.vacancies, 3)).toMatchObject({
-      id: 3,
-      vendorId: 'acme',
+  it("deletes a vacancy, only the named vendor's when one is named", async () => {
+    const { documentClient, names } = tables;
+    expect(await deleteVacancy(documentClient, names.vacancies, 3, 'globex')).toEqual({
+      otherVendor: 'acme',
     });
-    expect(await list('acme')).toEqual([1]);
-    expect(await deleteVacancy(tables.documentClient, tables.names.vacancies, 3)).toBeUndefined();
+    expect(await stored(3)).toBeDefined();
+    expect(await deleteVacancy(documentClient, names.vacancies, 3)).toMatchObject({
+      found: { id: 3, vendorId: 'acme' },
+    });
+    expect(await list('acme')).not.toContain(3);
+    expect(await deleteVacancy(documentClient, names.vacancies, 3)).toEqual({ notFound: true });
+  });
+});
+
+describe('an import interrupted by a failing database', () => {
+  let proxy: FaultProxy;
+  let tables: TestTables;
+  const RECORDS = 40;
+  const text = Array.from({ length: RECORDS }, (_, i) =>
+    JSON.stringify(
+      vacancyRecord({
+        id: 500 + i,
+        vendor_id: 'acme',
+        created_at: `2026-02-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+      }),
+    ),
+  ).join('\n');
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(testEndpoint());
+    // Two attempts a call: the SDK's own retry is exercised, and the test does not wait for eight.
+    tables = await createTestTables({ connect: proxy.endpoint, maxAttempts: 2 });
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme' });
+  });
+  afterAll(async () => {
+    await tables.drop();
+    await proxy.stop();
+  });
+
+  it.each<[FaultKind, number]>([
+    ['throttle', 10],
+    ['fail', 25],
+    ['drop', 5],
+  ])(
+    'stops on %s after %i writes, reports the lines not written, and a second run completes it',
+    async (kind, after) => {
+      const { documentClient, names } = tables;
+      const sources = parseImportFile(text.replaceAll('"title":"Backend developer"', `"title":"${kind}"`));
+      proxy.inject({ operation: 'PutItem', kind, after });
+      const first = await importVacancies(documentClient, names, sources, { clock: CLOCK, concurrency: 4 });
+      await proxy.clear();
+
+      expect(first.interrupted).toMatch(/^DynamoDB failed \(\w+\); nothing more was written$/);
+      expect(first.rejected).toEqual([]);
+      expect(first.imported).toBeGreaterThanOrEqual(after);
+      expect(first.imported).toBeLessThan(RECORDS);
+      expect(first.imported + first.notWritten.length).toBe(RECORDS);
+      // Every line is either written or reported as not written.
+      const written = [];
+      for (let i = 0; i < RECORDS; i += 1) {
+        const { Item } = await documentClient.send(
+          new GetCommand({ TableName: names.vacancies, Key: { id: 500 + i } }),
+        );
+        if (Item?.title === kind) written.push(i + 1);
+      }
+      expect(written.length).toBe(first.imported);
+      for (const lineNumber of first.notWritten) expect(written).not.toContain(lineNumber);
+
+      const second = await importVacancies(documentClient, names, sources, { clock: CLOCK });
+      expect(second).toMatchObject({
+        imported: first.notWritten.length,
+        unchanged: first.imported,
+        notWritten: [],
+      });
+      expect(second.interrupted).toBeUndefined();
+
+      // Every record is there exactly once: one index entry per id.
+      const { Items = [] } = await documentClient.send(
+        new QueryCommand({
+          TableName: names.vacancies,
+          IndexName: ACTIVE_INDEX.name,
+          KeyConditionExpression: '#v = :v',
+          ExpressionAttributeNames: { '#v': ACTIVE_INDEX.attributes.vendorId },
+          ExpressionAttributeValues: { ':v': 'acme' },
+        }),
+      );
+      expect(Items.map((item) => item.id).sort()).toEqual(
+        Array.from({ length: RECORDS }, (_, i) => 500 + i).sort(),
+      );
+    },
+  );
+
+  it('stops before writing anything when it cannot read what is stored, every line reported', async () => {
+    proxy.inject({ operation: 'BatchGetItem', kind: 'fail' });
+    const report = await importVacancies(tables.documentClient, tables.names, parseImportFile(text), {
+      clock: CLOCK,
+    });
+    await proxy.clear();
+    expect(report).toMatchObject({
+      imported: 0,
+      unchanged: 0,
+      interrupted: expect.stringMatching(/^DynamoDB failed/),
+    });
+    expect(report.notWritten).toHaveLength(RECORDS);
+  });
+
+  it('stops cleanly when asked to (Ctrl-C): the writes under way finish, the rest is reported', async () => {
+    const controller = new AbortController();
+    const sources = parseImportFile(text.replaceAll('"title":"Backend developer"', '"title":"stopped"'));
+    const report = await importVacancies(tables.documentClient, tables.names, sources, {
+      clock: CLOCK,
+      concurrency: 2,
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done === 6) controller.abort();
+      },
+    });
+    expect(report.interrupted).toBe('interrupted; nothing more was written');
+    expect(report.imported).toBeGreaterThanOrEqual(6);
+    expect(report.imported + report.notWritten.length).toBe(RECORDS);
   });
 });

@@ -1,59 +1,94 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { resolveTarget, tablesFromStack, UserError } from '../../lib/ops/target';
+import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { describeStack, resolveTarget, UserError } from '../../lib/ops/target';
+
+const OUTPUTS = [
+  { OutputKey: 'ApiUrl', OutputValue: 'https://x.execute-api.eu-central-1.amazonaws.com/prod/' },
+  { OutputKey: 'VacanciesTableName', OutputValue: 'VendorVacancyApi-DataVacancies-ABC' },
+  { OutputKey: 'VendorsTableName', OutputValue: 'VendorVacancyApi-DataVendors-DEF' },
+  { OutputKey: 'ServiceTimeZone', OutputValue: 'Europe/Berlin' },
+];
+const stack = (StackName: string, Outputs: typeof OUTPUTS) => ({
+  Stacks: [{ StackName, CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE' as const, Outputs }],
+});
 
 describe('ops CLI targets', () => {
-  it('reads the table names from the stack outputs', async () => {
-    const cloudFormation = new CloudFormationClient({
-      region: 'eu-central-1',
-      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    });
-    const mock = mockClient(cloudFormation);
-    mock.on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' }).resolves({
-      Stacks: [
-        {
-          StackName: 'VendorVacancyApi',
-          CreationTime: new Date(),
-          StackStatus: 'CREATE_COMPLETE',
-          Outputs: [
-            { OutputKey: 'ApiUrl', OutputValue: 'https://x.execute-api.eu-central-1.amazonaws.com/prod/' },
-            { OutputKey: 'VacanciesTableName', OutputValue: 'VendorVacancyApi-DataVacancies-ABC' },
-            { OutputKey: 'VendorsTableName', OutputValue: 'VendorVacancyApi-DataVendors-DEF' },
-          ],
-        },
-      ],
-    });
-    await expect(tablesFromStack(cloudFormation, 'VendorVacancyApi')).resolves.toEqual({
-      vacancies: 'VendorVacancyApi-DataVacancies-ABC',
-      vendors: 'VendorVacancyApi-DataVendors-DEF',
+  const cloudFormation = mockClient(CloudFormationClient);
+  afterEach(() => {
+    cloudFormation.reset();
+  });
+
+  it('reads the table names and the service time zone from the stack outputs', async () => {
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' })
+      .resolves(stack('VendorVacancyApi', OUTPUTS));
+    await expect(
+      describeStack(new CloudFormationClient({ region: 'eu-central-1' }), 'VendorVacancyApi'),
+    ).resolves.toEqual({
+      tables: {
+        vacancies: 'VendorVacancyApi-DataVacancies-ABC',
+        vendors: 'VendorVacancyApi-DataVendors-DEF',
+      },
+      timeZone: 'Europe/Berlin',
     });
   });
 
   it('explains a missing stack, or a stack without the outputs, as a user error', async () => {
-    const cloudFormation = new CloudFormationClient({
-      region: 'eu-central-1',
-      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    });
-    const mock = mockClient(cloudFormation);
-    mock
+    cloudFormation
       .on(DescribeStacksCommand, { StackName: 'Missing' })
       .rejects(Object.assign(new Error('Stack with id Missing does not exist'), { name: 'ValidationError' }));
-    mock.on(DescribeStacksCommand, { StackName: 'Other' }).resolves({
-      Stacks: [{ StackName: 'Other', CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE', Outputs: [] }],
-    });
-    await expect(tablesFromStack(cloudFormation, 'Missing')).rejects.toThrow(
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).resolves(stack('Other', []));
+    const client = new CloudFormationClient({ region: 'eu-central-1' });
+    await expect(describeStack(client, 'Missing')).rejects.toThrow(
       new UserError('Stack "Missing" does not exist in this account and region.'),
     );
-    await expect(tablesFromStack(cloudFormation, 'Other')).rejects.toThrow(
+    await expect(describeStack(client, 'Other')).rejects.toThrow(
       /has no VacanciesTableName\/VendorsTableName outputs/,
     );
   });
 
-  it('uses a local endpoint with the local table names, or asks for a target', async () => {
+  it("imports into a stack in the stack's own time zone, and refuses a --time-zone that contradicts it", async () => {
+    cloudFormation.on(DescribeStacksCommand).resolves(stack('VendorVacancyApi', OUTPUTS));
+    const target = await resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1' }, {});
+    expect(target.clock?.zone).toBe('Europe/Berlin');
+    expect(target.tables.vacancies).toBe('VendorVacancyApi-DataVacancies-ABC');
+    target.close();
+    await expect(
+      resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1', timeZone: 'Asia/Baku' }, {}),
+    ).rejects.toThrow(
+      '--time-zone Asia/Baku contradicts the service time zone of stack VendorVacancyApi, Europe/Berlin.',
+    );
+    const agreeing = await resolveTarget(
+      { stack: 'VendorVacancyApi', region: 'eu-central-1', timeZone: 'europe/berlin' },
+      {},
+    );
+    expect(agreeing.clock?.zone).toBe('Europe/Berlin');
+    agreeing.close();
+  });
+
+  it("uses a local endpoint with the local table names and the local server's zone, unless told otherwise", async () => {
     const target = await resolveTarget({}, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
     expect(target).toMatchObject({ local: true, tables: { vacancies: 'Vacancies', vendors: 'Vendors' } });
+    expect(target.clock?.zone).toBe(SERVICE_DEFAULTS.timeZone);
     target.close();
+    const other = await resolveTarget({ timeZone: 'UTC' }, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
+    expect(other.clock?.zone).toBe('UTC');
+    other.close();
+  });
+
+  it('knows no time zone for explicit tables in AWS unless --time-zone gives one, and refuses a bad one', async () => {
+    const tables = { vacanciesTable: 'v', vendorsTable: 'w', region: 'eu-central-1' };
+    const unknown = await resolveTarget(tables, {});
+    expect(unknown.clock).toBeUndefined();
+    unknown.close();
+    const given = await resolveTarget({ ...tables, timeZone: 'Asia/Baku' }, {});
+    expect(given.clock?.zone).toBe('Asia/Baku');
+    given.close();
+    await expect(resolveTarget({ ...tables, timeZone: '+04:00' }, {})).rejects.toThrow(
+      '--time-zone "+04:00" is not an IANA time zone.',
+    );
     await expect(resolveTarget({}, {})).rejects.toThrow(UserError);
   });
 });

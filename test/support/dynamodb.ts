@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/shared/dynamodb';
-import { createTables, localTableNames, type TableNames } from '../../lib/create-tables';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import type { TableNames } from '../../lambda/schema/tables';
+import { createTables, localTableNames } from '../../lib/create-tables';
 
 /** A test file's own tables on the run's DynamoDB engine. */
 export interface TestTables {
@@ -21,22 +22,34 @@ export function testEndpoint(): string {
   return endpoint;
 }
 
-/** Creates the service's tables under a random prefix, so parallel test files never share data. */
-export async function createTestTables(): Promise<TestTables> {
+/**
+ * Creates the service's tables under a random prefix, so parallel test files never share data. `connect`
+ * reaches them through another endpoint (a fault proxy in front of the engine, say).
+ */
+export async function createTestTables(
+  options: { connect?: string; maxAttempts?: number } = {},
+): Promise<TestTables> {
   const endpoint = testEndpoint();
-  const client = createDynamoDBClient({ endpoint });
+  const setup = createDynamoDBClient({ endpoint });
   const names = localTableNames(`t${randomUUID().slice(0, 8)}-`);
-  await createTables(client, names);
+  await createTables(setup, names);
+  setup.destroy();
+  const client = createDynamoDBClient({
+    endpoint: options.connect ?? endpoint,
+    ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
+  });
   return {
     endpoint,
     client,
     documentClient: createDocumentClient(client),
     names,
     async drop() {
-      await Promise.all(
-        Object.values(names).map((TableName) => client.send(new DeleteTableCommand({ TableName }))),
-      );
       client.destroy();
+      const cleanup = createDynamoDBClient({ endpoint });
+      await Promise.all(
+        Object.values(names).map((TableName) => cleanup.send(new DeleteTableCommand({ TableName }))),
+      );
+      cleanup.destroy();
     },
   };
 }

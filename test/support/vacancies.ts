@@ -1,11 +1,14 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { validateVacancyRecord } from '../../lambda/vacancies/record';
-import { putVacancyRecords } from '../../lib/ops/vacancies';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Vacancy } from '../../lambda/schema/vacancy';
+import { toVacancyItem } from '../../lambda/schema/vacancy-item';
+import { zoneClock } from '../../lambda/time/zone-clock';
+import { validateVacancyRecord } from '../../lib/ops/vacancy-record';
 
-/** The service time zone the tests use, as deployed by default. */
+/** The service time zone the tests use (Baku, UTC+4, no daylight saving): the fixtures' times assume it. */
 export const TIME_ZONE = 'Asia/Baku';
+export const CLOCK = zoneClock(TIME_ZONE);
 
-/** An import record (CONTRACT §4) that passes every rule; `overrides` change or add fields. */
+/** An import record that passes every rule; `overrides` change or add fields. */
 export function vacancyRecord(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: 1,
@@ -31,16 +34,33 @@ export function vacancyRecord(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** Validates records (a test fixture that breaks a rule fails loudly) and writes them as table items. */
+/** The largest texts the import allows: two-byte letters, at the character and the byte limits at once. */
+export const LARGEST_TEXTS = {
+  title: 'ə'.repeat(200),
+  url: `https://careers.example.az/${'a'.repeat(2048 - 27)}`,
+  description: 'ə'.repeat(8000),
+  requirements: 'ə'.repeat(8000),
+  responsibilities: 'ə'.repeat(8000),
+};
+
+/** Validates a fixture record (one that breaks a rule fails loudly) into a vacancy. */
+export function fixtureVacancy(input: Record<string, unknown>, clock = CLOCK): Vacancy {
+  const result = validateVacancyRecord(input, clock);
+  if (!result.ok) throw new Error(`Invalid fixture ${JSON.stringify(input)}: ${result.reasons.join('; ')}`);
+  return result.vacancy;
+}
+
+/** Writes fixture records straight into the table, as items (the listing's tests need no vendors). */
 export async function putVacancies(
   client: DynamoDBDocumentClient,
   tableName: string,
   records: readonly Record<string, unknown>[],
+  clock = CLOCK,
 ): Promise<void> {
-  const valid = records.map((input) => {
-    const result = validateVacancyRecord(input, TIME_ZONE);
-    if (!result.ok) throw new Error(`Invalid fixture ${JSON.stringify(input)}: ${result.reasons.join('; ')}`);
-    return result.record;
-  });
-  await putVacancyRecords(client, tableName, valid);
+  const items = records.map((input) => toVacancyItem(fixtureVacancy(input, clock)));
+  for (let i = 0; i < items.length; i += 10) {
+    await Promise.all(
+      items.slice(i, i + 10).map((Item) => client.send(new PutCommand({ TableName: tableName, Item }))),
+    );
+  }
 }

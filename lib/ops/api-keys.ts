@@ -1,12 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+/**
+ * Issuing, listing and revoking API keys (README "API behaviour", authentication): the operator's side of the keys the
+ * authorizer checks. Each command addresses the items it touches through a key or an index, never a Scan.
+ */
+import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed, scanAll } from '../shared/dynamodb';
-import type { ApiKey, IssuedApiKey } from './types';
-import { getVendor, ITEM_KIND } from './vendor-store';
+import { hashApiKey } from '../../lambda/auth/key-lookup';
+import { getVendor } from '../../lambda/auth/vendor-lookup';
+import { isConditionFailed } from '../../lambda/dynamodb/errors';
+import { VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { type ApiKey, apiKeyItemKey, ITEM_KIND } from '../../lambda/schema/vendors';
+import { queryAll } from './vendors';
 
 /**
  * Every key starts with this prefix, so secret scanners (GitHub's, for one) can be taught to recognise a
- * leaked key. After it: 32 bytes of randomness, base64url — 256 bits, well past the 128 the contract asks.
+ * leaked key. After it: 32 bytes of randomness, base64url — 256 bits, well past the 128 asked for.
  */
 export const API_KEY_PREFIX = 'vvk_';
 const KEY_RANDOM_BYTES = 32;
@@ -16,33 +23,14 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(KEY_RANDOM_BYTES).toString('base64url');
 }
 
-/** SHA-256 of a key, hex. A plain fast hash is right here: the key is random, not a password to stretch. */
-export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
-}
-
 /** The public id of a key: derived from its hash, so re-loading a seed file gives the same id. */
 export function keyIdOf(keyHash: string): string {
   return `key_${keyHash.slice(0, 12)}`;
 }
 
-/** Partition key of a key item: the key's hash, so the authorizer finds it with one GetItem. */
-export const apiKeyItemKey = (keyHash: string) => ({ pk: `key#${keyHash}` });
-
-/** The stored key with this hash, or undefined. */
-export async function findApiKey(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  keyHash: string,
-): Promise<ApiKey | undefined> {
-  const { Item } = await client.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: apiKeyItemKey(keyHash),
-      ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt',
-    }),
-  );
-  return Item as ApiKey | undefined;
+/** A newly issued key: the only moment the key itself exists outside its holder. */
+export interface IssuedApiKey extends ApiKey {
+  readonly apiKey: string;
 }
 
 /**
@@ -96,9 +84,10 @@ export async function listApiKeys(
   tableName: string,
   vendorId: string,
 ): Promise<ApiKey[]> {
-  const items = await scanAll(client, {
+  const items = await queryAll(client, {
     TableName: tableName,
-    FilterExpression: 'kind = :kind AND vendorId = :vendorId',
+    IndexName: VENDOR_INDEXES.byKind,
+    KeyConditionExpression: 'kind = :kind AND vendorId = :vendorId',
     ExpressionAttributeValues: { ':kind': ITEM_KIND.apiKey, ':vendorId': vendorId },
   });
   return items.map(toApiKey).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -108,8 +97,8 @@ export async function listApiKeys(
 export type RevokeOutcome = { revoked: ApiKey } | { notFound: true } | { alreadyRevoked: ApiKey };
 
 /**
- * Revokes a key by its public id. It stops authenticating as soon as the authorizer's cached answer for it
- * expires (300 s by default; at once on the local server).
+ * Revokes a key by its public id (found through the `by-key-id` index). It stops authenticating as soon as
+ * the authorizer's cached answer for it expires (300 s by default; at once on the local server).
  */
 export async function revokeApiKey(
   client: DynamoDBDocumentClient,
@@ -117,19 +106,18 @@ export async function revokeApiKey(
   keyId: string,
   now = new Date(),
 ): Promise<RevokeOutcome> {
-  const [item] = await scanAll(client, {
+  const [found] = await queryAll(client, {
     TableName: tableName,
-    FilterExpression: 'kind = :kind AND keyId = :keyId',
-    ExpressionAttributeValues: { ':kind': ITEM_KIND.apiKey, ':keyId': keyId },
+    IndexName: VENDOR_INDEXES.byKeyId,
+    KeyConditionExpression: 'keyId = :keyId',
+    ExpressionAttributeValues: { ':keyId': keyId },
   });
-  if (!item) return { notFound: true };
-  const key = toApiKey(item);
-  if (key.revokedAt) return { alreadyRevoked: key };
+  if (!found) return { notFound: true };
   try {
     const { Attributes } = await client.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: item.pk },
+        Key: { pk: found.pk },
         UpdateExpression: 'SET revokedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
         ExpressionAttributeValues: { ':now': now.toISOString() },
@@ -138,7 +126,9 @@ export async function revokeApiKey(
     );
     return { revoked: toApiKey(Attributes ?? {}) };
   } catch (error) {
-    if (isConditionFailed(error)) return { alreadyRevoked: key };
-    throw error;
+    if (!isConditionFailed(error)) throw error;
+    // Already revoked (or deleted) since the index was read: say which, from the item itself.
+    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: { pk: found.pk } }));
+    return Item ? { alreadyRevoked: toApiKey(Item) } : { notFound: true };
   }
 }

@@ -1,28 +1,22 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed, scanAll } from '../shared/dynamodb';
-import type { Vendor, VendorStatus } from './types';
+/** The operator's writes and listings of vendors (README "Operating"). Each addresses what it touches by key. */
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed } from '../../lambda/dynamodb/errors';
+import { VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { ITEM_KIND, type Vendor, type VendorStatus, vendorItemKey } from '../../lambda/schema/vendors';
 
-/** Partition key of a vendor item in the vendors table. */
-export const vendorKey = (vendorId: string) => ({ pk: `vendor#${vendorId}` });
-
-/** Item kinds of the vendors table, so admin listings can tell vendors and keys apart. */
-export const ITEM_KIND = { vendor: 'vendor', apiKey: 'key' } as const;
-
-/** A vendor by id, or undefined. Eventually consistent: changes reach the authorizer within a second. */
-export async function getVendor(
+/** Every item of a Query, following `LastEvaluatedKey`. */
+export async function queryAll(
   client: DynamoDBDocumentClient,
-  tableName: string,
-  vendorId: string,
-): Promise<Vendor | undefined> {
-  const { Item } = await client.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: vendorKey(vendorId),
-      ProjectionExpression: 'vendorId, company, #status, createdAt, updatedAt',
-      ExpressionAttributeNames: { '#status': 'status' },
-    }),
-  );
-  return Item as Vendor | undefined;
+  input: ConstructorParameters<typeof QueryCommand>[0],
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const output = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(output.Items ?? []));
+    startKey = output.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }
 
 /** Creates a vendor or changes its company name (keeping its status and creation time). */
@@ -36,7 +30,7 @@ export async function putVendor(
   const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: vendorKey(vendor.vendorId),
+      Key: vendorItemKey(vendor.vendorId),
       UpdateExpression:
         'SET kind = :kind, vendorId = :id, company = :company, #status = ' +
         (vendor.status ? ':status' : 'if_not_exists(#status, :status)') +
@@ -52,7 +46,7 @@ export async function putVendor(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return Attributes as Vendor;
+  return toVendor(Attributes ?? {});
 }
 
 /** Suspends or reactivates an existing vendor; false when there is no such vendor. */
@@ -67,7 +61,7 @@ export async function setVendorStatus(
     await client.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: vendorKey(vendorId),
+        Key: vendorItemKey(vendorId),
         UpdateExpression: 'SET #status = :status, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -81,20 +75,19 @@ export async function setVendorStatus(
   }
 }
 
-/** Every vendor (an operator's listing: a Scan of the small vendors table, never on a request path). */
+/** The public fields of a vendor item. */
+function toVendor(item: Record<string, unknown>): Vendor {
+  const { vendorId, company, status, createdAt, updatedAt } = item as unknown as Vendor;
+  return { vendorId, company, status, createdAt, updatedAt };
+}
+
+/** Every vendor, by id: a Query of the vendor items (the `by-kind` index), never of keys or vacancies. */
 export async function listVendors(client: DynamoDBDocumentClient, tableName: string): Promise<Vendor[]> {
-  const items = await scanAll(client, {
+  const items = await queryAll(client, {
     TableName: tableName,
-    FilterExpression: 'kind = :kind',
+    IndexName: VENDOR_INDEXES.byKind,
+    KeyConditionExpression: 'kind = :kind',
     ExpressionAttributeValues: { ':kind': ITEM_KIND.vendor },
   });
-  return (items as unknown as Vendor[])
-    .map(({ vendorId, company, status, createdAt, updatedAt }) => ({
-      vendorId,
-      company,
-      status,
-      createdAt,
-      updatedAt,
-    }))
-    .sort((a, b) => a.vendorId.localeCompare(b.vendorId));
+  return items.map(toVendor);
 }

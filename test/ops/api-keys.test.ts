@@ -1,15 +1,15 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { findApiKey, hashApiKey } from '../../lambda/auth/key-lookup';
+import { getVendor } from '../../lambda/auth/vendor-lookup';
 import {
   API_KEY_PREFIX,
-  findApiKey,
   generateApiKey,
-  hashApiKey,
   issueApiKey,
   listApiKeys,
   revokeApiKey,
-} from '../../lambda/auth/key-store';
-import { getVendor, listVendors, putVendor, setVendorStatus } from '../../lambda/auth/vendor-store';
+} from '../../lib/ops/api-keys';
+import { listVendors, putVendor, setVendorStatus } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 
 describe('API keys', () => {

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type ApiKey, apiKeyItemKey } from '../schema/vendors';
+
+/** SHA-256 of a key, hex. A plain fast hash is right here: the key is random, not a password to stretch. */
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+/** The stored key with this hash, or undefined. */
+export async function findApiKey(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  keyHash: string,
+): Promise<ApiKey | undefined> {
+  const { Item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: apiKeyItemKey(keyHash),
+      ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt',
+    }),
+  );
+  return Item as ApiKey | undefined;
+}

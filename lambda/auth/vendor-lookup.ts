@@ -1,0 +1,19 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type Vendor, vendorItemKey } from '../schema/vendors';
+
+/** A vendor by id, or undefined. Eventually consistent: changes reach the authorizer within a second. */
+export async function getVendor(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+): Promise<Vendor | undefined> {
+  const { Item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: vendorItemKey(vendorId),
+      ProjectionExpression: 'vendorId, company, #status, createdAt, updatedAt',
+      ExpressionAttributeNames: { '#status': 'status' },
+    }),
+  );
+  return Item as Vendor | undefined;
+}

@@ -1,0 +1,94 @@
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DatabaseUnavailableError } from './errors';
+
+/**
+ * Retries of the keys a batch call left unprocessed. `maxStalls` bounds the rounds in a row that processed
+ * nothing: a round that made progress (DynamoDB stopped at its response size limit, say) is not a failure,
+ * and is followed at once; a round that made none waits with full-jitter backoff (AWS Architecture Blog,
+ * "Exponential Backoff and Jitter").
+ */
+export interface RetryPolicy {
+  readonly maxStalls: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+/** The wait before retry `stall` (1, 2, …) of a policy. */
+export function backoffDelay(stall: number, policy: RetryPolicy): number {
+  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** stall);
+}
+
+/** Resolves after `milliseconds`. */
+export const sleep = (milliseconds: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
+
+/** Capacity units of a response's `ConsumedCapacity`, one entry or several. */
+export const capacityUnits = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
+  [capacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
+
+/** BatchGetItem takes at most 100 keys a call. */
+const BATCH_GET_SIZE = 100;
+
+/** What a batch read returned and cost. */
+export interface BatchGetResult {
+  readonly items: Record<string, unknown>[];
+  readonly readUnits: number;
+  readonly calls: number;
+}
+
+/**
+ * The items of these keys of one table, in any order (absent items are simply missing), in calls of 100 keys
+ * (`concurrency` calls at a time; one by default), retrying `UnprocessedKeys`; throws `DatabaseUnavailableError`
+ * after `retry.maxStalls` rounds in a row that processed none of a call's keys.
+ */
+export async function batchGetItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly Record<string, unknown>[],
+  options: {
+    readonly retry: RetryPolicy;
+    readonly projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
+    readonly sleep?: (milliseconds: number) => Promise<void>;
+    readonly concurrency?: number;
+  },
+): Promise<BatchGetResult> {
+  const wait = options.sleep ?? sleep;
+  const items: Record<string, unknown>[] = [];
+  let readUnits = 0;
+  let calls = 0;
+  const chunks: Record<string, unknown>[][] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_SIZE) {
+    chunks.push(keys.slice(start, start + BATCH_GET_SIZE) as Record<string, unknown>[]);
+  }
+  const readChunk = async (chunk: Record<string, unknown>[]) => {
+    let pending = chunk;
+    let stalls = 0;
+    while (pending.length > 0) {
+      if (stalls > 0) {
+        if (stalls > options.retry.maxStalls) {
+          throw new DatabaseUnavailableError('BatchGetItem left keys unprocessed');
+        }
+        await wait(backoffDelay(stalls, options.retry));
+      }
+      const output = await client.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName]: { Keys: pending, ...options.projection } },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      calls += 1;
+      readUnits += capacityUnits(output.ConsumedCapacity);
+      items.push(...(output.Responses?.[tableName] ?? []));
+      const unprocessed = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      stalls = unprocessed.length < pending.length ? 0 : stalls + 1;
+      pending = unprocessed;
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) await readChunk(chunks[next++] as Record<string, unknown>[]);
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, chunks.length) }, worker));
+  return { items, readUnits, calls };
+}

@@ -1,0 +1,44 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** How to reach DynamoDB. */
+export interface DynamoDBConnection {
+  /** A non-AWS endpoint (the embedded engine, DynamoDB Local); AWS itself when absent. */
+  readonly endpoint?: string | undefined;
+  /** Attempts per call, including the first (the SDK retries throttling and 5xx with backoff). */
+  readonly maxAttempts?: number;
+  /** AWS region; the SDK's default chain (AWS_REGION, profile) when absent. */
+  readonly region?: string | undefined;
+  /**
+   * `adaptive` adds client-side rate limiting to the retries: for bulk writers (the import), which should slow
+   * down rather than fail when DynamoDB throttles. Default `standard`.
+   */
+  readonly retryMode?: 'standard' | 'adaptive';
+}
+
+/**
+ * A DynamoDB client for the given connection. Against a local endpoint it signs with fixed dummy
+ * credentials, so nothing probes the AWS credential chain (and no real credentials are sent to it).
+ */
+export function createDynamoDBClient(connection: DynamoDBConnection = {}): DynamoDBClient {
+  const { endpoint, maxAttempts = 3, region, retryMode } = connection;
+  return new DynamoDBClient({
+    maxAttempts,
+    ...(retryMode && { retryMode }),
+    ...(region && { region }),
+    // A stuck connection must fail (and be retried) well inside API Gateway's 29-second limit.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+    ...(endpoint && {
+      endpoint,
+      region: process.env.AWS_REGION ?? 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  });
+}
+
+/** The document client (plain JavaScript values in and out) over a DynamoDB client. */
+export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The compact entries of the active index and the condition that reads them (docs/design.md "Data model").
+ * An entry holds the table key (`id`), the vendor id once (`v`), a 12-byte order key (`o`), and the filter
+ * values as small numbers: about 45 bytes where readable names and ISO strings took about 80.
+ */
+
+import { ACTIVE_INDEX, type ActiveIndexAttribute } from './tables';
+import type { Vacancy, VacancyType } from './vacancy';
+
+const A = ACTIVE_INDEX.attributes;
+
+/** Bytes of the order key: 5 for the creation second (to the year 36812), 7 for the id (up to 2^53 − 1). */
+export const ORDER_KEY_BYTES = 12;
+const SECOND_BYTES = 5;
+
+/** Writes `value` (a non-negative safe integer) big-endian into `bytes[offset, offset + width)`. */
+function writeBigEndian(bytes: Uint8Array, offset: number, width: number, value: number): void {
+  let rest = value;
+  for (let i = offset + width - 1; i >= offset; i -= 1) {
+    bytes[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+}
+
+/**
+ * The index's sort key: the creation second since 1970, then the id, fixed width and big-endian, so that
+ * DynamoDB's byte-wise order of binary keys is the listing's order read backwards — newest first, and the
+ * larger id first within a second. Creation times before 1970 are refused at import, so the second is never
+ * negative.
+ */
+export function orderKey(createdAt: Date, id: number): Uint8Array {
+  const key = new Uint8Array(ORDER_KEY_BYTES);
+  writeBigEndian(key, 0, SECOND_BYTES, Math.floor(createdAt.getTime() / 1000));
+  writeBigEndian(key, SECOND_BYTES, ORDER_KEY_BYTES - SECOND_BYTES, id);
+  return key;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date: four bytes in DynamoDB where the string takes ten. */
+export function dayNumber(date: string): number {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  const utc = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999.
+  utc.setUTCFullYear(year, month - 1, day);
+  return Math.floor(utc.getTime() / DAY_MS);
+}
+
+/** The active-index attributes of an active vacancy (empty for any other status). */
+export function activeIndexAttributes(vacancy: Vacancy): Partial<Record<ActiveIndexAttribute, unknown>> {
+  if (vacancy.status !== 'active') return {};
+  return {
+    [A.vendorId]: vacancy.vendor_id,
+    [A.order]: orderKey(vacancy.created_at, vacancy.id),
+    [A.type]: vacancy.type,
+    [A.experienceMin]: vacancy.experience_min,
+    ...(vacancy.experience_max !== null && { [A.experienceMax]: vacancy.experience_max }),
+    [A.deadline]: dayNumber(vacancy.deadline),
+  };
+}
+
+/** Filters of a listing request; absent means "no filter". */
+export interface VacancyFilters {
+  readonly type?: VacancyType;
+  readonly experienceMin?: number;
+  readonly experienceMax?: number;
+}
+
+/**
+ * KeyCondition and FilterExpression of a Query on the active index: a vendor's entries whose deadline is
+ * `today` or later (`today` is `YYYY-MM-DD` in the service time zone), with the filters.
+ */
+export function activeIndexCondition(vendorId: string, filters: VacancyFilters, today: string) {
+  const names: Record<string, string> = { '#vendor': A.vendorId, '#deadline': A.deadline };
+  const values: Record<string, string | number> = { ':vendor': vendorId, ':today': dayNumber(today) };
+  const conditions = ['#deadline >= :today'];
+  if (filters.type !== undefined) {
+    names['#type'] = A.type;
+    values[':type'] = filters.type;
+    conditions.push('#type = :type');
+  }
+  if (filters.experienceMin !== undefined) {
+    names['#expMin'] = A.experienceMin;
+    values[':expMin'] = filters.experienceMin;
+    conditions.push('#expMin >= :expMin');
+  }
+  if (filters.experienceMax !== undefined) {
+    // An open-ended vacancy (no maximum stored) never satisfies an upper bound.
+    names['#expMax'] = A.experienceMax;
+    values[':expMax'] = filters.experienceMax;
+    conditions.push('attribute_exists(#expMax) AND #expMax <= :expMax');
+  }
+  return {
+    IndexName: ACTIVE_INDEX.name,
+    KeyConditionExpression: '#vendor = :vendor',
+    FilterExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}

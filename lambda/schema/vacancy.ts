@@ -1,0 +1,116 @@
+/**
+ * What a vacancy is, written once: the fields of the vacancy object (spec §2.1, in its order), the fields of an
+ * import record (README "API behaviour", data), the statuses, types and salary types. Types are derived from these lists, so a
+ * field added here is a field everywhere.
+ */
+
+/** Statuses a vacancy can have; only `active` ones (with a deadline not yet passed) are listed. */
+export const VACANCY_STATUSES = ['active', 'inactive', 'draft', 'closed'] as const;
+export type VacancyStatus = (typeof VACANCY_STATUSES)[number];
+
+/** Employment type codes (spec §2.4); their labels are in the dictionary. */
+export const VACANCY_TYPES = [1, 2, 3, 4] as const;
+export type VacancyType = (typeof VACANCY_TYPES)[number];
+
+/** How the salary fields are to be read; their labels are in the dictionary. */
+export const SALARY_TYPES = ['range', 'fixed', 'negotiable'] as const;
+export type SalaryType = (typeof SALARY_TYPES)[number];
+
+/** The locales the service answers in. */
+export const LOCALES = ['az', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/**
+ * The vacancy object of a response: its 15 fields in the specification's order, each with the kind of value
+ * it holds — `text` as stored, `label` a dictionary code shown in the response's locale, `amount` an integer
+ * or null, `date` `YYYY-MM-DD`, `dateTime` `YYYY-MM-DD HH:MM:SS` in the service time zone.
+ */
+export const VACANCY_OBJECT = {
+  id: 'id',
+  title: 'text',
+  url: 'text',
+  description: 'text',
+  requirements: 'text',
+  responsibilities: 'text',
+  category: 'label',
+  city: 'label',
+  type: 'label',
+  salary_min: 'amount',
+  salary_max: 'amount',
+  salary: 'amount',
+  salary_type: 'label',
+  deadline: 'date',
+  created_at: 'dateTime',
+} as const;
+
+type FieldKind = (typeof VACANCY_OBJECT)[keyof typeof VACANCY_OBJECT];
+type FieldsOfKind<K extends FieldKind> = {
+  [F in keyof typeof VACANCY_OBJECT]: (typeof VACANCY_OBJECT)[F] extends K ? F : never;
+}[keyof typeof VACANCY_OBJECT];
+
+/** A field of the vacancy object. */
+export type VacancyField = keyof typeof VACANCY_OBJECT;
+/** The 15 fields of the vacancy object, in order. */
+export const VACANCY_FIELDS = Object.keys(VACANCY_OBJECT) as VacancyField[];
+/** The fields shown through the dictionary: `category`, `city`, `type`, `salary_type`. */
+export type LabelledField = FieldsOfKind<'label'>;
+/** The fields a client sees exactly as imported. */
+export type TextField = FieldsOfKind<'text'>;
+export const TEXT_FIELDS = VACANCY_FIELDS.filter(
+  (field): field is TextField => VACANCY_OBJECT[field] === 'text',
+);
+/** The salary amounts: an integer or null. */
+export type AmountField = FieldsOfKind<'amount'>;
+export const AMOUNT_FIELDS = VACANCY_FIELDS.filter(
+  (field): field is AmountField => VACANCY_OBJECT[field] === 'amount',
+);
+
+interface ValueOfKind {
+  id: number;
+  text: string;
+  label: string;
+  amount: number | null;
+  date: string;
+  dateTime: string;
+}
+
+/** A vacancy object of the response (spec §2.1). */
+export type VacancyObject = { [F in VacancyField]: ValueOfKind[(typeof VACANCY_OBJECT)[F]] };
+
+/**
+ * A vacancy as the import tool and seed files give it, once validated: the fields of the vacancy object
+ * (coded fields as codes, `created_at` as an instant) plus its vendor, status and experience range.
+ */
+export type Vacancy = { readonly [F in TextField]: string } & {
+  readonly [F in AmountField]: number | null;
+} & {
+  readonly id: number;
+  readonly vendor_id: string;
+  readonly status: VacancyStatus;
+  readonly category: string;
+  readonly city: string;
+  readonly type: VacancyType;
+  readonly salary_type: SalaryType;
+  readonly experience_min: number;
+  readonly experience_max: number | null;
+  /** `YYYY-MM-DD`. */
+  readonly deadline: string;
+  /** The instant of creation, to the second. */
+  readonly created_at: Date;
+};
+
+/** Every field of an import record. */
+export const RECORD_FIELDS = [
+  'id',
+  'vendor_id',
+  'status',
+  ...VACANCY_FIELDS.filter((field) => field !== 'id'),
+  'experience_min',
+  'experience_max',
+] as const satisfies readonly (keyof Vacancy)[];
+
+/** Record fields that may be null (or absent, meaning null). */
+export const NULLABLE_FIELDS = [
+  ...AMOUNT_FIELDS,
+  'experience_max',
+] as const satisfies readonly (keyof Vacancy)[];

@@ -1,0 +1,46 @@
+/** Items of the vendors table: vendors and the hashes of their API keys (docs/design.md "Data model"). */
+
+/** Whether a vendor may use the API: a suspended vendor's valid keys get 403. */
+export const VENDOR_STATUSES = ['active', 'suspended'] as const;
+export type VendorStatus = (typeof VENDOR_STATUSES)[number];
+
+/** A vendor: the employer behind one or more API keys. */
+export interface Vendor {
+  readonly vendorId: string;
+  readonly company: string;
+  readonly status: VendorStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** An API key, as stored: never the key itself, only its SHA-256 hash (the item's key). */
+export interface ApiKey {
+  /** Short public id, for listing and revoking. */
+  readonly keyId: string;
+  readonly vendorId: string;
+  readonly label: string;
+  readonly createdAt: string;
+  /** Set when revoked; a revoked key no longer authenticates. */
+  readonly revokedAt?: string;
+}
+
+/** Item kinds of the vendors table (the partition key of its `by-kind` index). */
+export const ITEM_KIND = { vendor: 'vendor', apiKey: 'key' } as const;
+
+/** Key of a vendor item. */
+export const vendorItemKey = (vendorId: string) => ({ pk: `vendor#${vendorId}` });
+
+/** Key of an API key item: the key's hash, so the authorizer finds it with one GetItem. */
+export const apiKeyItemKey = (keyHash: string) => ({ pk: `key#${keyHash}` });
+
+/** A vendor id: 2–63 characters of `a-z`, `0-9` and `-`, not starting with `-`. */
+const VENDOR_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+/** Whether a value is a valid vendor id. */
+export function isVendorId(value: unknown): value is string {
+  return typeof value === 'string' && VENDOR_ID.test(value);
+}
+
+/** What to tell a user whose vendor id is not valid. */
+export const VENDOR_ID_RULE =
+  'vendor ids are 2-63 characters of a-z, 0-9 and "-", starting with a letter or digit';

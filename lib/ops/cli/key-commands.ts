@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { getVendor } from '../../../lambda/auth/vendor-lookup';
+import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
+import { type Target, UserError } from '../target';
+import { action, parse } from './program';
+
+async function requireVendor(target: Target, id: string) {
+  const vendor = await getVendor(target.documentClient, target.tables.vendors, id);
+  if (!vendor)
+    throw new UserError(`vendor "${id}" does not exist (create it with "vendor put ${id} --company …").`);
+  return vendor;
+}
+
+/** `key issue|list|revoke`. */
+export function addKeyCommands(program: Command): void {
+  const key = program
+    .command('key')
+    .description(
+      'issue, list and revoke API keys; rotate by issuing a new key, moving clients, then revoking the old one',
+    );
+  key
+    .command('issue')
+    .description('issue a new key for a vendor; the key is shown once, only its hash is stored')
+    .argument('<vendorId>', 'vendor id', parse.vendorId)
+    .option('--label <label>', 'what the key is for, e.g. "career page"', 'default')
+    .action(
+      action(async (target, options, id: string) => {
+        await requireVendor(target, id);
+        const label = options.label ?? 'default';
+        const issued = await issueApiKey(target.documentClient, target.tables.vendors, id, label);
+        if (!issued) throw new UserError(`vendor "${id}" does not exist.`);
+        return {
+          data: issued,
+          text: [
+            `key ${issued.keyId} issued for ${id} (${label}):`,
+            '',
+            `  ${issued.apiKey}`,
+            '',
+            'Store it now: it cannot be shown again.',
+          ],
+        };
+      }),
+    );
+
+  key
+    .command('list')
+    .description("list a vendor's keys (ids, labels, dates; never the keys)")
+    .argument('<vendorId>', 'vendor id', parse.vendorId)
+    .action(
+      action(async (target, _options, id: string) => {
+        await requireVendor(target, id);
+        const keys = await listApiKeys(target.documentClient, target.tables.vendors, id);
+        const lines = keys.map(
+          (k) =>
+            `${k.keyId}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'.padEnd(32)}  created ${k.createdAt}  ${k.label}`,
+        );
+        return { data: keys, text: lines.length > 0 ? lines : `vendor ${id} has no keys` };
+      }),
+    );
+
+  key
+    .command('revoke <keyId>')
+    .description('revoke a key by its id; refused within the authorizer cache time (300 s by default)')
+    .action(
+      action(async (target, _options, keyId: string) => {
+        const outcome = await revokeApiKey(target.documentClient, target.tables.vendors, keyId);
+        if ('notFound' in outcome) throw new UserError(`key "${keyId}" does not exist.`);
+        if ('alreadyRevoked' in outcome) {
+          return {
+            data: outcome.alreadyRevoked,
+            text: `key ${keyId} was already revoked (${outcome.alreadyRevoked.revokedAt})`,
+          };
+        }
+        return { data: outcome.revoked, text: `key ${keyId} of ${outcome.revoked.vendorId} revoked` };
+      }),
+    );
+}

@@ -1,0 +1,150 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
+import { type ImportReport, importVacancies, parseImportFile, type SourceRecord } from '../import';
+import { progressBar } from '../progress';
+import { UserError } from '../target';
+import { deleteVacancy, setVacancyStatus, type VacancyChange } from '../vacancies';
+import { action, parse } from './program';
+
+/** `3, 5-9, 12`: line numbers, runs of consecutive lines shortened. */
+export function lineRanges(lines: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && (lines[j + 1] as number) === (lines[j] as number) + 1) j += 1;
+    ranges.push(i === j ? `${lines[i]}` : `${lines[i]}-${lines[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}
+
+/** The lines an import report prints for people. */
+export function reportLines(report: ImportReport): string[] {
+  const lines = report.rejected.map((r) => `line ${r.line}: ${r.reasons.join('; ')}`);
+  if (report.interrupted) {
+    lines.push(
+      `interrupted: ${report.interrupted}.`,
+      `not written: ${report.notWritten.length} records, lines ${lineRanges(report.notWritten)}.`,
+      'Run the same file again to complete the import.',
+    );
+  }
+  const verb = report.dryRun ? 'would import' : 'imported';
+  lines.push(
+    `${verb} ${report.imported}, rejected ${report.rejected.length}, unchanged ${report.unchanged}` +
+      (report.interrupted ? `, not written ${report.notWritten.length}` : ''),
+  );
+  return lines;
+}
+
+/** The one line for a vacancy a change did not find (or found under another vendor). */
+function notChanged(id: number, outcome: VacancyChange, vendor: string | undefined): UserError {
+  return new UserError(
+    'otherVendor' in outcome
+      ? `vacancy ${id} is not a vacancy of ${vendor}.`
+      : `vacancy ${id} does not exist.`,
+  );
+}
+
+/** Stops an import cleanly on Ctrl-C or SIGTERM: writes under way finish, the report says what is left. */
+function interruptible(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    release() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+/** `vacancies import|set-status|delete`. */
+export function addVacancyCommands(program: Command): void {
+  const vacancies = program
+    .command('vacancies')
+    .description('import vacancies, change their status, delete them');
+  vacancies
+    .command('import <file>')
+    .description(
+      'import NDJSON (one record a line) or a JSON array; every record checked, valid ones upserted by id',
+    )
+    .option('--dry-run', 'check only; write nothing')
+    .action(
+      action(async (target, options, file: string) => {
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch {
+          throw new UserError(`cannot read ${file}.`);
+        }
+        let sources: SourceRecord[];
+        try {
+          sources = parseImportFile(text);
+        } catch (error) {
+          throw new UserError((error as Error).message);
+        }
+        const bar = !options.json && process.stderr.isTTY ? progressBar(process.stderr) : undefined;
+        const interruption = interruptible();
+        let report: ImportReport;
+        try {
+          report = await importVacancies(target.documentClient, target.tables, sources, {
+            clock: target.clock,
+            dryRun: options.dryRun ?? false,
+            signal: interruption.signal,
+            ...(bar && { onProgress: bar.update }),
+          });
+        } finally {
+          interruption.release();
+          bar?.done();
+        }
+        return {
+          data: report,
+          text: reportLines(report),
+          exitCode: report.rejected.length > 0 || report.interrupted ? 1 : 0,
+        };
+      }),
+    );
+
+  vacancies
+    .command('set-status')
+    .description('change the status of a vacancy; any status but active takes it out of the listing')
+    .argument('<id>', 'vacancy id', parse.integer)
+    .argument('<status>', VACANCY_STATUSES.join(', '), parse.oneOf(VACANCY_STATUSES))
+    .option('--vendor <vendorId>', 'change it only if it is a vacancy of this vendor', parse.vendorId)
+    .action(
+      action(async (target, options, id: number, status: VacancyStatus) => {
+        const outcome = await setVacancyStatus(
+          target.documentClient,
+          target.tables.vacancies,
+          id,
+          status,
+          options.vendor,
+        );
+        if (!('found' in outcome)) throw notChanged(id, outcome, options.vendor);
+        const { vendorId } = outcome.found;
+        return { data: { id, vendorId, status }, text: `vacancy ${id} of ${vendorId} is now ${status}` };
+      }),
+    );
+
+  vacancies
+    .command('delete')
+    .description('delete a vacancy')
+    .argument('<id>', 'vacancy id', parse.integer)
+    .option('--vendor <vendorId>', 'delete it only if it is a vacancy of this vendor', parse.vendorId)
+    .action(
+      action(async (target, options, id: number) => {
+        const outcome = await deleteVacancy(
+          target.documentClient,
+          target.tables.vacancies,
+          id,
+          options.vendor,
+        );
+        if (!('found' in outcome)) throw notChanged(id, outcome, options.vendor);
+        const { vendorId } = outcome.found;
+        return { data: { id, vendorId, deleted: true }, text: `vacancy ${id} of ${vendorId} deleted` };
+      }),
+    );
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { describeError } from '../../lib/ops/cli/program';
+import { lineRanges, reportLines } from '../../lib/ops/cli/vacancy-commands';
+import { UserError } from '../../lib/ops/target';
+
+describe('the ops CLI output', () => {
+  it('says what went wrong in one line, never with the raw message of AWS', () => {
+    const aws = (
+      name: string,
+      fault: 'client' | 'server',
+      message = 'One or more parameter values were invalid: secret detail',
+    ) => Object.assign(new Error(message), { name, $fault: fault });
+    expect(describeError(new UserError('vendor "x" does not exist.'), undefined)).toBe(
+      'vendor "x" does not exist.',
+    );
+    expect(describeError(aws('ValidationException', 'client'), undefined)).toBe(
+      'DynamoDB refused the request (ValidationException).',
+    );
+    expect(describeError(aws('ProvisionedThroughputExceededException', 'client'), undefined)).toBe(
+      'DynamoDB is throttling or unavailable (ProvisionedThroughputExceededException): try again.',
+    );
+    expect(describeError(aws('InternalServerError', 'server'), undefined)).toMatch(
+      /^DynamoDB is throttling or unavailable/,
+    );
+    expect(
+      describeError(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+        undefined,
+      ),
+    ).toBe('cannot reach DynamoDB (ECONNREFUSED).');
+    for (const error of [aws('ValidationException', 'client'), new TypeError('x is undefined at line 3')]) {
+      expect(describeError(error, undefined)).not.toMatch(/secret detail|line 3/);
+    }
+  });
+
+  it('shortens runs of line numbers', () => {
+    expect(lineRanges([])).toBe('');
+    expect(lineRanges([3])).toBe('3');
+    expect(lineRanges([1, 2, 3, 5, 7, 8, 10])).toBe('1-3, 5, 7-8, 10');
+  });
+
+  it('reports an interrupted import with what was written, what was not, and what to do', () => {
+    expect(
+      reportLines({
+        imported: 10,
+        unchanged: 2,
+        rejected: [{ line: 4, reasons: ['type must be one of 1, 2, 3, 4'] }],
+        notWritten: [11, 12, 13, 20],
+        interrupted: 'DynamoDB failed (InternalServerError); nothing more was written',
+        dryRun: false,
+        readUnits: 1,
+        writeUnits: 10,
+      }),
+    ).toEqual([
+      'line 4: type must be one of 1, 2, 3, 4',
+      'interrupted: DynamoDB failed (InternalServerError); nothing more was written.',
+      'not written: 4 records, lines 11-13, 20.',
+      'Run the same file again to complete the import.',
+      'imported 10, rejected 1, unchanged 2, not written 4',
+    ]);
+  });
+});
