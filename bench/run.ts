@@ -10,6 +10,7 @@ import { FUNCTION_NODE_OPTIONS } from '../lib/bundling';
 import { type BundleName, type BundleResult, measureBundles } from './bundles';
 import { startEngine } from './engine';
 import { type ImportResult, measureImport } from './imports';
+import { type MemoryResult, measureMemory } from './memory';
 import { FILTERS, type IndexEntryResult, measureReads, PER_PAGE, type ReadResult } from './reads';
 import { round, table } from './stats';
 
@@ -17,6 +18,7 @@ const QUICK = process.argv.includes('--quick');
 const SIZES = QUICK ? [10, 100, 1_000] : [10, 100, 1_000, 10_000];
 const INIT_RUNS = QUICK ? 20 : 40;
 const IMPORT_RECORDS = QUICK ? 2_000 : 10_000;
+const MEMORY_REQUESTS = QUICK ? 1_000 : 3_000;
 
 interface Check {
   target: string;
@@ -29,6 +31,7 @@ function targets(
   reads: readonly ReadResult[],
   entries: readonly IndexEntryResult[],
   imported: ImportResult,
+  memory: MemoryResult,
 ): Check[] {
   const find = (size: number, label: string) =>
     reads.find((r) => r.vacancies === size && r.page_label === label && r.filters === null);
@@ -86,6 +89,11 @@ function targets(
       value: `${imported.import_per_s}/s vs ${imported.loader_per_s}/s (${imported.rate_ratio}×)`,
       met: imported.rate_ratio >= 0.5,
     },
+    {
+      target: `Local server RSS after warm-up, three rounds of ${memory.requests_per_round.toLocaleString('en')} listings: grows < 30 MB`,
+      value: `${memory.rss_after_warmup_mb} → ${memory.rss_after_rounds_mb.join(' → ')} MB (${memory.growth_mb} MB)`,
+      met: memory.growth_mb < 30,
+    },
   );
   return checks;
 }
@@ -109,7 +117,8 @@ async function main() {
     client.destroy();
     engine.process.kill();
   }
-  const checks = targets(bundles, reads, entries, imported);
+  const memory = await measureMemory(MEMORY_REQUESTS);
+  const checks = targets(bundles, reads, entries, imported, memory);
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -205,6 +214,21 @@ async function main() {
       ],
     ),
   );
+  console.log(
+    `\n## Local server memory (RSS of \`npm start\`, ${memory.requests_per_round.toLocaleString('en')} listing requests a round)\n`,
+  );
+  console.log(
+    table(
+      ['after warm-up', ...memory.rss_after_rounds_mb.map((_, i) => `after round ${i + 1}`), 'growth'],
+      [
+        [
+          `${memory.rss_after_warmup_mb} MB`,
+          ...memory.rss_after_rounds_mb.map((mb) => `${mb} MB`),
+          `${memory.growth_mb} MB`,
+        ],
+      ],
+    ),
+  );
   console.log('\n## Targets\n');
   console.log(
     table(
@@ -214,7 +238,15 @@ async function main() {
   );
 
   machine.duration_s = round((performance.now() - started) / 1000, 1);
-  const results = { machine, bundles, index_entries: entries, reads, import: imported, targets: checks };
+  const results = {
+    machine,
+    bundles,
+    index_entries: entries,
+    reads,
+    import: imported,
+    memory,
+    targets: checks,
+  };
   await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWrote bench/results.json in ${machine.duration_s} s.`);
 }
