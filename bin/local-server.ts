@@ -11,8 +11,12 @@ const USAGE = `Usage: npm start -- [options]
 
   --port <n>            HTTP port (default: $PORT or 3000)
   --dynamodb-port <n>   port of the embedded DynamoDB, for the ops CLI and AWS tools (default: 8000)
+  --dynamodb-endpoint <url>
+                        serve from an engine that already runs (DynamoDB Local, another dynalite) instead
+                        of the embedded one; tables are created if missing, the demo seed loaded only into
+                        new tables
   --seed <file>         seed file to load (default: the demo seed, when the tables are new)
-  --data-dir <dir>      keep the data in this folder across restarts (default: in memory)
+  --data-dir <dir>      keep the embedded engine's data in this folder across restarts (default: in memory)
   -h, --help            show this help`;
 
 function port(value: string | undefined, name: string, fallback: number): number {
@@ -28,6 +32,7 @@ async function main(): Promise<void> {
     options: {
       port: { type: 'string' },
       'dynamodb-port': { type: 'string' },
+      'dynamodb-endpoint': { type: 'string' },
       seed: { type: 'string' },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -38,9 +43,22 @@ async function main(): Promise<void> {
     return;
   }
 
+  const endpoint = values['dynamodb-endpoint'];
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(endpoint)) {
+    throw new Error(
+      `--dynamodb-endpoint must be an http(s) URL such as http://127.0.0.1:8000, not "${endpoint}".`,
+    );
+  }
+  if (endpoint !== undefined && (values['data-dir'] || values['dynamodb-port'])) {
+    throw new Error(
+      '--data-dir and --dynamodb-port are for the embedded engine, not with --dynamodb-endpoint.',
+    );
+  }
   const api = await startLocalApi({
     port: port(values.port ?? process.env.PORT, '--port', 3000),
-    dynamodbPort: port(values['dynamodb-port'], '--dynamodb-port', 8000),
+    ...(endpoint
+      ? { dynamodbEndpoint: endpoint }
+      : { dynamodbPort: port(values['dynamodb-port'], '--dynamodb-port', 8000) }),
     ...(values['data-dir'] && { dataDir: values['data-dir'] }),
     ...(values.seed && { seedFile: values.seed }),
   });
@@ -49,7 +67,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `Vendor Vacancy API: ${listing}`,
-    `DynamoDB (embedded): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
+    `DynamoDB (${api.embedded ? 'embedded' : 'given'}): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
   ];
   if (api.seed) {
     const { summary, data, file } = api.seed;

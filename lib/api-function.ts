@@ -1,5 +1,5 @@
 import {
-  type Duration,
+  Duration,
   aws_iam as iam,
   aws_lambda as lambda,
   aws_logs as logs,
@@ -8,6 +8,7 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import type { FunctionLimits } from '../lambda/config/defaults';
 import { FUNCTION_NODE_OPTIONS, nodejsBundling } from './bundling';
 
 /** What differs between the service's functions. */
@@ -15,8 +16,8 @@ export interface ApiFunctionProps {
   /** The TypeScript entry point, exporting `handler`. */
   readonly entry: string;
   readonly description: string;
-  readonly memorySize: number;
-  readonly timeout: Duration;
+  /** Its memory and timeout. */
+  readonly limits: Pick<FunctionLimits, 'memoryMb' | 'timeoutSeconds'>;
   readonly environment: Readonly<Record<string, string>>;
   /** The only AWS permissions of the function, besides writing its own logs (and traces). */
   readonly statements: readonly iam.PolicyStatement[];
@@ -53,8 +54,8 @@ export class ApiFunction extends Construct {
       description: props.description,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize,
-      timeout: props.timeout,
+      memorySize: props.limits.memoryMb,
+      timeout: Duration.seconds(props.limits.timeoutSeconds),
       role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

@@ -17,6 +17,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { BEARER_HEADER_PATTERN } from '../lambda/auth/bearer';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../lambda/config/defaults';
 import { ERROR_HEADERS } from '../lambda/http/errors';
 import {
   GATEWAY_RESPONSES,
@@ -65,13 +66,12 @@ export class VacancyApiStack extends Stack {
 
     const data = new DataTables(this, 'Data', { destroyOnRemoval: settings.destroyOnRemoval });
 
-    // 256 MB: two GetItems and a policy; the answer is cached per key for minutes, so it rarely runs.
+    // Memory and timeouts are the functions' own limits (FUNCTION_LIMITS), which the local server enforces too.
     const authorizer = new ApiFunction(this, 'Authorizer', {
       entry: entry('auth/handler.ts'),
       description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
-      memorySize: 256,
-      timeout: Duration.seconds(5),
-      environment: { VENDORS_TABLE: data.vendors.tableName, POWERTOOLS_SERVICE_NAME: 'vendor-vacancy-api' },
+      limits: FUNCTION_LIMITS.authorizer,
+      environment: { VENDORS_TABLE: data.vendors.tableName, POWERTOOLS_SERVICE_NAME: SERVICE_NAME },
       statements: [
         new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
       ],
@@ -80,20 +80,17 @@ export class VacancyApiStack extends Stack {
       tracing: settings.tracing,
     });
 
-    // 512 MB: Lambda's CPU share grows with memory; at 512 MB a cold start and a 100-item page stay well
-    // under 100 ms of billed compute, and a warm request costs a few millionths of a dollar.
     const listing = new ApiFunction(this, 'Listing', {
       entry: entry('vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
-      memorySize: 512,
-      timeout: Duration.seconds(10),
+      limits: FUNCTION_LIMITS.listing,
       environment: {
         VACANCIES_TABLE: data.vacancies.tableName,
         DEFAULT_LOCALE: settings.defaultLocale,
         SERVICE_TIMEZONE: settings.serviceTimeZone,
         DEFAULT_PER_PAGE: String(settings.defaultPerPage),
         ...(settings.publicBaseUrl && { PUBLIC_BASE_URL: settings.publicBaseUrl }),
-        POWERTOOLS_SERVICE_NAME: 'vendor-vacancy-api',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       },
       statements: [
         // Exactly the two reads of DESIGN's cost model: Query on the active index, BatchGetItem of a page.

@@ -2,7 +2,9 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { FUNCTION_LIMITS } from '../config/defaults';
+import { deadlineSignal } from '../dynamodb/deadline';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import { bearerToken } from './bearer';
 import { findApiKey, hashApiKey } from './key-lookup';
@@ -13,6 +15,8 @@ export interface AuthorizerDependencies {
   readonly documentClient: DynamoDBDocumentClient;
   readonly vendorsTable: string;
   readonly logger: Logger;
+  /** Kept back from the remaining time to fail in (README "API behaviour", time budget). */
+  readonly reserveMs?: number;
 }
 
 /**
@@ -39,48 +43,55 @@ function policy(
   };
 }
 
-const unauthorized = () => new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
+/** The key is refused (401): not a Bearer header, unknown, revoked, or of a vendor that does not exist. */
+class KeyRefused extends Error {
+  override readonly name = 'KeyRefused';
+}
+
+/**
+ * The key could not be checked. Thrown to API Gateway, which answers its AUTHORIZER_FAILURE response — the
+ * contract's 503 with `Retry-After` — and never a 401: a good key is never called invalid. It says nothing:
+ * what failed is in the log line before it.
+ */
+class KeyCheckFailed extends Error {
+  override readonly name = 'KeyCheckFailed';
+  constructor() {
+    super('The key could not be checked');
+  }
+}
 
 /**
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
  * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
  * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow with `{ vendorId, company }` as
- * context. A DynamoDB failure (after the SDK's retries) is thrown as it is, so API Gateway answers 500: a
- * vendor with a good key is never told its key is invalid. The token is never logged.
+ * context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
+ * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
   const { documentClient, vendorsTable, logger } = dependencies;
+  const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.authorizer.reserveMs;
 
-  const authorize = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-    try {
-      return await decide(event);
-    } catch (error) {
-      // Anything but a refusal means the key could not be checked: logged as ERROR (the stack alarms on it),
-      // then thrown as it is, so API Gateway answers 500 rather than calling a good key invalid.
-      const refused = error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE;
-      if (!refused) logger.error('Key check failed', error as Error);
-      throw error;
-    }
-  };
-
-  const decide = async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const decide = async (
+    event: APIGatewayTokenAuthorizerEvent,
+    signal: AbortSignal,
+  ): Promise<APIGatewayAuthorizerResult> => {
     const token = bearerToken(event.authorizationToken);
     if (!token) {
       logger.info('Rejected: not a Bearer header');
-      throw unauthorized();
+      throw new KeyRefused();
     }
-    const key = await findApiKey(documentClient, vendorsTable, hashApiKey(token));
+    const key = await findApiKey(documentClient, vendorsTable, hashApiKey(token), signal);
     if (!key || key.revokedAt) {
       logger.info(key ? 'Rejected: revoked key' : 'Rejected: unknown key', { keyId: key?.keyId });
-      throw unauthorized();
+      throw new KeyRefused();
     }
-    const vendor = await getVendor(documentClient, vendorsTable, key.vendorId);
+    const vendor = await getVendor(documentClient, vendorsTable, key.vendorId, signal);
     if (!vendor) {
       logger.warn('Rejected: key of a vendor that does not exist', {
         keyId: key.keyId,
         vendorId: key.vendorId,
       });
-      throw unauthorized();
+      throw new KeyRefused();
     }
     if (vendor.status !== 'active') {
       logger.info('Denied: vendor suspended', { keyId: key.keyId, vendorId: vendor.vendorId });
@@ -93,6 +104,27 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     };
   };
 
+  // The edge: the only place that speaks API Gateway's language ("Unauthorized" means 401, any other error a
+  // failed authorizer).
+  const authorize = async (
+    event: APIGatewayTokenAuthorizerEvent,
+    context: Context,
+  ): Promise<APIGatewayAuthorizerResult> => {
+    try {
+      return await decide(event, deadlineSignal(context, reserveMs));
+    } catch (error) {
+      if (error instanceof KeyRefused) throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
+      logger.error('Key check failed', { error });
+      throw new KeyCheckFailed();
+    }
+  };
+
   // Never log the event: it is the Authorization header.
-  return middy(authorize).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));
+  return middy(authorize, {
+    timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+    timeoutEarlyResponse: () => {
+      logger.error('Key check failed: the request ran out of time');
+      throw new KeyCheckFailed();
+    },
+  }).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));
 }

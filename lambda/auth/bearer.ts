@@ -1,9 +1,12 @@
 /**
- * `Authorization: Bearer <key>`: the scheme word in any case, surrounding whitespace ignored (CONTRACT §1).
- * Written once as a Java-compatible pattern: API Gateway's authorizer `validationRegex` uses it to reject
- * malformed headers before any Lambda runs, and the authorizer and local server parse with it.
+ * `Authorization: Bearer <key>`: the scheme word in any case, surrounding blanks ignored (README "API
+ * behaviour", authentication). Written once as a pattern that means the same to Java's regex engine and to
+ * JavaScript's: API Gateway's authorizer `validationRegex` (Java) refuses malformed headers with it before any
+ * Lambda runs, and the authorizer and the local server parse with it. So it names its characters: `\s` would be
+ * ASCII whitespace in Java but every Unicode space in JavaScript — a `Bearer\u00A0<key>` the deployed API refuses
+ * and the local one would accept. Blanks are space and tab; the token is anything else.
  */
-export const BEARER_HEADER_PATTERN = '^\\s*[Bb][Ee][Aa][Rr][Ee][Rr]\\s+(\\S+)\\s*$';
+export const BEARER_HEADER_PATTERN = '^[ \\t]*[Bb][Ee][Aa][Rr][Ee][Rr][ \\t]+([^ \\t]+)[ \\t]*$';
 
 const BEARER_HEADER = new RegExp(BEARER_HEADER_PATTERN);
 

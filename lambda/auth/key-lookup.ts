@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { underDeadline } from '../dynamodb/deadline';
 import { type ApiKey, apiKeyItemKey } from '../schema/vendors';
 
 /** SHA-256 of a key, hex. A plain fast hash is right here: the key is random, not a password to stretch. */
@@ -12,6 +13,7 @@ export async function findApiKey(
   client: DynamoDBDocumentClient,
   tableName: string,
   keyHash: string,
+  signal?: AbortSignal,
 ): Promise<ApiKey | undefined> {
   const { Item } = await client.send(
     new GetCommand({
@@ -19,6 +21,7 @@ export async function findApiKey(
       Key: apiKeyItemKey(keyHash),
       ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt',
     }),
+    underDeadline(signal),
   );
   return Item as ApiKey | undefined;
 }

@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { underDeadline } from '../dynamodb/deadline';
 import { type Vendor, vendorItemKey } from '../schema/vendors';
 
 /** A vendor by id, or undefined. Eventually consistent: changes reach the authorizer within a second. */
@@ -6,6 +7,7 @@ export async function getVendor(
   client: DynamoDBDocumentClient,
   tableName: string,
   vendorId: string,
+  signal?: AbortSignal,
 ): Promise<Vendor | undefined> {
   const { Item } = await client.send(
     new GetCommand({
@@ -14,6 +16,7 @@ export async function getVendor(
       ProjectionExpression: 'vendorId, company, #status, createdAt, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
     }),
+    underDeadline(signal),
   );
   return Item as Vendor | undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * The service's defaults, written once. The CDK settings, the functions' configuration, the local server and
- * the ops CLI all start from these values; a deployment overrides them through its settings
- * (README "Deploy").
+ * The service's defaults and limits, written once. The CDK settings, the functions' configuration, the local
+ * server and the ops CLI all start from these values; a deployment overrides the first group through its
+ * settings (README "Deploy").
  */
 export const SERVICE_DEFAULTS = {
   /** Locale when neither `lang` nor `Accept-Language` decides. */
@@ -11,3 +11,52 @@ export const SERVICE_DEFAULTS = {
   /** `per_page` when the request gives none. */
   perPage: 15,
 } as const;
+
+/** What one function may spend on a request, and how its DynamoDB calls are sized to fit in it. */
+export interface FunctionLimits {
+  /** Lambda timeout: the stack deploys it, the local server enforces it. */
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+  /**
+   * Kept back from the function's remaining time when a request starts: DynamoDB calls are aborted this long
+   * before the timeout, which leaves the time to answer 503 instead of being cut off by Lambda (a 502).
+   */
+  readonly reserveMs: number;
+  /** SDK attempts per call (the first included), and the limits of one attempt. */
+  readonly dynamodb: {
+    readonly maxAttempts: number;
+    readonly connectionTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+  };
+}
+
+/**
+ * The two functions (README "API behaviour", time budget). One DynamoDB call, with every SDK attempt at its
+ * limits and the SDK's backoff between them, fits in the budget (timeout less reserve); a request that makes
+ * several calls is cut off by its deadline instead.
+ */
+export const FUNCTION_LIMITS = {
+  // Two GetItems, and a policy; the answer is cached per key for minutes, so it rarely runs.
+  authorizer: {
+    timeoutSeconds: 5,
+    memoryMb: 256,
+    reserveMs: 500,
+    dynamodb: { maxAttempts: 2, connectionTimeoutMs: 500, requestTimeoutMs: 1_000 },
+  },
+  // Lambda's CPU share grows with memory: at 512 MB a cold start and a 100-item page stay well under 100 ms.
+  listing: {
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    reserveMs: 1_000,
+    dynamodb: { maxAttempts: 3, connectionTimeoutMs: 500, requestTimeoutMs: 2_000 },
+  },
+} as const satisfies Record<string, FunctionLimits>;
+
+/** The functions of the service. */
+export type FunctionName = keyof typeof FUNCTION_LIMITS;
+
+/** Seconds a client should wait before retrying a 429 or a 503. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** The service's name in its logs (and, later, its metrics). */
+export const SERVICE_NAME = 'vendor-vacancy-api';

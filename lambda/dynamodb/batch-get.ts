@@ -1,5 +1,7 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { underDeadline } from './deadline';
 import { DatabaseUnavailableError } from './errors';
 
 /**
@@ -19,9 +21,9 @@ export function backoffDelay(stall: number, policy: RetryPolicy): number {
   return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** stall);
 }
 
-/** Resolves after `milliseconds`. */
-export const sleep = (milliseconds: number) =>
-  new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
+/** Resolves after `milliseconds`, or rejects (AbortError) as soon as `signal` aborts. */
+export const sleep = (milliseconds: number, signal?: AbortSignal) =>
+  wait(milliseconds, undefined, signal ? { signal } : undefined);
 
 /** Capacity units of a response's `ConsumedCapacity`, one entry or several. */
 export const capacityUnits = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
@@ -49,11 +51,14 @@ export async function batchGetItems(
   options: {
     readonly retry: RetryPolicy;
     readonly projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
-    readonly sleep?: (milliseconds: number) => Promise<void>;
+    readonly sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
     readonly concurrency?: number;
+    /** Aborts every call, and every wait between them, when the request's time is spent. */
+    readonly signal?: AbortSignal;
   },
 ): Promise<BatchGetResult> {
-  const wait = options.sleep ?? sleep;
+  const pause = options.sleep ?? sleep;
+  const { signal } = options;
   const items: Record<string, unknown>[] = [];
   let readUnits = 0;
   let calls = 0;
@@ -69,13 +74,14 @@ export async function batchGetItems(
         if (stalls > options.retry.maxStalls) {
           throw new DatabaseUnavailableError('BatchGetItem left keys unprocessed');
         }
-        await wait(backoffDelay(stalls, options.retry));
+        await pause(backoffDelay(stalls, options.retry), signal);
       }
       const output = await client.send(
         new BatchGetCommand({
           RequestItems: { [tableName]: { Keys: pending, ...options.projection } },
           ReturnConsumedCapacity: 'TOTAL',
         }),
+        underDeadline(signal),
       );
       calls += 1;
       readUnits += capacityUnits(output.ConsumedCapacity);

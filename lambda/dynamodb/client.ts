@@ -14,6 +14,9 @@ export interface DynamoDBConnection {
    * down rather than fail when DynamoDB throttles. Default `standard`.
    */
   readonly retryMode?: 'standard' | 'adaptive';
+  /** Limits of one attempt: to open a connection, and of silence on it once open. */
+  readonly connectionTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -26,8 +29,13 @@ export function createDynamoDBClient(connection: DynamoDBConnection = {}): Dynam
     maxAttempts,
     ...(retryMode && { retryMode }),
     ...(region && { region }),
-    // A stuck connection must fail (and be retried) well inside API Gateway's 29-second limit.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+    // A stuck attempt must fail, and be retried, within the function's budget (FUNCTION_LIMITS). Without
+    // `throwOnRequestTimeout` the SDK would only log a warning when an attempt runs past its timeout.
+    requestHandler: {
+      connectionTimeout: connection.connectionTimeoutMs ?? 1_000,
+      requestTimeout: connection.requestTimeoutMs ?? 3_000,
+      throwOnRequestTimeout: true,
+    },
     ...(endpoint && {
       endpoint,
       region: process.env.AWS_REGION ?? 'local',

@@ -5,12 +5,27 @@ export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
 }
 
-/** Throttling error names of DynamoDB and of the SDK's own retry quota and timeouts. */
-const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
+/**
+ * Names of the errors that mean "not now": DynamoDB's throttling, the SDK's own retry quota and timeouts, and
+ * the abort of a call whose request ran out of time (`deadline.ts`).
+ */
+const UNAVAILABLE_ERRORS: ReadonlySet<string> = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
   'TimeoutError',
+  'AbortError',
+]);
+
+/** Error codes of a connection that could not be made or broke off. */
+const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
 ]);
 
 /**
@@ -20,8 +35,13 @@ const THROTTLING_ERRORS: ReadonlySet<string> = new Set([
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (!(error instanceof Error)) return false;
+  const { $fault, code } = error as { $fault?: string; code?: string };
   // Errors from the SDK carry `$fault`: "server" for DynamoDB's 5xx (InternalServerError, ServiceUnavailable).
-  return THROTTLING_ERRORS.has(error.name) || (error as { $fault?: string }).$fault === 'server';
+  return (
+    UNAVAILABLE_ERRORS.has(error.name) ||
+    $fault === 'server' ||
+    (code !== undefined && CONNECTION_ERRORS.has(code))
+  );
 }
 
 /** Whether an error is DynamoDB's answer to a failed `ConditionExpression`. */

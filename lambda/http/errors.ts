@@ -1,7 +1,10 @@
 /**
- * The error envelope of CONTRACT §3, one definition for every error the service emits: the handler's, the
- * authorizer's and API Gateway's own (its gateway responses are rendered from these same definitions).
+ * The error envelope (README "API behaviour", errors), one definition for every error the service emits: the
+ * handler's, the authorizer's and API Gateway's own (its gateway responses are rendered from these same
+ * definitions).
  */
+import { RETRY_AFTER_SECONDS } from '../config/defaults';
+import { isDatabaseUnavailable } from '../dynamodb/errors';
 
 /** Media type of every body the service sends. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -22,6 +25,7 @@ export const ERROR_MESSAGES = {
   422: 'The given data was invalid.',
   429: 'Too Many Requests.',
   500: 'Server Error.',
+  502: 'Server Error.',
   503: 'Service Unavailable.',
 } as const;
 
@@ -44,38 +48,54 @@ export function errorEnvelope(message: string, requestId: string, errors?: Field
   return { status: 'error', message, ...(errors && { errors }), request_id: requestId };
 }
 
-/** Seconds a client should wait before retrying a 429 or 503. */
-export const RETRY_AFTER_SECONDS = 1;
+/** `Retry-After`, on every 429 and 503. */
+export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as const;
 
-/**
- * An error with an HTTP status, in the shape `@middy/http-error-handler` expects (`statusCode`, `expose`,
- * `headers`). Its message is the contract's message for the status, never internal detail.
- */
+/** An error with an HTTP status. Its message is the contract's message for the status, never internal detail. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
-  readonly expose = true;
 
   constructor(
     readonly statusCode: ErrorStatus,
     readonly details: {
       readonly errors?: FieldErrors;
-      readonly headers?: Record<string, string>;
+      readonly headers?: Readonly<Record<string, string>>;
       /** The underlying failure, for the logs only. */
       readonly cause?: unknown;
     } = {},
   ) {
     super(ERROR_MESSAGES[statusCode], { cause: details.cause });
   }
-
-  /** Headers the response must carry (`Retry-After`, `Allow`, …). */
-  get headers(): Record<string, string> {
-    return this.details.headers ?? {};
-  }
 }
 
 /** 422 naming every invalid field. */
 export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });
 
-/** 503 when DynamoDB throttles or is unavailable after every retry. */
-export const serviceUnavailable = (cause?: unknown) =>
-  new HttpError(503, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
+/** 503: DynamoDB throttles, fails, or does not answer within the request's time; the client should retry. */
+export const serviceUnavailable = (cause?: unknown) => new HttpError(503, { headers: RETRY_AFTER, cause });
+
+/**
+ * The HTTP error a failure stands for: an `HttpError` as it is; DynamoDB unavailable, throttling, or out of
+ * time, a 503; anything else — a bug — a 500 that says nothing more.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (isDatabaseUnavailable(error)) return serviceUnavailable(error);
+  return new HttpError(500, { cause: error });
+}
+
+/** A REST proxy response of the service. */
+export interface HttpResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The response of an HTTP error: the envelope, the error headers, its own headers, the request id. */
+export function errorResponse(error: HttpError, requestId: string): HttpResponse {
+  return {
+    statusCode: error.statusCode,
+    headers: { ...ERROR_HEADERS, ...error.details.headers, 'X-Request-Id': requestId },
+    body: JSON.stringify(errorEnvelope(error.message, requestId, error.details.errors)),
+  };
+}

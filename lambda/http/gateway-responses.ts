@@ -1,10 +1,4 @@
-import {
-  ERROR_HEADERS,
-  ERROR_MESSAGES,
-  type ErrorStatus,
-  errorEnvelope,
-  RETRY_AFTER_SECONDS,
-} from './errors';
+import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, RETRY_AFTER } from './errors';
 
 /** The error message with which a Lambda authorizer makes API Gateway answer 401 (UNAUTHORIZED). */
 export const AUTHORIZER_UNAUTHORIZED_MESSAGE = 'Unauthorized';
@@ -31,24 +25,29 @@ export type GatewayResponseType =
   | 'DEFAULT_4XX'
   | 'DEFAULT_5XX';
 
-const response = (statusCode: ErrorStatus, headers?: Record<string, string>): GatewayResponseDefinition => ({
+const response = (
+  statusCode: ErrorStatus,
+  headers?: Readonly<Record<string, string>>,
+): GatewayResponseDefinition => ({
   statusCode,
   message: ERROR_MESSAGES[statusCode],
   ...(headers && { headers }),
 });
 
 /**
- * The gateway responses (CONTRACT §3). MISSING_AUTHENTICATION_TOKEN is what API Gateway answers for a path
- * or method with no route: here it is the 404 it really is.
+ * The gateway responses (README "API behaviour", errors). MISSING_AUTHENTICATION_TOKEN is what API Gateway
+ * answers for a path or method with no route: here it is the 404 it really is. A key that could not be checked
+ * — the authorizer failed, timed out or could not be invoked (API Gateway calls a thrown error a configuration
+ * error) — is the 503 of a database that did not answer, never a 401 or a 500: the client should retry.
  */
 export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResponseDefinition>> = {
   UNAUTHORIZED: response(401, { 'WWW-Authenticate': 'Bearer' }),
   ACCESS_DENIED: response(403),
   MISSING_AUTHENTICATION_TOKEN: response(404),
-  THROTTLED: response(429, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
-  QUOTA_EXCEEDED: response(429, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
-  AUTHORIZER_FAILURE: response(500),
-  AUTHORIZER_CONFIGURATION_ERROR: response(500),
+  THROTTLED: response(429, RETRY_AFTER),
+  QUOTA_EXCEEDED: response(429, RETRY_AFTER),
+  AUTHORIZER_FAILURE: response(503, RETRY_AFTER),
+  AUTHORIZER_CONFIGURATION_ERROR: response(503, RETRY_AFTER),
   DEFAULT_4XX: { message: ERROR_MESSAGES[400] },
   DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
 };

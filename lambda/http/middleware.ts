@@ -1,39 +1,44 @@
+/**
+ * The listing's HTTP middlewares, small factories in Middy's style. None depends on another's position: the
+ * error middleware builds the whole error response itself, and the others only add to a successful one.
+ */
 import { createHash } from 'node:crypto';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, HttpError } from './errors';
+import { errorResponse, toHttpError } from './errors';
 import { requestHeader } from './headers';
 
 /** A Middy middleware of an API Gateway (REST, v1 proxy) handler. */
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-/** Adds `X-Request-Id` — API Gateway's request id, also in the logs — to every response, errors included. */
-export function requestIdHeader(): HttpMiddleware {
-  const addHeader = (request: HttpRequest) => {
-    if (!request.response) return;
-    request.response.headers = {
-      ...request.response.headers,
-      'X-Request-Id': request.event.requestContext.requestId,
-    };
-  };
-  return { after: addHeader, onError: addHeader };
-}
+const requestIdOf = (request: HttpRequest) => request.event.requestContext.requestId;
 
 /**
- * Rewrites the response `@middy/http-error-handler` made of an error into the contract's envelope. Register it
- * before the error handler: Middy runs `onError` in reverse order, so this runs after it. The message comes
- * from the contract's table by status, never from the error, so no internal detail can reach a client.
+ * Turns anything a handler or middleware throws into the error envelope: status from the error's type
+ * (`toHttpError`), message from the table of messages, `Retry-After` on 503, `Cache-Control: no-store`,
+ * `X-Request-Id`. It owns the whole response, so no other middleware's order can spoil it. 5XX answers are
+ * logged as errors, with their cause; the client learns nothing of it.
  */
-export function errorEnvelopeBody(): HttpMiddleware {
+export function errorResponses(logger: Logger): HttpMiddleware {
   return {
     onError: (request) => {
-      const { response, error } = request;
-      if (!response) return;
-      const message = ERROR_MESSAGES[response.statusCode as ErrorStatus] ?? ERROR_MESSAGES[500];
-      const errors = error instanceof HttpError ? error.details.errors : undefined;
-      response.body = JSON.stringify(errorEnvelope(message, request.event.requestContext.requestId, errors));
-      response.headers = { ...response.headers, ...ERROR_HEADERS };
+      const error = toHttpError(request.error);
+      if (error.statusCode >= 500) {
+        logger.error('Request failed', { status: error.statusCode, error: error.cause ?? error });
+      }
+      request.response = errorResponse(error, requestIdOf(request));
+    },
+  };
+}
+
+/** Adds `X-Request-Id` — API Gateway's request id, also in the logs — to a successful response. */
+export function requestIdHeader(): HttpMiddleware {
+  return {
+    after: (request) => {
+      if (!request.response) return;
+      request.response.headers = { ...request.response.headers, 'X-Request-Id': requestIdOf(request) };
     },
   };
 }
@@ -52,8 +57,8 @@ export function ifNoneMatchMatches(ifNoneMatch: string, etag: string): boolean {
     .some((candidate) => candidate.trim() === '*' || opaque(candidate) === opaque(etag));
 }
 
-/** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5). */
-const NOT_MODIFIED_HEADERS = ['ETag', 'Cache-Control', 'Vary', 'Content-Language'];
+/** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5), and the request id. */
+const NOT_MODIFIED_HEADERS = ['ETag', 'Cache-Control', 'Vary', 'Content-Language', 'X-Request-Id'];
 
 /**
  * Adds a strong `ETag` to every 200 and answers 304 without a body when `If-None-Match` matches it, so a
@@ -72,7 +77,9 @@ export function conditionalGet(): HttpMiddleware {
       request.response = {
         statusCode: 304,
         headers: Object.fromEntries(
-          NOT_MODIFIED_HEADERS.flatMap((name) => (name in headers ? [[name, headers[name] as string]] : [])),
+          NOT_MODIFIED_HEADERS.flatMap((name) =>
+            Object.hasOwn(headers, name) ? [[name, String(headers[name])]] : [],
+          ),
         ),
         body: '',
       };

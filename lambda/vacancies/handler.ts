@@ -1,15 +1,19 @@
 /** Lambda entry point of `GET /vendor/vacancies`: configuration, clients and logger, made once per container. */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { listingConfigFromEnvironment } from './config';
 import { createListingHandler } from './listing-handler';
 import { createVacancyRepository } from './repository';
 
 const config = listingConfigFromEnvironment();
-const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: config.dynamodbEndpoint }));
+const client = createDynamoDBClient({
+  endpoint: config.dynamodbEndpoint,
+  ...FUNCTION_LIMITS.listing.dynamodb,
+});
 
 export const handler = createListingHandler({
-  repository: createVacancyRepository(documentClient, { tableName: config.vacanciesTable }),
+  repository: createVacancyRepository(createDocumentClient(client), { tableName: config.vacanciesTable }),
   settings: config,
-  logger: new Logger({ serviceName: 'vendor-vacancy-api' }),
+  logger: new Logger({ serviceName: SERVICE_NAME }),
 });

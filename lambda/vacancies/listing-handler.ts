@@ -1,11 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import httpErrorHandler from '@middy/http-error-handler';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ERROR_MESSAGES, JSON_CONTENT_TYPE } from '../http/errors';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { FUNCTION_LIMITS } from '../config/defaults';
+import { deadlineSignal } from '../dynamodb/deadline';
+import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
-import { conditionalGet, errorEnvelopeBody, requestIdHeader } from '../http/middleware';
+import { conditionalGet, errorResponses, requestIdHeader } from '../http/middleware';
 import { type ListingSettings, listVacancies, type Vendor } from './listing';
 import type { VacancyRepository } from './repository';
 
@@ -16,6 +17,8 @@ export interface ListingHandlerDependencies {
   readonly logger: Logger;
   /** The clock; tests fix it. */
   readonly now?: () => Date;
+  /** Kept back from the remaining time to answer in (README "API behaviour", time budget). */
+  readonly reserveMs?: number;
 }
 
 /**
@@ -33,20 +36,18 @@ function authorizedVendor(event: APIGatewayProxyEvent): Vendor {
 /** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
 export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const { repository, settings, logger, now = () => new Date() } = dependencies;
+  const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
-  const listing = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  const listing = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const vendor = authorizedVendor(event);
     const result = await listVacancies(
       {
         vendor,
         parameters: event.multiValueQueryStringParameters,
         acceptLanguage: requestHeader(event, 'Accept-Language'),
-        location: {
-          protocol: requestHeader(event, 'X-Forwarded-Proto'),
-          domainName: event.requestContext.domainName ?? requestHeader(event, 'Host') ?? 'localhost',
-          path: event.requestContext.path,
-        },
+        location: { domainName: event.requestContext.domainName ?? '', path: event.requestContext.path },
         now: now(),
+        signal: deadlineSignal(context, reserveMs),
       },
       repository,
       settings,
@@ -79,20 +80,18 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
   };
 
   return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(listing)
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(listing, {
+      // The last resort, should something other than DynamoDB hold the request past its deadline: Middy answers
+      // in its place just before Lambda's timeout, and that answer is the 503 too.
+      timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+      timeoutEarlyResponse: () => {
+        throw serviceUnavailable(new Error('The request ran out of time'));
+      },
+    })
       // Never log the event: it carries the Authorization header.
       .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+      .use(errorResponses(logger))
       .use(requestIdHeader())
-      .use(errorEnvelopeBody())
-      .use(
-        httpErrorHandler({
-          fallbackMessage: ERROR_MESSAGES[500],
-          logger: (error) => {
-            const status = (error as { statusCode?: number }).statusCode;
-            if (status === undefined || status >= 500) logger.error('Request failed', error);
-          },
-        }),
-      )
       .use(conditionalGet())
   );
 }

@@ -1,12 +1,11 @@
-import { isDatabaseUnavailable } from '../dynamodb/errors';
-import { invalidInput, serviceUnavailable } from '../http/errors';
+import { invalidInput } from '../http/errors';
 import type { Locale } from '../schema/vacancy';
 import type { ZoneClock } from '../time/zone-clock';
 import { negotiateLocale } from './locale';
 import { pageOffset, pageUrlBuilder, paginate, type RequestLocation, routeUrl } from './pagination';
 import { toVacancyObjects } from './presenter';
 import { type MultiValueParameters, parseListingQuery } from './query';
-import type { ActiveVacancyPage, VacancyRepository } from './repository';
+import type { VacancyRepository } from './repository';
 import type { ListingResponse } from './types';
 
 /** Per-deployment behaviour of the listing (README "Deploy", settings). */
@@ -32,6 +31,8 @@ export interface ListingRequest {
   readonly acceptLanguage: string | undefined;
   readonly location: RequestLocation;
   readonly now: Date;
+  /** The request's deadline for DynamoDB. */
+  readonly signal?: AbortSignal;
 }
 
 /** A listing's response body and what the HTTP layer needs to describe and log it. */
@@ -45,8 +46,7 @@ export interface ListingResult {
 
 /**
  * Lists the vendor's active vacancies for one request: validates the query (422 naming every invalid
- * parameter), chooses the locale, reads one page, and builds the envelope. DynamoDB throttling or
- * unavailability after retries becomes a 503; anything else propagates (a 500).
+ * parameter), chooses the locale, reads one page, and builds the envelope.
  */
 export async function listVacancies(
   request: ListingRequest,
@@ -59,19 +59,15 @@ export async function listVacancies(
   const locale = negotiateLocale(query.lang, request.acceptLanguage, settings.defaultLocale);
   const perPage = query.perPage ?? settings.defaultPerPage;
 
-  let page: ActiveVacancyPage;
-  try {
-    page = await repository.listActive({
-      vendorId: request.vendor.vendorId,
-      filters: query.filters,
-      offset: pageOffset(query.page, perPage),
-      limit: perPage,
-      today: settings.clock.today(request.now),
-    });
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw serviceUnavailable(error);
-    throw error;
-  }
+  // A DynamoDB failure propagates: the error middleware makes it the 503 (or, if it is not one, the 500).
+  const page = await repository.listActive({
+    vendorId: request.vendor.vendorId,
+    filters: query.filters,
+    offset: pageOffset(query.page, perPage),
+    limit: perPage,
+    today: settings.clock.today(request.now),
+    ...(request.signal && { signal: request.signal }),
+  });
 
   const pageUrl = pageUrlBuilder(routeUrl(settings.publicBaseUrl, request.location), query);
   return {

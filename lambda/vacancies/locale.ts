@@ -6,8 +6,8 @@ export function isLocale(value: string): value is Locale {
 }
 
 interface LanguageRange {
-  /** Lower-cased primary subtag (`en` of `en-US`), or `*`. */
-  readonly language: string;
+  /** The whole range, lower-cased (`en-us`), or `*`. */
+  readonly tag: string;
   readonly quality: number;
   /** Position in the header: the earlier of two equal preferences wins. */
   readonly position: number;
@@ -31,15 +31,41 @@ function parseAcceptLanguage(header: string): LanguageRange[] {
       if (!QVALUE.test(value)) return;
       quality = Number(value);
     }
-    ranges.push({ language: tag.split('-')[0] ?? tag, quality, position });
+    ranges.push({ tag, quality, position });
   });
   return ranges;
 }
 
+/** How much the header wants a locale, and where it said so. */
+interface Preference {
+  readonly quality: number;
+  readonly position: number;
+}
+
+/** The preferred range of a list: the highest quality, the earlier one on a tie. */
+const preferred = (ranges: readonly LanguageRange[]): Preference =>
+  ranges.reduce((a, b) => (b.quality > a.quality ? b : a));
+
 /**
- * Chooses the response locale (CONTRACT §1 "Locale"): a valid `lang` parameter decides; otherwise the
- * supported language that `Accept-Language` prefers most (`en-US` counts as `en`, `q=0` excludes, `*`
- * stands for the default locale); otherwise the default.
+ * What `Accept-Language` says of one supported locale (RFC 9110 §12.5.4, RFC 4647). A range naming it exactly
+ * decides, and outranks more specific ones (`en-US;q=0, en` accepts `en`): `q=0` there excludes it. Without one,
+ * its more specific ranges (`en-GB`, `en-US`) decide by the best of them. Without those, `*` stands for it — `*`
+ * means every language the header does not name. Undefined: the header says nothing of it.
+ */
+function preferenceFor(locale: Locale, ranges: readonly LanguageRange[]): Preference | undefined {
+  const exact = ranges.filter((range) => range.tag === locale);
+  if (exact.length > 0)
+    return exact.some((range) => range.quality === 0) ? { quality: 0, position: 0 } : preferred(exact);
+  const specific = ranges.filter((range) => range.tag.startsWith(`${locale}-`));
+  if (specific.length > 0) return preferred(specific);
+  const wildcard = ranges.filter((range) => range.tag === '*');
+  return wildcard.length > 0 ? preferred(wildcard) : undefined;
+}
+
+/**
+ * Chooses the response locale (README "API behaviour", locale): a valid `lang` parameter decides; otherwise the
+ * supported locale that `Accept-Language` prefers most, by quality, then by where the header names it, then
+ * the default locale first; when the header accepts none, the default.
  */
 export function negotiateLocale(
   lang: Locale | undefined,
@@ -50,20 +76,17 @@ export function negotiateLocale(
   if (!acceptLanguage) return defaultLocale;
 
   const ranges = parseAcceptLanguage(acceptLanguage);
+  // The default first, so that a tie (`*` alone) goes to it.
+  const candidates = [defaultLocale, ...LOCALES.filter((locale) => locale !== defaultLocale)];
   let best: { locale: Locale; quality: number; position: number } | undefined;
-  for (const locale of LOCALES) {
-    // A locale named in the header takes its own ranges; the default locale also answers to `*`.
-    const named = ranges.filter((range) => range.language === locale);
-    const applicable =
-      named.length > 0 || locale !== defaultLocale ? named : ranges.filter((range) => range.language === '*');
-    // `q=0` means "not acceptable": it excludes the locale whatever else the header says of it.
-    if (applicable.length === 0 || applicable.some((range) => range.quality === 0)) continue;
-    const preferred = applicable.reduce((a, b) => (b.quality > a.quality ? b : a));
+  for (const locale of candidates) {
+    const preference = preferenceFor(locale, ranges);
+    if (!preference || preference.quality === 0) continue;
     const better =
       !best ||
-      preferred.quality > best.quality ||
-      (preferred.quality === best.quality && preferred.position < best.position);
-    if (better) best = { locale, quality: preferred.quality, position: preferred.position };
+      preference.quality > best.quality ||
+      (preference.quality === best.quality && preference.position < best.position);
+    if (better) best = { locale, ...preference };
   }
   return best?.locale ?? defaultLocale;
 }

@@ -59,20 +59,19 @@ export function paginate(
 
 /** What the route URL is built from when no public base URL is configured. */
 export interface RequestLocation {
-  /** `X-Forwarded-Proto` as API Gateway sets it; `https` when absent. */
-  readonly protocol?: string | undefined;
-  /** `requestContext.domainName`: the API's own domain (or the custom domain) the request came to. */
+  /** `requestContext.domainName`: the API's own domain (or custom domain), set by API Gateway — never `Host`. */
   readonly domainName: string;
   /** `requestContext.path`: the path as the client sent it, stage or base path included. */
   readonly path: string;
 }
 
 /**
- * The absolute URL of the listing route: the configured public base URL (a custom domain, say) followed by
- * the route, or else the request's own scheme, domain and path, so a stage prefix such as `/prod` is kept.
+ * The absolute URL of the listing route: the configured public base URL (a custom domain, say; the local server
+ * sets its own address) followed by the route, or else `https://` with API Gateway's domain name and the
+ * request's path, so a stage prefix such as `/prod` is kept. Nothing the client sends decides it: not `Host`,
+ * not `X-Forwarded-Proto` (API Gateway serves HTTPS only).
  */
 export function routeUrl(publicBaseUrl: string | undefined, location: RequestLocation): string {
   if (publicBaseUrl) return `${publicBaseUrl.replace(/\/+$/, '')}${LISTING_PATH}`;
-  const protocol = location.protocol?.split(',')[0]?.trim().toLowerCase() === 'http' ? 'http' : 'https';
-  return `${protocol}://${location.domainName}${location.path}`;
+  return `https://${location.domainName}${location.path}`;
 }

@@ -51,7 +51,8 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
   };
 
   const raw = (name: ParameterName): string | undefined => {
-    const values = parameters?.[name] ?? [];
+    // Own properties only: the names are the client's, and `toString` must not find Object's.
+    const values = (parameters && Object.hasOwn(parameters, name) ? parameters[name] : undefined) ?? [];
     if (values.length > 1) return fail(name, `The ${name} must not be given more than once.`);
     return values[0] === '' ? undefined : values[0];
   };

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
+import { underDeadline } from '../dynamodb/deadline';
 import { activeIndexCondition, type VacancyFilters } from '../schema/active-index';
 import { VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
@@ -14,6 +15,8 @@ export interface ActiveVacancyQuery {
   readonly limit: number;
   /** Today, `YYYY-MM-DD` in the service time zone: a vacancy whose deadline is earlier has expired. */
   readonly today: string;
+  /** The request's deadline: every call is aborted when it is spent. */
+  readonly signal?: AbortSignal;
 }
 
 /** The page of a listing read, with what it cost. */
@@ -40,7 +43,7 @@ export interface VacancyRepositoryOptions {
   readonly queryPageSize?: number;
   readonly batchGetRetry?: RetryPolicy;
   /** Waits between BatchGetItem retries; replaceable so tests need not wait. */
-  readonly sleep?: (milliseconds: number) => Promise<void>;
+  readonly sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Reads of the vacancy listing. */
@@ -97,6 +100,7 @@ export function createVacancyRepository(
           ExclusiveStartKey: startKey,
           ReturnConsumedCapacity: 'TOTAL',
         }),
+        underDeadline(query.signal),
       );
       calls += 1;
       readUnits += capacityUnits(output.ConsumedCapacity);
@@ -110,12 +114,17 @@ export function createVacancyRepository(
     return { ids, total, readUnits, calls };
   }
 
-  async function fetchItems(vendorId: string, ids: readonly number[]) {
+  async function fetchItems(vendorId: string, ids: readonly number[], signal: AbortSignal | undefined) {
     const { items, readUnits, calls } = await batchGetItems(
       client,
       tableName,
       ids.map((id) => ({ id })),
-      { retry, projection: LISTED_PROJECTION, ...(options.sleep && { sleep: options.sleep }) },
+      {
+        retry,
+        projection: LISTED_PROJECTION,
+        ...(options.sleep && { sleep: options.sleep }),
+        ...(signal && { signal }),
+      },
     );
     // BatchGetItem answers in any order; a vacancy deleted since the Query is simply left out, and so is one
     // that is not the vendor's (the index is keyed by vendor, so that would be a bug: defence in depth).
@@ -141,7 +150,7 @@ export function createVacancyRepository(
           foreignItems: 0,
         };
       }
-      const items = await fetchItems(query.vendorId, index.ids);
+      const items = await fetchItems(query.vendorId, index.ids, query.signal);
       return {
         total: index.total,
         vacancies: items.vacancies,

@@ -1,5 +1,24 @@
+/**
+ * The local stand-in for API Gateway: what it does for this API, as strictly as it does it (README "API
+ * behaviour", local server), around the real Lambda handlers.
+ *
+ * - Routing on the raw path, exactly: `/vendor/vacancies` and nothing that merely normalises to it (no `//`,
+ *   `.` or `..` segments) — 404 — and GET only — 405.
+ * - The identity source and `validationRegex`: a missing, repeated or malformed `Authorization` header is a 401
+ *   without running the authorizer.
+ * - Each Lambda invoked as Lambda would: the event and the result cross a JSON boundary, the function's timeout
+ *   is enforced, a thrown error is `{ errorType, errorMessage }`. The authorizer's "Unauthorized" is a 401, its
+ *   other failures and its timeout the AUTHORIZER_FAILURE response (503); the policy decides 403; a failed or
+ *   timed-out listing is a 502.
+ * - Requests that Node's HTTP parser refuses (bad bytes, headers past API Gateway's 10,240-byte limit, an
+ *   unknown `Expect`) and requests without `Host` are answered in the envelope too, with an `X-Request-Id`.
+ * - Client-chosen names (headers, parameters) are kept in `Map`s and null-prototype objects. The `Host` header
+ *   is never used: the API's domain is the server's own address.
+ * No authorizer cache: a revoked key is refused at once.
+ */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -27,9 +46,61 @@ export interface GatewayHandlers {
   readonly listing: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 }
 
+/** How the stand-in runs. */
+export interface GatewayOptions {
+  /** The API's own domain as API Gateway would report it (`requestContext.domainName`): `127.0.0.1:<port>`. */
+  readonly domainName: string;
+  /** Each function's timeout, as deployed. */
+  readonly timeoutsMs: { readonly authorizer: number; readonly listing: number };
+}
+
+/** API Gateway's limit on the request line and headers together, in bytes (its quotas page). */
+export const MAX_HEADER_BYTES = 10_240;
+
 const STAGE = 'local';
 const METHOD_ARN = `arn:aws:execute-api:local:000000000000:local/${STAGE}/GET${LISTING_PATH}`;
 const BEARER_HEADER = new RegExp(BEARER_HEADER_PATTERN);
+
+/** What invoking a Lambda function gave: its result, its error as Lambda reports it, or its timeout. */
+type Invocation<Result> =
+  | { readonly result: Result }
+  | { readonly error: { readonly errorType: string; readonly errorMessage: string } }
+  | { readonly timedOut: true };
+
+/** What crosses the Lambda boundary: JSON, so the handler sees plain data and nothing else. */
+const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;
+
+/**
+ * Invokes a handler the way Lambda does: the event as JSON, a context counting down from the timeout, no
+ * answer after the timeout (the handler cannot be stopped, but nothing waits for it), the error as
+ * `{ errorType, errorMessage }`.
+ */
+async function invoke<Event, Result>(
+  handler: (event: Event, context: Context) => Promise<Result>,
+  event: Event,
+  functionName: string,
+  timeoutMs: number,
+): Promise<Invocation<Result>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Invocation<Result>>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
+  });
+  const run = (async (): Promise<Invocation<Result>> => {
+    try {
+      return {
+        result: throughJson(await handler(throughJson(event), lambdaContext(functionName, { timeoutMs }))),
+      };
+    } catch (error) {
+      const { name = 'Error', message = String(error) } = error instanceof Error ? error : {};
+      return { error: { errorType: name, errorMessage: message } };
+    }
+  })();
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Whether an IAM policy resource pattern (`*` wildcards) covers an ARN. */
 function resourceMatches(pattern: string, arn: string): boolean {
@@ -40,7 +111,7 @@ function resourceMatches(pattern: string, arn: string): boolean {
 /** What API Gateway makes of an authorizer's policy for one method: an explicit Deny wins, then an Allow. */
 function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
   let allowed = false;
-  for (const statement of result.policyDocument.Statement) {
+  for (const statement of result.policyDocument?.Statement ?? []) {
     const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
     if (!resources.some((resource) => resourceMatches(String(resource), methodArn))) continue;
     if (statement.Effect === 'Deny') return false;
@@ -49,24 +120,56 @@ function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): bo
   return allowed;
 }
 
-/** Header maps as API Gateway builds them: names as the client wrote them, the last value in the single map. */
+/** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
+const namedMap = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> => {
+  const map: Record<string, V> = Object.create(null);
+  for (const [name, value] of entries) map[name] = value;
+  return map;
+};
+
+/**
+ * Header maps as API Gateway builds them: names as the client first wrote them (a repeated header, in any case,
+ * keeps every value), the single-value map holding the last value. `X-Forwarded-Proto` is the gateway's own.
+ */
 function headerMaps(request: IncomingMessage) {
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i] ?? '';
-    const existing =
-      Object.keys(multiValueHeaders).find((key) => key.toLowerCase() === name.toLowerCase()) ?? name;
-    multiValueHeaders[existing] = [...(multiValueHeaders[existing] ?? []), request.rawHeaders[i + 1] ?? ''];
+  const byLowerName = new Map<string, { name: string; values: string[] }>();
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i] as string;
+    const value = request.rawHeaders[i + 1] as string;
+    const key = name.toLowerCase();
+    if (key === 'x-forwarded-proto') continue;
+    const entry = byLowerName.get(key) ?? { name, values: [] };
+    entry.values.push(value);
+    byLowerName.set(key, entry);
   }
-  multiValueHeaders['X-Forwarded-Proto'] = ['http'];
-  const headers = Object.fromEntries(
-    Object.entries(multiValueHeaders).map(([name, values]) => [name, values.at(-1) ?? '']),
-  );
-  return { headers, multiValueHeaders };
+  byLowerName.set('x-forwarded-proto', { name: 'X-Forwarded-Proto', values: ['http'] });
+  const entries = [...byLowerName.values()];
+  return {
+    headers: namedMap(entries.map(({ name, values }) => [name, values.at(-1) ?? ''] as const)),
+    multiValueHeaders: namedMap(entries.map(({ name, values }) => [name, values] as const)),
+    authorization: byLowerName.get('authorization')?.values ?? [],
+  };
 }
 
-function send(response: ServerResponse, result: APIGatewayProxyResult): void {
-  const headers: Record<string, string | string[]> = {};
+/** The query parameters of a raw query string, decoded, every value of every name. */
+function queryMaps(rawQuery: string) {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(rawQuery))
+    multi.set(name, [...(multi.get(name) ?? []), value]);
+  if (multi.size === 0) return { single: null, multi: null };
+  return {
+    single: namedMap([...multi].map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
+    multi: namedMap(multi),
+  };
+}
+
+/** Writes a handler's proxy result; one that is not a valid proxy result is API Gateway's 502. */
+function send(response: ServerResponse, result: APIGatewayProxyResult, requestId: string): void {
+  if (!result || typeof result.statusCode !== 'number' || typeof (result.body ?? '') !== 'string') {
+    sendGatewayResponse(response, GATEWAY_RESPONSES.DEFAULT_5XX, requestId, 502);
+    return;
+  }
+  const headers: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
     headers[name] = values.map(String);
@@ -74,55 +177,96 @@ function send(response: ServerResponse, result: APIGatewayProxyResult): void {
   response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
+function sendGatewayResponse(
+  response: ServerResponse,
+  definition: GatewayResponseDefinition,
+  requestId: string,
+  fallbackStatus?: number,
+): void {
+  const rendered = renderGatewayResponse(definition, requestId, fallbackStatus);
+  response.writeHead(rendered.statusCode, rendered.headers);
+  response.end(rendered.body);
+}
+
+/** A gateway response as raw HTTP, for a socket whose request Node's parser refused. */
+function rawGatewayResponse(definition: GatewayResponseDefinition, fallbackStatus: number): string {
+  const { statusCode, headers, body } = renderGatewayResponse(definition, randomUUID(), fallbackStatus);
+  const lines = [
+    `HTTP/1.1 ${statusCode} ${statusCode === 400 ? 'Bad Request' : 'Error'}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
 /**
- * An HTTP request handler that does what API Gateway does for this API, around the real Lambda handlers:
- * routing (404, 405), the identity source and `validationRegex` check (401 without calling the authorizer),
- * the TOKEN authorizer and its policy (401, 403, 500), the REST proxy event (v1) with the authorizer's
- * context, and the gateway responses from the shared definitions. No authorizer cache: a revoked key is
- * refused at once.
+ * Answers, in the envelope, the requests Node refuses before any handler sees them: unparsable bytes, too many
+ * header bytes (past `MAX_HEADER_BYTES`), methods not in upper case, and `Expect` values other than
+ * `100-continue`. All are API Gateway's generic 400.
  */
-export function createLocalGateway(handlers: GatewayHandlers) {
+export function answerRefusedRequests(server: Server): void {
+  server.on('clientError', (_error: Error, socket: Socket) => {
+    if (socket.writable) socket.end(rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400));
+    else socket.destroy();
+  });
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    response.shouldKeepAlive = false;
+    sendGatewayResponse(response, GATEWAY_RESPONSES.DEFAULT_4XX, randomUUID(), 400);
+  });
+}
+
+/** The HTTP request handler that plays API Gateway for this API (see the module's comment). */
+export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOptions) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     const gatewayResponse = (definition: GatewayResponseDefinition, fallbackStatus?: number) =>
-      send(response, renderGatewayResponse(definition, requestId, fallbackStatus));
+      sendGatewayResponse(response, definition, requestId, fallbackStatus);
 
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== LISTING_PATH) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+    // HTTP/1.1 names the API by its Host: without one, API Gateway cannot route the request (Node's own
+    // answer, an empty 400, is turned off so that this one is in the envelope). The value is never used.
+    if (request.headers.host === undefined) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
+
+    const target = request.url ?? '';
+    const queryStart = target.indexOf('?');
+    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+    if (rawPath !== LISTING_PATH) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
 
-    const { headers, multiValueHeaders } = headerMaps(request);
-    const authorization = request.headers.authorization;
-    if (!authorization || !BEARER_HEADER.test(authorization))
+    const { headers, multiValueHeaders, authorization } = headerMaps(request);
+    const [token] = authorization;
+    if (authorization.length !== 1 || token === undefined || !BEARER_HEADER.test(token)) {
       return gatewayResponse(GATEWAY_RESPONSES.UNAUTHORIZED);
+    }
 
-    let authorizerResult: APIGatewayAuthorizerResult;
-    try {
-      authorizerResult = await handlers.authorizer(
-        { type: 'TOKEN', authorizationToken: authorization, methodArn: METHOD_ARN },
-        lambdaContext('authorizer'),
-      );
-    } catch (error) {
-      const unauthorized = error instanceof Error && error.message === AUTHORIZER_UNAUTHORIZED_MESSAGE;
+    const authorized = await invoke(
+      handlers.authorizer,
+      { type: 'TOKEN', authorizationToken: token, methodArn: METHOD_ARN },
+      'authorizer',
+      options.timeoutsMs.authorizer,
+    );
+    if ('timedOut' in authorized) return gatewayResponse(GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
+    if ('error' in authorized) {
+      // API Gateway's rule for Lambda authorizers: the error message "Unauthorized" is a 401; any other error
+      // is a failed authorizer (AUTHORIZER_CONFIGURATION_ERROR, answered like AUTHORIZER_FAILURE).
       return gatewayResponse(
-        unauthorized ? GATEWAY_RESPONSES.UNAUTHORIZED : GATEWAY_RESPONSES.AUTHORIZER_FAILURE,
+        authorized.error.errorMessage === AUTHORIZER_UNAUTHORIZED_MESSAGE
+          ? GATEWAY_RESPONSES.UNAUTHORIZED
+          : GATEWAY_RESPONSES.AUTHORIZER_CONFIGURATION_ERROR,
       );
     }
-    if (!policyAllows(authorizerResult, METHOD_ARN)) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
+    const policy = authorized.result;
+    if (!policyAllows(policy, METHOD_ARN)) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
 
-    const multiValueQueryStringParameters: Record<string, string[]> = {};
-    for (const [name, value] of url.searchParams) {
-      multiValueQueryStringParameters[name] = [...(multiValueQueryStringParameters[name] ?? []), value];
-    }
-    const hasQuery = url.searchParams.size > 0;
+    const query = queryMaps(queryStart === -1 ? '' : target.slice(queryStart + 1));
     const event: APIGatewayProxyEvent = {
       resource: LISTING_PATH,
-      path: url.pathname,
+      path: rawPath,
       httpMethod: 'GET',
       headers,
       multiValueHeaders,
-      queryStringParameters: hasQuery ? Object.fromEntries(url.searchParams) : null,
-      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+      queryStringParameters: query.single,
+      multiValueQueryStringParameters: query.multi,
       pathParameters: null,
       stageVariables: null,
       body: null,
@@ -130,13 +274,13 @@ export function createLocalGateway(handlers: GatewayHandlers) {
       requestContext: {
         accountId: '000000000000',
         apiId: 'local',
-        authorizer: { ...authorizerResult.context, principalId: authorizerResult.principalId },
-        domainName: request.headers.host ?? 'localhost',
+        authorizer: { ...policy.context, principalId: policy.principalId },
+        domainName: options.domainName,
         httpMethod: 'GET',
         identity: {
           sourceIp: request.socket.remoteAddress ?? '',
         } as APIGatewayProxyEvent['requestContext']['identity'],
-        path: url.pathname,
+        path: rawPath,
         protocol: `HTTP/${request.httpVersion}`,
         requestId,
         requestTimeEpoch: Date.now(),
@@ -145,11 +289,9 @@ export function createLocalGateway(handlers: GatewayHandlers) {
         stage: STAGE,
       },
     };
-    try {
-      send(response, await handlers.listing(event, lambdaContext('listing')));
-    } catch {
-      // A failed invocation: API Gateway answers 502 through DEFAULT_5XX.
-      gatewayResponse(GATEWAY_RESPONSES.DEFAULT_5XX, 502);
-    }
+    const listed = await invoke(handlers.listing, event, 'listing', options.timeoutsMs.listing);
+    // A failed or timed-out invocation: API Gateway answers 502 through DEFAULT_5XX.
+    if (!('result' in listed)) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_5XX, 502);
+    send(response, listed.result, requestId);
   };
 }

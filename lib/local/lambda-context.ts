@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
-/** A Lambda context as the runtime passes it to a handler: enough for Middy and the Powertools logger. */
-export function lambdaContext(functionName: string, requestId: string = randomUUID()): Context {
+/**
+ * A Lambda context as the runtime passes it to a handler: enough for Middy and the Powertools logger, with the
+ * time that remains of the invocation counted down from `timeoutMs` (10 s unless given).
+ */
+export function lambdaContext(
+  functionName: string,
+  options: { readonly requestId?: string; readonly timeoutMs?: number; readonly memoryMb?: number } = {},
+): Context {
   const noop = () => undefined;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: requestId,
+    memoryLimitInMB: String(options.memoryMb ?? 256),
+    awsRequestId: options.requestId ?? randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: noop,
     fail: noop,
     succeed: noop,

@@ -1,13 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { FUNCTION_LIMITS, SERVICE_DEFAULTS } from '../../lambda/config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
-import { startEmbeddedDynamoDB } from './embedded-dynamodb';
-import { createLocalGateway, type GatewayHandlers } from './gateway';
+import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
+import {
+  answerRefusedRequests,
+  createLocalGateway,
+  type GatewayHandlers,
+  type GatewayOptions,
+  MAX_HEADER_BYTES,
+} from './gateway';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
@@ -18,16 +24,22 @@ export interface LocalApiOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one. */
   readonly port: number;
   /** Port of the embedded DynamoDB on 127.0.0.1 (reachable by the ops CLI and AWS tools); 0 picks a free one. */
-  readonly dynamodbPort: number;
-  /** Folder that keeps the data across restarts; in memory when absent. */
+  readonly dynamodbPort?: number;
+  /** An engine that already runs (DynamoDB Local, another dynalite): used instead of the embedded one. */
+  readonly dynamodbEndpoint?: string;
+  /** Folder that keeps the embedded engine's data across restarts; in memory when absent. */
   readonly dataDir?: string;
   /**
    * Seed file to load. Absent: the demo seed, loaded only when the tables are new (so data kept in
-   * `dataDir` is not overwritten at every start).
+   * `dataDir`, or in an engine given by `dynamodbEndpoint`, is not overwritten at every start).
    */
   readonly seedFile?: string;
   /** Listing settings, as the stack would set them (`DEFAULT_LOCALE`, `SERVICE_TIMEZONE`, …). */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Prefix of the table names, so that several local APIs can share one engine (tests). */
+  readonly tablePrefix?: string;
+  /** Function timeouts to enforce; the deployed ones (`FUNCTION_LIMITS`) unless given (tests shorten them). */
+  readonly timeoutsMs?: Partial<GatewayOptions['timeoutsMs']>;
 }
 
 /** A running local API. */
@@ -35,6 +47,8 @@ export interface LocalApi {
   /** `http://127.0.0.1:<port>`: the base of `/vendor/vacancies`. */
   readonly url: string;
   readonly dynamodbEndpoint: string;
+  /** Whether the engine is the embedded one (else one that was given). */
+  readonly embedded: boolean;
   readonly tables: TableNames;
   /** The seed loaded at start, if any. */
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
@@ -44,34 +58,51 @@ export interface LocalApi {
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
   });
 }
 
 /**
- * Starts the whole API on localhost: the embedded DynamoDB with the tables of `lambda/schema/tables.ts`, the seed, and
- * an HTTP server that plays API Gateway around the real Lambda entry points (`lambda/*\/handler.ts`), which
- * read their configuration from the environment exactly as on AWS. One local API per process: the entry
- * points configure themselves once, when first imported.
+ * Starts the whole API on localhost: a DynamoDB engine (the embedded one, or the one given) with the tables of
+ * `lambda/schema/tables.ts` (created if missing), the seed, and an HTTP server that plays API Gateway around the
+ * real Lambda entry points (`lambda/*\/handler.ts`), which read their configuration from the environment exactly
+ * as on AWS. Pagination URLs are built from the server's own address (`PUBLIC_BASE_URL`), never from a request.
+ * One local API per process: the entry points configure themselves once, when first imported.
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
-  const engine = await startEmbeddedDynamoDB({
-    port: options.dynamodbPort,
-    ...(options.dataDir && { dataDir: options.dataDir }),
-  });
-  const client = createDynamoDBClient({ endpoint: engine.endpoint });
-  const tables = localTableNames();
+  const engine: EmbeddedDynamoDB | undefined = options.dynamodbEndpoint
+    ? undefined
+    : await startEmbeddedDynamoDB({
+        port: options.dynamodbPort ?? 0,
+        ...(options.dataDir && { dataDir: options.dataDir }),
+      });
+  const endpoint = options.dynamodbEndpoint ?? (engine as EmbeddedDynamoDB).endpoint;
+  const client = createDynamoDBClient({ endpoint });
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
+  const tables = localTableNames(options.tablePrefix);
+  const stop = async () => {
+    server.closeAllConnections();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    client.destroy();
+    await engine?.stop();
+  };
   try {
     const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames);
     const fresh = !Object.values(tables).every((name) => existing.has(name));
     await createTables(client, tables);
 
+    const port = await listen(server, options.port);
+    const url = `http://127.0.0.1:${port}`;
     const environment = {
       SERVICE_TIMEZONE: SERVICE_DEFAULTS.timeZone,
+      PUBLIC_BASE_URL: url,
       ...options.environment,
       VACANCIES_TABLE: tables.vacancies,
       VENDORS_TABLE: tables.vendors,
-      DYNAMODB_ENDPOINT: engine.endpoint,
+      DYNAMODB_ENDPOINT: endpoint,
     };
     Object.assign(process.env, environment);
 
@@ -86,23 +117,28 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       authorizer: (await import('../../lambda/auth/handler')).handler,
       listing: (await import('../../lambda/vacancies/handler')).handler,
     };
-    const server = createServer(createLocalGateway(handlers));
-    const port = await listen(server, options.port);
+    answerRefusedRequests(server);
+    server.on(
+      'request',
+      createLocalGateway(handlers, {
+        domainName: `127.0.0.1:${port}`,
+        timeoutsMs: {
+          authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
+          listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
+          ...options.timeoutsMs,
+        },
+      }),
+    );
     return {
-      url: `http://127.0.0.1:${port}`,
-      dynamodbEndpoint: engine.endpoint,
+      url,
+      dynamodbEndpoint: endpoint,
+      embedded: engine !== undefined,
       tables,
       ...(seed && { seed }),
-      async stop() {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        client.destroy();
-        await engine.stop();
-      },
+      stop,
     };
   } catch (error) {
-    client.destroy();
-    await engine.stop();
+    await stop();
     throw error;
   }
 }

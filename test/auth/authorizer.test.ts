@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
-import { bearerToken } from '../../lambda/auth/bearer';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 import { putVendor, setVendorStatus } from '../../lib/ops/vendors';
@@ -11,20 +10,6 @@ import { createTestTables, type TestTables } from '../support/dynamodb';
 import { lambdaContext, silentLogger } from '../support/lambda';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
-
-describe('bearerToken', () => {
-  it.each([
-    ['Bearer abc', 'abc'],
-    ['bearer abc', 'abc'],
-    ['BeArEr   abc  ', 'abc'],
-    ['\tBearer abc', 'abc'],
-  ])('reads %p', (header, token) => expect(bearerToken(header)).toBe(token));
-
-  it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearerabc', 'Token abc'])(
-    'rejects %p',
-    (header) => expect(bearerToken(header)).toBeUndefined(),
-  );
-});
 
 describe('stageGetMethods', () => {
   it('widens the method ARN to every GET of the stage, since the answer is cached per token', () => {
@@ -101,7 +86,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     expect(result.context).toBeUndefined();
   });
 
-  it('lets a database failure through as itself, never as "Unauthorized", and logs it as an ERROR', async () => {
+  it('fails on a database failure, never as "Unauthorized", and logs it as an ERROR', async () => {
     const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
     const dynamodb = mockClient(documentClient);
     dynamodb
@@ -116,10 +101,43 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
       lambdaContext('authorizer'),
     );
-    await expect(result).rejects.toThrow('Throughput exceeds the current capacity');
-    await expect(result).rejects.not.toThrow(/^Unauthorized$/);
+    // A failed invocation: API Gateway's AUTHORIZER_FAILURE, the 503. The error says nothing of the cause.
+    await expect(result).rejects.toThrow(new Error('The key could not be checked'));
+    expect(logError).toHaveBeenCalledWith('Key check failed', {
+      error: expect.objectContaining({ name: 'ThrottlingException' }),
+    });
     // The ERROR line is what the stack's "authorizer failing" alarm counts.
     expect(logError).toHaveBeenCalledTimes(1);
+  });
+
+  it("fails through Middy's early timeout when something holds the request past its deadline", async () => {
+    const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
+    mockClient(documentClient)
+      .on(GetCommand)
+      .callsFake(
+        // A mocked call that hangs and ignores the deadline's abort signal (the real path is the fault matrix's).
+        () =>
+          new Promise((_resolve, reject) => {
+            setTimeout(
+              () => reject(Object.assign(new Error('late'), { name: 'TimeoutError' })),
+              60_000,
+            ).unref();
+          }),
+      );
+    const handler = createAuthorizerHandler({
+      documentClient,
+      vendorsTable: 'Vendors',
+      logger: silentLogger(),
+      reserveMs: 200,
+    });
+    const started = Date.now();
+    await expect(
+      handler(
+        { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
+        lambdaContext('authorizer', { timeoutMs: 600 }),
+      ),
+    ).rejects.toThrow('The key could not be checked');
+    expect(Date.now() - started).toBeLessThan(600);
   });
 
   it('writes no ERROR line for a refused key', async () => {

@@ -1,9 +1,9 @@
-/** The API Gateway stand-in's own decisions, around stand-in handlers: what it does when they fail. */
-import { createServer, type Server } from 'node:http';
+/** The API Gateway stand-in's own decisions, around stand-in handlers: what it does when they fail or hang. */
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { createLocalGateway, type GatewayHandlers } from '../../lib/local/gateway';
+import { answerRefusedRequests, createLocalGateway, type GatewayHandlers } from '../../lib/local/gateway';
 
 const allow = (context: Record<string, string>): APIGatewayAuthorizerResult => ({
   principalId: 'acme',
@@ -20,53 +20,125 @@ const allow = (context: Record<string, string>): APIGatewayAuthorizerResult => (
   context,
 });
 
+/** A request with raw header lines: `fetch` would merge repeated headers. */
+function rawGet(url: string, headers: [string, string][]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const lines = [['Host', 'local.test'], ...headers].flat();
+    const request = httpRequest(url, { method: 'GET', headers: lines }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 describe('local gateway', () => {
   let server: Server | undefined;
   afterEach(() => {
+    server?.closeAllConnections();
     server?.close();
   });
 
-  async function serve(handlers: GatewayHandlers): Promise<string> {
-    server = createServer(createLocalGateway(handlers));
+  async function serve(handlers: GatewayHandlers, timeoutsMs = { authorizer: 5_000, listing: 10_000 }) {
+    server = createServer({ requireHostHeader: false });
+    answerRefusedRequests(server);
+    server.on('request', createLocalGateway(handlers, { domainName: 'local.test', timeoutsMs }));
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/vendor/vacancies`;
   }
   const okListing: GatewayHandlers['listing'] = async () => ({ statusCode: 200, body: '{}' });
+  const allowAcme: GatewayHandlers['authorizer'] = async () => allow({ vendorId: 'acme', company: 'Acme' });
   const headers = { Authorization: 'Bearer k' };
 
-  it('answers 500 when the authorizer fails for another reason than "Unauthorized"', async () => {
+  it('answers 503 with Retry-After when the authorizer fails for another reason than "Unauthorized"', async () => {
     const url = await serve({
       authorizer: async () => {
-        throw new Error('DynamoDB unavailable');
+        throw new Error('The key could not be checked');
       },
       listing: okListing,
     });
     const response = await fetch(url, { headers });
-    expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ status: 'error', message: 'Server Error.' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ status: 'error', message: 'Service Unavailable.' });
   });
 
-  it('hands the authorizer context to the handler, with the request id and query maps', async () => {
+  it('enforces the function timeouts: a hanging authorizer is a 503, a hanging listing a 502', async () => {
+    const hang = () => new Promise<never>(() => undefined);
+    const url = await serve({ authorizer: hang, listing: okListing }, { authorizer: 200, listing: 200 });
+    const started = Date.now();
+    expect((await fetch(url, { headers })).status).toBe(503);
+    server?.close();
+    const slowListing = await serve(
+      { authorizer: allowAcme, listing: hang },
+      { authorizer: 200, listing: 200 },
+    );
+    expect((await fetch(slowListing, { headers })).status).toBe(502);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('hands the listing plain JSON: the authorizer context, the request id, the query maps', async () => {
     let seen: Parameters<GatewayHandlers['listing']>[0] | undefined;
     const url = await serve({
-      authorizer: async () => allow({ vendorId: 'acme', company: 'Acme' }),
+      authorizer: allowAcme,
       listing: async (event) => {
         seen = event;
         return { statusCode: 200, body: '{}' };
       },
     });
-    const response = await fetch(`${url}?type=1&type=2&lang=en`, {
-      headers: { ...headers, 'Accept-Language': 'az' },
-    });
+    const response = await rawGet(`${url}?type=1&type=2&lang=en&__proto__=x&constructor=y`, [
+      ['Authorization', 'Bearer k'],
+      ['Accept-Language', 'az'],
+      ['__proto__', 'p'],
+      ['X-Forwarded-Proto', 'gopher'],
+    ]);
     expect(response.status).toBe(200);
     expect(seen?.requestContext.authorizer).toEqual({
       vendorId: 'acme',
       company: 'Acme',
       principalId: 'acme',
     });
-    expect(seen?.multiValueQueryStringParameters).toEqual({ type: ['1', '2'], lang: ['en'] });
-    expect(seen?.queryStringParameters).toEqual({ type: '2', lang: 'en' });
+    expect(seen?.requestContext.domainName).toBe('local.test');
+    expect(seen?.multiValueQueryStringParameters).toEqual(
+      JSON.parse('{"type":["1","2"],"lang":["en"],"__proto__":["x"],"constructor":["y"]}'),
+    );
+    expect(seen?.queryStringParameters?.type).toBe('2');
     expect(seen?.headers['Accept-Language']).toBe('az');
+    expect(Object.getPrototypeOf(seen?.headers)).toBe(Object.prototype);
+    expect(Object.hasOwn(seen?.headers ?? {}, '__proto__')).toBe(true);
+    expect(seen?.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
+  });
+
+  it('refuses a repeated, malformed or Unicode-spaced Authorization header without running the authorizer', async () => {
+    let calls = 0;
+    const url = await serve({
+      authorizer: async () => {
+        calls += 1;
+        return allow({ vendorId: 'acme', company: 'Acme' });
+      },
+      listing: okListing,
+    });
+    for (const lines of [
+      [
+        ['Authorization', 'Bearer k'],
+        ['Authorization', 'Bearer k'],
+      ],
+      [
+        ['Authorization', 'Bearer k'],
+        ['authorization', 'Bearer other'],
+      ],
+      [['Authorization', 'Bearer\u00A0k']],
+      [['Authorization', 'Bearer']],
+    ] as [string, string][][]) {
+      expect((await rawGet(url, lines)).status).toBe(401);
+    }
+    expect(calls).toBe(0);
+    expect((await rawGet(url, [['Authorization', 'Bearer k']])).status).toBe(200);
+    expect(calls).toBe(1);
   });
 
   it('answers 403 when the policy does not cover the method, and 502 when the handler itself fails', async () => {
@@ -77,7 +149,7 @@ describe('local gateway', () => {
     expect((await fetch(denied, { headers })).status).toBe(403);
     server?.close();
     const failing = await serve({
-      authorizer: async () => allow({ vendorId: 'acme', company: 'Acme' }),
+      authorizer: allowAcme,
       listing: async () => {
         throw new Error('crash');
       },

@@ -206,6 +206,21 @@ describe('the stack, with default settings', () => {
       });
     });
 
+    it.each(['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'])(
+      'answers %s — a key that could not be checked — with 503 and Retry-After, never 401 or 500',
+      (type) => {
+        template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+          ResponseType: type,
+          StatusCode: '503',
+          ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+          ResponseTemplates: {
+            'application/json':
+              '{"status":"error","message":"Service Unavailable.","request_id":"$context.requestId"}',
+          },
+        });
+      },
+    );
+
     it('runs the stage throttled, traced, with JSON access logs and ERROR execution logs without data trace', () => {
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         StageName: 'prod',

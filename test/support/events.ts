@@ -14,11 +14,11 @@ export interface TestRequest {
 
 /** A raw query string decoded into the multi-value map API Gateway builds: every value of every name. */
 export function multiValueQuery(query: string): Record<string, string[]> {
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of new URLSearchParams(query)) {
-    multi[name] = [...(multi[name] ?? []), value];
-  }
-  return multi;
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(query))
+    multi.set(name, [...(multi.get(name) ?? []), value]);
+  // As Lambda hands it over: plain JSON, where `__proto__` or `toString` is just another own property.
+  return JSON.parse(JSON.stringify(Object.fromEntries(multi)));
 }
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { errorEnvelope, HttpError, serviceUnavailable } from '../../lambda/http/errors';
+import { DatabaseUnavailableError } from '../../lambda/dynamodb/errors';
+import {
+  errorEnvelope,
+  errorResponse,
+  HttpError,
+  invalidInput,
+  serviceUnavailable,
+  toHttpError,
+} from '../../lambda/http/errors';
 import { requestHeader } from '../../lambda/http/headers';
 import { ifNoneMatchMatches, strongETag } from '../../lambda/http/middleware';
 
@@ -22,8 +30,43 @@ describe('HTTP helpers', () => {
     const error = serviceUnavailable(new Error('ThrottlingException on table Vacancies'));
     expect(error).toBeInstanceOf(HttpError);
     expect(error.message).toBe('Service Unavailable.');
-    expect(error.headers).toEqual({ 'Retry-After': '1' });
-    expect(error.expose).toBe(true);
+    expect(error.details.headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('map every failure to an HTTP error by its type, never by its message', () => {
+    const invalid = invalidInput({ page: ['x'] });
+    expect(toHttpError(invalid)).toBe(invalid);
+    const aws = (name: string, fault: 'client' | 'server') =>
+      Object.assign(new Error('Unauthorized'), { name, $fault: fault });
+    for (const unavailable of [
+      new DatabaseUnavailableError('x'),
+      aws('ProvisionedThroughputExceededException', 'client'),
+      aws('InternalServerError', 'server'),
+      Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }),
+      Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+    ]) {
+      expect([unavailable.name, toHttpError(unavailable).statusCode]).toEqual([unavailable.name, 503]);
+    }
+    for (const bug of [
+      aws('ValidationException', 'client'),
+      new TypeError('Service Unavailable.'),
+      'a string',
+    ]) {
+      expect(toHttpError(bug).statusCode).toBe(500);
+    }
+  });
+
+  it('render an HTTP error as the whole response: envelope, error headers, its own, the request id', () => {
+    expect(errorResponse(serviceUnavailable(new Error('secret')), 'r9')).toEqual({
+      statusCode: 503,
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Retry-After': '1',
+        'X-Request-Id': 'r9',
+      },
+      body: '{"status":"error","message":"Service Unavailable.","request_id":"r9"}',
+    });
   });
 
   it('read headers case-insensitively, joining repeated ones', () => {

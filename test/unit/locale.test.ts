@@ -25,6 +25,18 @@ describe('negotiateLocale', () => {
     ['en;q=0', 'az'],
     ['en;q=0, *', 'az'],
     ['*', 'az'],
+    // `*` stands for the languages the header does not name: here only en, which it then prefers.
+    ['*, az;q=0', 'en'],
+    ['az;q=0, *;q=0.1', 'en'],
+    ['*;q=0, en', 'en'],
+    ['*;q=0', 'az'],
+    // A range naming the language exactly outranks a more specific one.
+    ['en-US;q=0, en', 'en'],
+    ['en, en-US;q=0', 'en'],
+    ['en-US;q=0', 'az'],
+    ['en-US;q=0, en-GB;q=0.5, az;q=0.4', 'en'],
+    ['en-US, en;q=0', 'az'],
+    ['az-AZ;q=0.3, en;q=0.2', 'az'],
     ['*;q=0.5, en;q=0.4', 'az'],
     ['*;q=0.3, en;q=0.4', 'en'],
     ['fr, de', 'az'],

@@ -35,12 +35,12 @@ export function describeError(error: unknown, target: Target | undefined): strin
   if (error.name === 'CredentialsProviderError') {
     return 'no AWS credentials found: configure a profile or environment credentials, or use --endpoint for a local engine.';
   }
+  if ('code' in error && typeof error.code === 'string')
+    return `cannot reach DynamoDB${where} (${error.code}).`;
   if (isDatabaseUnavailable(error)) {
     return `DynamoDB is throttling or unavailable${where} (${error.name}): try again.`;
   }
   if ('$fault' in error) return `DynamoDB refused the request${where} (${error.name}).`;
-  if ('code' in error && typeof error.code === 'string')
-    return `cannot reach DynamoDB${where} (${error.code}).`;
   return `unexpected error${where}: ${error.name}.`;
 }
 
