@@ -10,7 +10,7 @@ import { readSettings } from '../lib/settings';
 import { VacancyApiStack } from '../lib/vacancy-api-stack';
 
 const app = new App();
-const settings = readSettings(app.node);
+const settings = readSettings((key) => app.node.tryGetContext(key));
 new VacancyApiStack(app, settings.stackName, {
   settings,
   // Environment-agnostic unless the operator's CLI gives an account and region: synth needs no credentials.

@@ -6,6 +6,7 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalApi } from '../lib/local/local-api';
+import { settingsOfCdkJson } from '../lib/settings';
 
 const USAGE = `Usage: npm start -- [options]
 
@@ -16,6 +17,8 @@ const USAGE = `Usage: npm start -- [options]
                         of the embedded one; tables are created if missing, the demo seed loaded only into
                         new tables
   --seed <file>         seed file to load (default: the demo seed, when the tables are new)
+  --rate-limits         throttle each vendor by its rate tier and all by the stage, as API Gateway's usage
+                        plans do (tiers and limits from cdk.json; off by default, so scripts run at full speed)
   --data-dir <dir>      keep the embedded engine's data in this folder across restarts (default: in memory)
   -h, --help            show this help`;
 
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
       'dynamodb-port': { type: 'string' },
       'dynamodb-endpoint': { type: 'string' },
       seed: { type: 'string' },
+      'rate-limits': { type: 'boolean' },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
     return;
   }
 
+  const settings = settingsOfCdkJson();
   const endpoint = values['dynamodb-endpoint'];
   if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(endpoint)) {
     throw new Error(
@@ -61,6 +66,8 @@ async function main(): Promise<void> {
       : { dynamodbPort: port(values['dynamodb-port'], '--dynamodb-port', 8000) }),
     ...(values['data-dir'] && { dataDir: values['data-dir'] }),
     ...(values.seed && { seedFile: values.seed }),
+    settings,
+    ...(values['rate-limits'] && { rateLimits: true }),
   });
 
   const listing = `${api.url}/vendor/vacancies`;
@@ -76,7 +83,10 @@ async function main(): Promise<void> {
     );
     lines.push('', 'API keys:');
     for (const vendor of data.vendors) {
-      lines.push(`  ${vendor.id.padEnd(18)} ${vendor.status.padEnd(10)} ${vendor.api_keys.join('  ')}`);
+      const tier = vendor.rate_tier ?? settings.defaultRateTier;
+      lines.push(
+        `  ${vendor.id.padEnd(18)} ${vendor.status.padEnd(10)} ${tier.padEnd(10)} ${vendor.api_keys.join('  ')}`,
+      );
     }
     const example = data.vendors.find((vendor) => vendor.status === 'active')?.api_keys[0];
     if (example)
@@ -88,7 +98,18 @@ async function main(): Promise<void> {
   } else {
     lines.push('Seed: none loaded (tables already had data)');
   }
-  lines.push('', 'Ctrl-C to stop.', '');
+  const tiers = Object.entries(settings.rateTiers)
+    .map(([name, { rate, burst }]) => `${name} ${rate}/s burst ${burst}`)
+    .join(', ');
+  lines.push(
+    '',
+    values['rate-limits']
+      ? `Rate limits: on (${tiers}; stage ${settings.throttlingRateLimit}/s burst ${settings.throttlingBurstLimit})`
+      : `Rate limits: off (--rate-limits to enforce the tiers: ${tiers})`,
+    '',
+    'Ctrl-C to stop.',
+    '',
+  );
   console.log(lines.join('\n'));
 
   let stopping = false;

@@ -1,5 +1,5 @@
-/** Names of the stack's CloudFormation outputs; the ops CLI finds the tables and the service time zone
- * through them (`--stack`). */
+/** Names of the stack's CloudFormation outputs; the ops CLI finds the tables, the service time zone and
+ * the usage plans of the rate tiers through them (`--stack`). */
 export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
   listingUrl: 'ListingUrl',
@@ -8,4 +8,11 @@ export const STACK_OUTPUTS = {
   vendorsTable: 'VendorsTableName',
   alarmTopic: 'AlarmTopicArn',
   serviceTimeZone: 'ServiceTimeZone',
+  rateTiers: 'RateTiers',
 } as const;
+
+/** The value of the `RateTiers` output: the default tier, and each tier's usage plan id. */
+export interface RateTiersOutput {
+  readonly default: string;
+  readonly plans: Readonly<Record<string, string>>;
+}

@@ -14,11 +14,12 @@ import {
   aws_sns as sns,
   aws_sns_subscriptions as subscriptions,
   Validations,
+  aws_wafv2 as wafv2,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { BEARER_HEADER_PATTERN } from '../lambda/auth/bearer';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../lambda/config/defaults';
-import { ERROR_HEADERS } from '../lambda/http/errors';
+import { ERROR_HEADERS, ERROR_MESSAGES, errorEnvelope } from '../lambda/http/errors';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
@@ -87,6 +88,7 @@ export class VacancyApiStack extends Stack {
       environment: {
         VACANCIES_TABLE: data.vacancies.tableName,
         DEFAULT_LOCALE: settings.defaultLocale,
+        RATE_TIERS: JSON.stringify(settings.rateTiers),
         SERVICE_TIMEZONE: settings.serviceTimeZone,
         DEFAULT_PER_PAGE: String(settings.defaultPerPage),
         ...(settings.publicBaseUrl && { PUBLIC_BASE_URL: settings.publicBaseUrl }),
@@ -108,6 +110,9 @@ export class VacancyApiStack extends Stack {
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy });
     this.api = new apigateway.RestApi(this, 'Api', {
       restApiName: settings.stackName,
+      // Clients send only their Bearer key: the authorizer names the vendor's usage key, and the usage plan of
+      // that key (the vendor's rate tier) throttles it.
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
       description: 'Vendor Vacancy API: a vendor lists its own active vacancies',
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
       // Execution logging needs the account's API Gateway CloudWatch role. It is account-wide and shared with
@@ -170,7 +175,10 @@ export class VacancyApiStack extends Stack {
     const get = resource.addMethod(
       'GET',
       new apigateway.LambdaIntegration(listing.function, { allowTestInvoke: false }),
+      { apiKeyRequired: true },
     );
+    const usagePlans = this.rateTiers(settings);
+    this.webApplicationFirewall(settings);
     // Any other method: 405 from a mock integration. It reaches no code and no data, so it needs no key,
     // and answers before authentication, as routing does.
     const notAllowedHeaders = headerMappings(METHOD_NOT_ALLOWED);
@@ -218,7 +226,7 @@ export class VacancyApiStack extends Stack {
         'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
     });
 
-    const alarmTopic = this.alarms(settings, data, authorizer, listing);
+    const alarmTopic = this.alarms(settings, data, authorizer, listing, accessLogs);
 
     const output = (id: string, value: string, description: string) =>
       new CfnOutput(this, id, { value, description });
@@ -233,10 +241,88 @@ export class VacancyApiStack extends Stack {
     output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');
     output(STACK_OUTPUTS.alarmTopic, alarmTopic.topicArn, 'SNS topic of the alarms');
     output(
+      STACK_OUTPUTS.rateTiers,
+      this.toJsonString({ default: settings.defaultRateTier, plans: usagePlans }),
+      'Default rate tier, and the usage plan id of each tier (the ops CLI links vendor keys to them)',
+    );
+    output(
       STACK_OUTPUTS.serviceTimeZone,
       settings.serviceTimeZone,
       'Time zone of created_at without an offset (the ops CLI imports in it)',
     );
+  }
+
+  /**
+   * One usage plan per rate tier, on the stage: its throttle is the tier's rate and burst, per vendor key. The
+   * stage's own throttle stays the ceiling over all vendors. Returns each tier's plan id.
+   */
+  private rateTiers(settings: ServiceSettings): Record<string, string> {
+    const plans: Record<string, string> = {};
+    for (const [tier, { rate, burst }] of Object.entries(settings.rateTiers)) {
+      const plan = this.api.addUsagePlan(`RateTier-${tier}`, {
+        name: `${settings.stackName}-${tier}`,
+        description: `Rate tier "${tier}": ${rate} requests/s, burst ${burst}, per vendor`,
+        throttle: { rateLimit: rate, burstLimit: burst },
+        apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+      });
+      plans[tier] = plan.usagePlanId;
+    }
+    return plans;
+  }
+
+  /**
+   * The optional per-IP limit (setting `wafRateLimit`): an AWS WAF web ACL on the stage with one rate-based rule,
+   * against floods of made-up keys (each of which would run the authorizer). Its block is a 429 with the
+   * contract's body; WAF cannot fill in the request id (the body says "") nor set `Retry-After` (it prefixes
+   * the headers it adds with `x-amzn-waf-`).
+   */
+  private webApplicationFirewall(settings: ServiceSettings): void {
+    if (settings.wafRateLimit === 0) {
+      Validations.of(this.api).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-APIG3',
+        reason:
+          'Every method needs a valid API key and each vendor is throttled by its rate tier; the per-IP AWS WAF limit is a setting (wafRateLimit), off by default for its monthly charge.',
+      });
+      return;
+    }
+    const metric = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      sampledRequestsEnabled: true,
+      metricName: `${settings.stackName}-${name}`,
+    });
+    const webAcl = new wafv2.CfnWebACL(this, 'PerIpLimit', {
+      scope: 'REGIONAL',
+      description: `At most ${settings.wafRateLimit} requests per 5 minutes from one IP address`,
+      defaultAction: { allow: {} },
+      visibilityConfig: metric('web-acl'),
+      customResponseBodies: {
+        tooManyRequests: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify(errorEnvelope(ERROR_MESSAGES[429], '')),
+        },
+      },
+      rules: [
+        {
+          name: 'per-ip-rate',
+          priority: 0,
+          statement: {
+            rateBasedStatement: {
+              limit: settings.wafRateLimit,
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: 300,
+            },
+          },
+          action: {
+            block: { customResponse: { responseCode: 429, customResponseBodyKey: 'tooManyRequests' } },
+          },
+          visibilityConfig: metric('per-ip-rate'),
+        },
+      ],
+    });
+    new wafv2.CfnWebACLAssociation(this, 'PerIpLimitOnStage', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: webAcl.attrArn,
+    });
   }
 
   /** cdk-nag findings on the REST API that are by design, each with its reason. */
@@ -252,22 +338,18 @@ export class VacancyApiStack extends Stack {
       reason:
         "API Gateway's account-level logging role uses the AWS-documented policy, which only writes logs.",
     });
-    api.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG3',
-      reason:
-        'Every method needs a valid API key and the stage is throttled; a WAF web ACL adds a monthly and per-request charge, so operators who need one associate it with the stage.',
-    });
   }
 
   /**
-   * Four alarms on what a vendor would notice — 5XX answers, slow listings, failing key checks, DynamoDB
-   * throttling — all sent to one SNS topic (encrypted, TLS only), with an e-mail subscription if configured.
+   * Alarms on what a vendor would notice — 5XX answers, slow listings, failing key checks (a vendor without a
+   * usage key among them), DynamoDB throttling, usage keys in no plan — all sent to one SNS topic (encrypted, TLS only), with an e-mail subscription if configured.
    */
   private alarms(
     settings: ServiceSettings,
     data: DataTables,
     authorizer: ApiFunction,
     listing: ApiFunction,
+    accessLogs: logs.LogGroup,
   ): sns.Topic {
     const topic = new sns.Topic(this, 'Alarms', {
       displayName: 'Vendor Vacancy API alarms',
@@ -341,6 +423,22 @@ export class VacancyApiStack extends Stack {
     );
     alarm('AuthorizerFailing', 'The authorizer failed to check keys (not refusals)', authorizerFailures, 0);
     alarm('DynamoDBThrottling', 'DynamoDB throttled reads of the API', throttled, 0);
+
+    // API Gateway answered INVALID_API_KEY (our 500): a vendor's usage key is in no usage plan of the stage.
+    const invalidUsageKeys = new logs.MetricFilter(this, 'InvalidUsageKeys', {
+      logGroup: accessLogs,
+      filterPattern: logs.FilterPattern.stringValue('$.error', '=', 'INVALID_API_KEY'),
+      metricNamespace: 'VendorVacancyApi',
+      metricName: 'InvalidUsageKeys',
+      metricValue: '1',
+      defaultValue: 0,
+    }).metric({ period, statistic: 'Sum' });
+    alarm(
+      'UsageKeyMisconfigured',
+      'A vendor\'s usage key is in no usage plan: its requests answer 500. Run "vacancy-admin --stack <stack> vendor sync-usage-keys".',
+      invalidUsageKeys,
+      0,
+    );
     return topic;
   }
 }

@@ -48,6 +48,14 @@ class KeyRefused extends Error {
   override readonly name = 'KeyRefused';
 }
 
+/** An active vendor without a usage key or tier: it cannot be throttled as its tier says. */
+class MissingUsageKey extends Error {
+  override readonly name = 'MissingUsageKey';
+  constructor(readonly vendorId: string) {
+    super('The vendor has no usage key; run "vacancy-admin vendor sync-usage-keys"');
+  }
+}
+
 /**
  * The key could not be checked. Thrown to API Gateway, which answers its AUTHORIZER_FAILURE response — the
  * contract's 503 with `Retry-After` — and never a 401: a good key is never called invalid. It says nothing:
@@ -63,8 +71,8 @@ class KeyCheckFailed extends Error {
 /**
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
  * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
- * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow with `{ vendorId, company }` as
- * context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
+ * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow, with the vendor's usage key as
+ * `usageIdentifierKey` (its rate tier's usage plan throttles it) and `{ vendorId, company, rateTier }` as context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
  * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
@@ -97,10 +105,17 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       logger.info('Denied: vendor suspended', { keyId: key.keyId, vendorId: vendor.vendorId });
       return policy('Deny', vendor.vendorId, event.methodArn);
     }
-    logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId });
+    if (!vendor.usageKey || !vendor.rateTier) {
+      // An operator's mistake (the vendor was never given its usage key): without one, its requests would count
+      // against no tier. Not an Allow: an error, logged (and alarmed on), answered as the 503.
+      throw new MissingUsageKey(vendor.vendorId);
+    }
+    logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId, rateTier: vendor.rateTier });
     return {
       ...policy('Allow', vendor.vendorId, event.methodArn),
-      context: { vendorId: vendor.vendorId, company: vendor.company },
+      // API Gateway throttles the request under the usage plan this key is in: the vendor's tier.
+      usageIdentifierKey: vendor.usageKey,
+      context: { vendorId: vendor.vendorId, company: vendor.company, rateTier: vendor.rateTier },
     };
   };
 
@@ -114,7 +129,9 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       return await decide(event, deadlineSignal(context, reserveMs));
     } catch (error) {
       if (error instanceof KeyRefused) throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
-      logger.error('Key check failed', { error });
+      if (error instanceof MissingUsageKey)
+        logger.error('Key check failed: the vendor has no usage key', { vendorId: error.vendorId });
+      else logger.error('Key check failed', { error });
       throw new KeyCheckFailed();
     }
   };

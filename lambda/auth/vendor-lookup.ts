@@ -13,7 +13,7 @@ export async function getVendor(
     new GetCommand({
       TableName: tableName,
       Key: vendorItemKey(vendorId),
-      ProjectionExpression: 'vendorId, company, #status, createdAt, updatedAt',
+      ProjectionExpression: 'vendorId, company, #status, rateTier, usageKey, createdAt, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
     }),
     underDeadline(signal),

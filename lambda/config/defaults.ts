@@ -60,3 +60,19 @@ export const RETRY_AFTER_SECONDS = 1;
 
 /** The service's name in its logs (and, later, its metrics). */
 export const SERVICE_NAME = 'vendor-vacancy-api';
+
+/** A rate tier: a steady rate and a burst, in requests per second. */
+export interface RateTier {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+/**
+ * The rate tiers a deployment has unless its settings say otherwise (setting `rateTiers`), and the one a vendor
+ * is on unless an operator moves it (`defaultRateTier`).
+ */
+export const DEFAULT_RATE_TIERS: Readonly<Record<string, RateTier>> = { standard: { rate: 10, burst: 20 } };
+export const DEFAULT_RATE_TIER = 'standard';
+
+/** A tier's policy as the `RateLimit-Policy` header states it (IETF draft "RateLimit header fields for HTTP"). */
+export const rateLimitPolicy = (name: string, tier: RateTier) => `"${name}";q=${tier.rate};w=1`;

@@ -22,6 +22,7 @@ export type GatewayResponseType =
   | 'QUOTA_EXCEEDED'
   | 'AUTHORIZER_FAILURE'
   | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'INVALID_API_KEY'
   | 'DEFAULT_4XX'
   | 'DEFAULT_5XX';
 
@@ -48,6 +49,9 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
   QUOTA_EXCEEDED: response(429, RETRY_AFTER),
   AUTHORIZER_FAILURE: response(503, RETRY_AFTER),
   AUTHORIZER_CONFIGURATION_ERROR: response(503, RETRY_AFTER),
+  // The vendor's usage key is missing or in no usage plan: an operator's mistake (alarmed on), never the 403
+  // that means "suspended".
+  INVALID_API_KEY: response(500),
   DEFAULT_4XX: { message: ERROR_MESSAGES[400] },
   DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
 };

@@ -9,8 +9,24 @@ export interface Vendor {
   readonly vendorId: string;
   readonly company: string;
   readonly status: VendorStatus;
+  /** Its rate tier: a usage plan of the stage. */
+  readonly rateTier: string;
+  /**
+   * The value of its API Gateway API key, which the authorizer hands to API Gateway (`usageIdentifierKey`) so
+   * that its requests count against its tier. A random value, not the vendor's Bearer key and never shown to it:
+   * API Gateway takes it only from the authorizer, never from a request.
+   */
+  readonly usageKey?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** What the ops CLI keeps on a vendor item about its API Gateway key (never read by the functions). */
+export interface VendorUsageKeyRecord {
+  /** The API Gateway id of the key whose value is `usageKey`; absent until a deployed stack has it. */
+  readonly usageKeyId?: string;
+  /** Keys of tiers the vendor left, kept until the authorizer caches that still name them have expired. */
+  readonly retiredUsageKeys?: readonly { readonly id: string; readonly deleteAfter: string }[];
 }
 
 /** An API key, as stored: never the key itself, only its SHA-256 hash (the item's key). */

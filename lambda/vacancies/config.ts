@@ -1,4 +1,4 @@
-import { SERVICE_DEFAULTS } from '../config/defaults';
+import { DEFAULT_RATE_TIERS, type RateTier, SERVICE_DEFAULTS } from '../config/defaults';
 import { dynamodbEndpoint, type Environment, requiredVariable } from '../config/environment';
 import { isTimeZone, zoneClock } from '../time/zone-clock';
 import type { ListingSettings } from './listing';
@@ -10,6 +10,18 @@ export interface ListingConfig extends ListingSettings {
   readonly vacanciesTable: string;
   /** A non-AWS DynamoDB endpoint (the local server's embedded engine); AWS when absent. */
   readonly dynamodbEndpoint?: string | undefined;
+}
+
+/** `RATE_TIERS`: the deployment's tiers as JSON (the stack writes it from its settings); the defaults when unset. */
+function rateTiersOf(json: string | undefined): Readonly<Record<string, RateTier>> {
+  if (!json) return DEFAULT_RATE_TIERS;
+  const tiers = JSON.parse(json) as Record<string, RateTier>;
+  for (const [name, tier] of Object.entries(tiers)) {
+    if (!Number.isInteger(tier?.rate) || !Number.isInteger(tier?.burst)) {
+      throw new Error(`RATE_TIERS: tier "${name}" needs a whole rate and burst.`);
+    }
+  }
+  return tiers;
 }
 
 /**
@@ -31,6 +43,7 @@ export function listingConfigFromEnvironment(env: Environment = process.env): Li
     throw new Error('PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment.');
   }
   return {
+    rateTiers: rateTiersOf(env.RATE_TIERS),
     vacanciesTable: requiredVariable(env, 'VACANCIES_TABLE'),
     dynamodbEndpoint: dynamodbEndpoint(env),
     defaultLocale,

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { FUNCTION_LIMITS } from '../config/defaults';
+import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
@@ -26,11 +26,11 @@ export interface ListingHandlerDependencies {
  * A missing context means the route is misconfigured (no authorizer); that fails closed, as a 500.
  */
 function authorizedVendor(event: APIGatewayProxyEvent): Vendor {
-  const { vendorId, company } = event.requestContext.authorizer ?? {};
+  const { vendorId, company, rateTier } = event.requestContext.authorizer ?? {};
   if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') {
     throw new Error('No vendor in the authorizer context');
   }
-  return { vendorId, company };
+  return { vendorId, company, ...(typeof rateTier === 'string' && { rateTier }) };
 }
 
 /** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
@@ -67,6 +67,14 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         foreignItems: result.foreignItems,
       });
     }
+    const tiers = settings.rateTiers ?? {};
+    const tier =
+      vendor.rateTier !== undefined && Object.hasOwn(tiers, vendor.rateTier)
+        ? tiers[vendor.rateTier]
+        : undefined;
+    if (vendor.rateTier !== undefined && !tier) {
+      logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
+    }
     return {
       statusCode: 200,
       headers: {
@@ -74,6 +82,8 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         'Content-Language': result.locale,
         Vary: 'Accept-Language',
         'Cache-Control': 'private, no-cache',
+        // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
+        ...(tier && vendor.rateTier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
       },
       body: JSON.stringify(result.body),
     };

@@ -1,3 +1,4 @@
+import type { RateTier } from '../config/defaults';
 import { invalidInput } from '../http/errors';
 import type { Locale } from '../schema/vacancy';
 import type { ZoneClock } from '../time/zone-clock';
@@ -11,6 +12,8 @@ import type { ListingResponse } from './types';
 /** Per-deployment behaviour of the listing (README "Deploy", settings). */
 export interface ListingSettings {
   readonly defaultLocale: Locale;
+  /** The deployment's rate tiers: each 200 states the vendor's in `RateLimit-Policy`. */
+  readonly rateTiers?: Readonly<Record<string, RateTier>>;
   /** The service time zone's clock: `created_at` and "today" for deadlines. */
   readonly clock: ZoneClock;
   readonly defaultPerPage: number;
@@ -22,6 +25,8 @@ export interface ListingSettings {
 export interface Vendor {
   readonly vendorId: string;
   readonly company: string;
+  /** Its rate tier (absent only behind an authorizer that does not name one). */
+  readonly rateTier?: string;
 }
 
 /** A listing request, stripped of its transport. */

@@ -9,7 +9,8 @@
  * - Each Lambda invoked as Lambda would: the event and the result cross a JSON boundary, the function's timeout
  *   is enforced, a thrown error is `{ errorType, errorMessage }`. The authorizer's "Unauthorized" is a 401, its
  *   other failures and its timeout the AUTHORIZER_FAILURE response (503); the policy decides 403; a failed or
- *   timed-out listing is a 502.
+ *   timed-out listing is a 502. The method requires an API key from the authorizer: none is INVALID_API_KEY.
+ * - With a rate limiter (`--rate-limits`), each usage key is throttled by its tier, and all by the stage: 429.
  * - Requests that Node's HTTP parser refuses (bad bytes, headers past API Gateway's 10,240-byte limit, an
  *   unknown `Expect`) and requests without `Host` are answered in the envelope too, with an `X-Request-Id`.
  * - Client-chosen names (headers, parameters) are kept in `Map`s and null-prototype objects. The `Host` header
@@ -36,6 +37,7 @@ import {
 } from '../../lambda/http/gateway-responses';
 import { LISTING_PATH } from '../../lambda/vacancies/pagination';
 import { lambdaContext } from './lambda-context';
+import type { RateLimiter } from './rate-limiter';
 
 /** The two Lambda handlers behind the API, exactly as deployed. */
 export interface GatewayHandlers {
@@ -52,6 +54,8 @@ export interface GatewayOptions {
   readonly domainName: string;
   /** Each function's timeout, as deployed. */
   readonly timeoutsMs: { readonly authorizer: number; readonly listing: number };
+  /** The usage plans' and the stage's throttling; none when absent (`npm start` without `--rate-limits`). */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /** API Gateway's limit on the request line and headers together, in bytes (its quotas page). */
@@ -257,6 +261,13 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     }
     const policy = authorized.result;
     if (!policyAllows(policy, METHOD_ARN)) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
+    // The method requires an API key, taken from the authorizer (`apiKeySource: AUTHORIZER`); its usage plan
+    // throttles the request.
+    const usageKey = policy.usageIdentifierKey;
+    if (!usageKey) return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
+    const admission = options.rateLimiter?.admit(usageKey, String(policy.context?.rateTier ?? ''));
+    if (admission === 'invalid-key') return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
+    if (admission === 'throttled') return gatewayResponse(GATEWAY_RESPONSES.THROTTLED);
 
     const query = queryMaps(queryStart === -1 ? '' : target.slice(queryStart + 1));
     const event: APIGatewayProxyEvent = {

@@ -6,6 +6,7 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
+import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import {
   answerRefusedRequests,
@@ -14,6 +15,7 @@ import {
   type GatewayOptions,
   MAX_HEADER_BYTES,
 } from './gateway';
+import { RateLimiter } from './rate-limiter';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
@@ -40,6 +42,10 @@ export interface LocalApiOptions {
   readonly tablePrefix?: string;
   /** Function timeouts to enforce; the deployed ones (`FUNCTION_LIMITS`) unless given (tests shorten them). */
   readonly timeoutsMs?: Partial<GatewayOptions['timeoutsMs']>;
+  /** Throttle each vendor by its rate tier, and all by the stage, as the deployed usage plans do. */
+  readonly rateLimits?: boolean;
+  /** The deployment settings (rate tiers, stage throttling); `cdk.json`'s, as the stack reads them, by default. */
+  readonly settings?: ServiceSettings;
 }
 
 /** A running local API. */
@@ -73,6 +79,7 @@ function listen(server: Server, port: number): Promise<number> {
  * One local API per process: the entry points configure themselves once, when first imported.
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
+  const settings = options.settings ?? settingsOfCdkJson();
   const engine: EmbeddedDynamoDB | undefined = options.dynamodbEndpoint
     ? undefined
     : await startEmbeddedDynamoDB({
@@ -99,6 +106,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const environment = {
       SERVICE_TIMEZONE: SERVICE_DEFAULTS.timeZone,
       PUBLIC_BASE_URL: url,
+      RATE_TIERS: JSON.stringify(settings.rateTiers),
       ...options.environment,
       VACANCIES_TABLE: tables.vacancies,
       VENDORS_TABLE: tables.vendors,
@@ -109,8 +117,13 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     let seed: LocalApi['seed'];
     const seedFile = options.seedFile ?? (fresh ? DEMO_SEED_FILE : undefined);
     if (seedFile) {
-      const data = await readSeedFile(seedFile, zoneClock(environment.SERVICE_TIMEZONE));
-      seed = { file: seedFile, data, summary: await loadSeed(createDocumentClient(client), tables, data) };
+      const rules = {
+        clock: zoneClock(environment.SERVICE_TIMEZONE),
+        rateTiers: Object.keys(settings.rateTiers),
+      };
+      const data = await readSeedFile(seedFile, rules);
+      const summary = await loadSeed(createDocumentClient(client), tables, data, settings.defaultRateTier);
+      seed = { file: seedFile, data, summary };
     }
 
     const handlers: GatewayHandlers = {
@@ -127,6 +140,12 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
           listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
           ...options.timeoutsMs,
         },
+        ...(options.rateLimits && {
+          rateLimiter: new RateLimiter(settings.rateTiers, {
+            rate: settings.throttlingRateLimit,
+            burst: settings.throttlingBurstLimit,
+          }),
+        }),
       }),
     );
     return {

@@ -14,7 +14,15 @@ export interface SeedVendor {
   readonly id: string;
   readonly company: string;
   readonly status: VendorStatus;
+  /** Its rate tier; the deployment's default tier when absent. */
+  readonly rate_tier?: string;
   readonly api_keys: readonly string[];
+}
+
+/** What a seed is checked against: the service time zone, and the rate tiers of the deployment. */
+export interface SeedRules {
+  readonly clock: ZoneClock;
+  readonly rateTiers: readonly string[];
 }
 
 /** A validated seed file (README "API behaviour", data). */
@@ -30,7 +38,12 @@ export class InvalidSeedError extends Error {
   }
 }
 
-function parseVendor(input: unknown, where: string, problems: string[]): SeedVendor | undefined {
+function parseVendor(
+  input: unknown,
+  where: string,
+  problems: string[],
+  rateTiers: readonly string[],
+): SeedVendor | undefined {
   const vendor = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const before = problems.length;
   if (!isVendorId(vendor.id)) problems.push(`${where}.id: ${VENDOR_ID_RULE}`);
@@ -40,6 +53,9 @@ function parseVendor(input: unknown, where: string, problems: string[]): SeedVen
   if (!VENDOR_STATUSES.includes(vendor.status as VendorStatus)) {
     problems.push(`${where}.status must be one of ${VENDOR_STATUSES.join(', ')}`);
   }
+  if (vendor.rate_tier !== undefined && !rateTiers.includes(vendor.rate_tier as string)) {
+    problems.push(`${where}.rate_tier must be one of ${rateTiers.join(', ')}`);
+  }
   const keys = vendor.api_keys;
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string' && key.length >= 8)) {
     problems.push(`${where}.api_keys must be a list of keys of at least 8 characters`);
@@ -48,7 +64,7 @@ function parseVendor(input: unknown, where: string, problems: string[]): SeedVen
 }
 
 /** Checks a parsed seed file: vendors, unique ids and keys, and every vacancy against the import rules. */
-export function parseSeed(input: unknown, clock: ZoneClock): Seed {
+export function parseSeed(input: unknown, rules: SeedRules): Seed {
   const seed = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const problems: string[] = [];
   if (!Array.isArray(seed.vendors)) problems.push('vendors must be a list');
@@ -56,7 +72,7 @@ export function parseSeed(input: unknown, clock: ZoneClock): Seed {
   if (problems.length > 0) throw new InvalidSeedError(problems);
 
   const vendors = (seed.vendors as unknown[]).flatMap(
-    (input, i) => parseVendor(input, `vendors[${i}]`, problems) ?? [],
+    (input, i) => parseVendor(input, `vendors[${i}]`, problems, rules.rateTiers) ?? [],
   );
   const vendorIds = new Set<string>();
   const keys = new Set<string>();
@@ -71,7 +87,7 @@ export function parseSeed(input: unknown, clock: ZoneClock): Seed {
 
   const vacancyIds = new Set<number>();
   const vacancies = (seed.vacancies as unknown[]).flatMap((input, i) => {
-    const result = validateVacancyRecord(input, clock);
+    const result = validateVacancyRecord(input, rules.clock);
     if (!result.ok) {
       problems.push(`vacancies[${i}]: ${result.reasons.join('; ')}`);
       return [];
@@ -89,9 +105,9 @@ export function parseSeed(input: unknown, clock: ZoneClock): Seed {
 }
 
 /** Reads and checks a seed file (a byte order mark at its start is ignored). */
-export async function readSeedFile(path: string, clock: ZoneClock): Promise<Seed> {
+export async function readSeedFile(path: string, rules: SeedRules): Promise<Seed> {
   const text = await readFile(path, 'utf8');
-  return parseSeed(JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text), clock);
+  return parseSeed(JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text), rules);
 }
 
 /** What a seed load wrote. */
@@ -102,21 +118,29 @@ export interface SeedSummary {
 }
 
 /**
- * Writes a seed into the tables: vendors, their keys (hashed; loading again is harmless), then the vacancies
- * through the import's write path, so an id that another vendor already holds is refused here too.
+ * Writes a seed into the tables: vendors (each with its usage key, kept when loaded again), their keys (hashed;
+ * loading again is harmless), then the vacancies through the import's write path, so an id that another vendor
+ * already holds is refused here too.
  */
 export async function loadSeed(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   seed: Seed,
+  defaultRateTier?: string,
 ): Promise<SeedSummary> {
   let apiKeys = 0;
   for (const vendor of seed.vendors) {
-    await putVendor(client, tables.vendors, {
-      vendorId: vendor.id,
-      company: vendor.company,
-      status: vendor.status,
-    });
+    await putVendor(
+      client,
+      tables.vendors,
+      {
+        vendorId: vendor.id,
+        company: vendor.company,
+        status: vendor.status,
+        ...(vendor.rate_tier && { rateTier: vendor.rate_tier }),
+      },
+      { ...(defaultRateTier && { defaultRateTier }) },
+    );
     for (const [i, apiKey] of vendor.api_keys.entries()) {
       await storeApiKey(
         client,

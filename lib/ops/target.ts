@@ -1,3 +1,4 @@
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -6,8 +7,10 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import type { TableNames } from '../../lambda/schema/tables';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { localTableNames } from '../create-tables';
-import { STACK_OUTPUTS } from '../stack-outputs';
+import { settingsOfCdkJson } from '../settings';
+import { type RateTiersOutput, STACK_OUTPUTS } from '../stack-outputs';
 import { canonicalTimeZone } from '../time-zone';
+import { ControlPlanePacer, type UsageKeyContext } from './usage-keys';
 
 /** Where the ops CLI works, as the user asked for it. */
 export interface TargetOptions {
@@ -31,6 +34,10 @@ export interface Target {
   readonly clock: ZoneClock | undefined;
   readonly local: boolean;
   readonly description: string;
+  /** The rate tiers vendors can be on, and the one a new vendor gets. */
+  readonly rateTiers: { readonly names: readonly string[]; readonly defaultTier: string };
+  /** How to manage the vendors' API Gateway keys: only for a deployed stack (`--stack`). */
+  readonly usageKeys?: UsageKeyContext;
   close(): void;
 }
 
@@ -39,10 +46,11 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
-/** What a deployed stack tells the ops CLI: its tables, and its service time zone (absent on older stacks). */
+/** What a deployed stack tells the ops CLI: its tables, service time zone and rate tiers (absent on older stacks). */
 export interface StackDescription {
   readonly tables: TableNames;
   readonly timeZone?: string;
+  readonly rateTiers?: RateTiersOutput;
 }
 
 /** Table names and service time zone from a stack's CloudFormation outputs. */
@@ -67,7 +75,12 @@ export async function describeStack(
     );
   }
   const timeZone = outputs.get(STACK_OUTPUTS.serviceTimeZone);
-  return { tables: { vacancies, vendors }, ...(timeZone && { timeZone }) };
+  const rateTiers = outputs.get(STACK_OUTPUTS.rateTiers);
+  return {
+    tables: { vacancies, vendors },
+    ...(timeZone && { timeZone }),
+    ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
+  };
 }
 
 /** A time zone the user gave, checked and made canonical. */
@@ -95,6 +108,7 @@ export async function resolveTarget(
   let tables: TableNames;
   let timeZone: string | undefined;
   let description: string;
+  let deployedTiers: RateTiersOutput | undefined;
   if (endpoint) {
     tables = {
       vacancies: options.vacanciesTable ?? localTableNames().vacancies,
@@ -117,6 +131,7 @@ export async function resolveTarget(
     }
     tables = stack.tables;
     timeZone = stack.timeZone ?? given;
+    deployedTiers = stack.rateTiers;
     description = `stack ${options.stack}`;
   } else if (explicit) {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -134,13 +149,41 @@ export async function resolveTarget(
     region: options.region,
     retryMode: 'adaptive',
   });
+  const documentClient = createDocumentClient(client);
+  // The deployment's tiers: the stack's own when deployed, else this project's settings (`cdk.json`).
+  const settings = deployedTiers ? undefined : settingsOfCdkJson();
+  const rateTiers = deployedTiers
+    ? { names: Object.keys(deployedTiers.plans), defaultTier: deployedTiers.default }
+    : { names: Object.keys(settings?.rateTiers ?? {}), defaultTier: settings?.defaultRateTier ?? '' };
+  const apiGateway =
+    deployedTiers && options.stack
+      ? new APIGatewayClient({
+          maxAttempts: 8,
+          retryMode: 'adaptive',
+          ...(options.region && { region: options.region }),
+        })
+      : undefined;
   return {
     client,
-    documentClient: createDocumentClient(client),
+    documentClient,
     tables,
     clock: timeZone === undefined ? undefined : zoneClock(timeZone),
     local: Boolean(endpoint),
     description,
-    close: () => client.destroy(),
+    rateTiers,
+    ...(apiGateway &&
+      deployedTiers && {
+        usageKeys: {
+          apiGateway,
+          pacer: new ControlPlanePacer(),
+          usagePlans: { stackName: options.stack as string, plans: deployedTiers.plans },
+          documentClient,
+          vendorsTable: tables.vendors,
+        },
+      }),
+    close: () => {
+      client.destroy();
+      apiGateway?.destroy();
+    },
   };
 }

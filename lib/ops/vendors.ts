@@ -1,8 +1,27 @@
 /** The operator's writes and listings of vendors (README "Operating"). Each addresses what it touches by key. */
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';
 import { isConditionFailed } from '../../lambda/dynamodb/errors';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
-import { ITEM_KIND, type Vendor, type VendorStatus, vendorItemKey } from '../../lambda/schema/vendors';
+import {
+  ITEM_KIND,
+  type Vendor,
+  type VendorStatus,
+  type VendorUsageKeyRecord,
+  vendorItemKey,
+} from '../../lambda/schema/vendors';
+
+/** A vendor as the ops CLI sees it: with what it keeps about the vendor's API Gateway key. */
+export type VendorRecord = Vendor & VendorUsageKeyRecord;
+
+/**
+ * A new usage key value: 160 random bits as 40 hex digits (API Gateway takes 20 to 128 alphanumeric characters).
+ * It identifies the vendor to its usage plan; it is not a secret the vendor holds, and never shown to it.
+ */
+export function generateUsageKey(): string {
+  return randomBytes(20).toString('hex');
+}
 
 /** Every item of a Query, following `LastEvaluatedKey`. */
 export async function queryAll(
@@ -19,34 +38,115 @@ export async function queryAll(
   return items;
 }
 
-/** Creates a vendor or changes its company name (keeping its status and creation time). */
+/** The fields of a vendor item the CLI shows and works with. */
+function toVendorRecord(item: Record<string, unknown>): VendorRecord {
+  const {
+    vendorId,
+    company,
+    status,
+    rateTier,
+    usageKey,
+    usageKeyId,
+    retiredUsageKeys,
+    createdAt,
+    updatedAt,
+  } = item as unknown as VendorRecord;
+  return {
+    vendorId,
+    company,
+    status,
+    rateTier,
+    ...(usageKey && { usageKey }),
+    ...(usageKeyId && { usageKeyId }),
+    ...(retiredUsageKeys && retiredUsageKeys.length > 0 && { retiredUsageKeys }),
+    createdAt,
+    updatedAt,
+  };
+}
+
+/**
+ * Creates a vendor or changes its company name, keeping its status, tier, usage key and creation time. A new
+ * vendor is active, on `rateTier` (the deployment's default tier unless said otherwise) and gets its usage key
+ * value; a vendor without one (an older item) gets one too. `status` and `rateTier` given are set.
+ */
 export async function putVendor(
   client: DynamoDBDocumentClient,
   tableName: string,
-  vendor: { vendorId: string; company: string; status?: VendorStatus },
-  now = new Date(),
-): Promise<Vendor> {
-  const timestamp = now.toISOString();
+  vendor: { vendorId: string; company: string; status?: VendorStatus; rateTier?: string },
+  options: { defaultRateTier?: string; now?: Date } = {},
+): Promise<VendorRecord> {
+  const timestamp = (options.now ?? new Date()).toISOString();
+  const keep = (name: string, placeholder: string, given: boolean) =>
+    given ? placeholder : `if_not_exists(${name}, ${placeholder})`;
   const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: vendorItemKey(vendor.vendorId),
-      UpdateExpression:
-        'SET kind = :kind, vendorId = :id, company = :company, #status = ' +
-        (vendor.status ? ':status' : 'if_not_exists(#status, :status)') +
-        ', createdAt = if_not_exists(createdAt, :now), updatedAt = :now',
+      UpdateExpression: [
+        'SET kind = :kind, vendorId = :id, company = :company',
+        `#status = ${keep('#status', ':status', vendor.status !== undefined)}`,
+        `rateTier = ${keep('rateTier', ':tier', vendor.rateTier !== undefined)}`,
+        'usageKey = if_not_exists(usageKey, :usageKey)',
+        'createdAt = if_not_exists(createdAt, :now), updatedAt = :now',
+      ].join(', '),
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':kind': ITEM_KIND.vendor,
         ':id': vendor.vendorId,
         ':company': vendor.company,
         ':status': vendor.status ?? 'active',
+        ':tier': vendor.rateTier ?? options.defaultRateTier ?? DEFAULT_RATE_TIER,
+        ':usageKey': generateUsageKey(),
         ':now': timestamp,
       },
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return toVendor(Attributes ?? {});
+  return toVendorRecord(Attributes ?? {});
+}
+
+/** A vendor with what the CLI keeps about its usage key, or undefined. */
+export async function getVendorRecord(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+): Promise<VendorRecord | undefined> {
+  const { Item } = await client.send(
+    new GetCommand({ TableName: tableName, Key: vendorItemKey(vendorId), ConsistentRead: true }),
+  );
+  return Item ? toVendorRecord(Item) : undefined;
+}
+
+/**
+ * Records a vendor's tier and usage key (and the keys it retired), for an existing vendor; false when there is
+ * no such vendor. With `expectedUsageKey`, only if the key has not changed since it was read.
+ */
+export async function saveVendorUsage(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+  usage: Required<Pick<VendorRecord, 'rateTier' | 'usageKey'>> & VendorUsageKeyRecord,
+  options: { expectedUsageKey?: string; now?: Date } = {},
+): Promise<boolean> {
+  return updateIfCondition(client, {
+    TableName: tableName,
+    Key: vendorItemKey(vendorId),
+    UpdateExpression:
+      'SET rateTier = :tier, usageKey = :usageKey, retiredUsageKeys = :retired, updatedAt = :now' +
+      (usage.usageKeyId ? ', usageKeyId = :usageKeyId' : ' REMOVE usageKeyId'),
+    ConditionExpression:
+      options.expectedUsageKey === undefined
+        ? 'attribute_exists(pk)'
+        : 'attribute_exists(pk) AND usageKey = :expected',
+    ExpressionAttributeValues: {
+      ':tier': usage.rateTier,
+      ':usageKey': usage.usageKey,
+      ':retired': usage.retiredUsageKeys ?? [],
+      ':now': (options.now ?? new Date()).toISOString(),
+      ...(usage.usageKeyId && { ':usageKeyId': usage.usageKeyId }),
+      ...(options.expectedUsageKey !== undefined && { ':expected': options.expectedUsageKey }),
+    },
+  });
 }
 
 /** Suspends or reactivates an existing vendor; false when there is no such vendor. */
@@ -57,17 +157,23 @@ export async function setVendorStatus(
   status: VendorStatus,
   now = new Date(),
 ): Promise<boolean> {
+  return updateIfCondition(client, {
+    TableName: tableName,
+    Key: vendorItemKey(vendorId),
+    UpdateExpression: 'SET #status = :status, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':status': status, ':now': now.toISOString() },
+  });
+}
+
+/** Sends a conditional update: false when its condition fails (no such vendor, or changed meanwhile). */
+async function updateIfCondition(
+  client: DynamoDBDocumentClient,
+  input: ConstructorParameters<typeof UpdateCommand>[0],
+): Promise<boolean> {
   try {
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: vendorItemKey(vendorId),
-        UpdateExpression: 'SET #status = :status, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':now': now.toISOString() },
-      }),
-    );
+    await client.send(new UpdateCommand(input));
     return true;
   } catch (error) {
     if (isConditionFailed(error)) return false;
@@ -75,19 +181,16 @@ export async function setVendorStatus(
   }
 }
 
-/** The public fields of a vendor item. */
-function toVendor(item: Record<string, unknown>): Vendor {
-  const { vendorId, company, status, createdAt, updatedAt } = item as unknown as Vendor;
-  return { vendorId, company, status, createdAt, updatedAt };
-}
-
 /** Every vendor, by id: a Query of the vendor items (the `by-kind` index), never of keys or vacancies. */
-export async function listVendors(client: DynamoDBDocumentClient, tableName: string): Promise<Vendor[]> {
+export async function listVendors(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<VendorRecord[]> {
   const items = await queryAll(client, {
     TableName: tableName,
     IndexName: VENDOR_INDEXES.byKind,
     KeyConditionExpression: 'kind = :kind',
     ExpressionAttributeValues: { ':kind': ITEM_KIND.vendor },
   });
-  return items.map(toVendor);
+  return items.map(toVendorRecord);
 }

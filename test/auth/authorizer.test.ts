@@ -1,11 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
-import { putVendor, setVendorStatus } from '../../lib/ops/vendors';
+import { getVendorRecord, putVendor, setVendorStatus } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { lambdaContext, silentLogger } from '../support/lambda';
 
@@ -40,7 +40,9 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
   });
   afterAll(async () => tables.drop());
 
-  it('allows a live key: every GET of the stage, the vendor in the context', async () => {
+  it('allows a live key: every GET of the stage, the vendor and its tier in the context, its usage key for the plan', async () => {
+    const { usageKey } = (await getVendorRecord(tables.documentClient, tables.names.vendors, 'acme')) ?? {};
+    expect(usageKey).toMatch(/^[0-9a-f]{40}$/);
     await expect(authorize(`Bearer ${acmeKey}`)).resolves.toEqual({
       principalId: 'acme',
       policyDocument: {
@@ -53,7 +55,33 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
           },
         ],
       },
-      context: { vendorId: 'acme', company: 'Acme LLC' },
+      usageIdentifierKey: usageKey,
+      context: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard' },
+    });
+  });
+
+  it('fails (API Gateway: 503), never allows, an active vendor without a usage key, and logs it as an ERROR', async () => {
+    const { documentClient, names } = tables;
+    await putVendor(documentClient, names.vendors, { vendorId: 'keyless', company: 'Keyless' });
+    const keyless = await issueApiKey(documentClient, names.vendors, 'keyless', 'x');
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: names.vendors,
+        Key: { pk: 'vendor#keyless' },
+        UpdateExpression: 'REMOVE usageKey',
+      }),
+    );
+    const logger = silentLogger();
+    const logError = jest.spyOn(logger, 'error');
+    const handler = createAuthorizerHandler({ documentClient, vendorsTable: names.vendors, logger });
+    await expect(
+      handler(
+        { type: 'TOKEN', authorizationToken: `Bearer ${keyless?.apiKey}`, methodArn: METHOD_ARN },
+        lambdaContext('authorizer'),
+      ),
+    ).rejects.toThrow('The key could not be checked');
+    expect(logError).toHaveBeenCalledWith('Key check failed: the vendor has no usage key', {
+      vendorId: 'keyless',
     });
   });
 

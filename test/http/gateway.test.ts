@@ -7,6 +7,7 @@ import { answerRefusedRequests, createLocalGateway, type GatewayHandlers } from 
 
 const allow = (context: Record<string, string>): APIGatewayAuthorizerResult => ({
   principalId: 'acme',
+  usageIdentifierKey: 'usage-key-of-acme',
   policyDocument: {
     Version: '2012-10-17',
     Statement: [

@@ -263,8 +263,8 @@ describe('the stack, with default settings', () => {
   });
 
   describe('alarms and outputs', () => {
-    it('sends four alarms to an encrypted, TLS-only topic', () => {
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
+    it('sends five alarms to an encrypted, TLS-only topic', () => {
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
       template.allResourcesProperties('AWS::CloudWatch::Alarm', {
         AlarmActions: [{ Ref: Match.stringLikeRegexp('^Alarms') }],
       });
@@ -305,6 +305,9 @@ describe('the stack, with settings from context', () => {
       authorizerCacheSeconds: '0',
       throttlingRateLimit: 5,
       throttlingBurstLimit: '10',
+      rateTiers: '{"basic":{"rate":2,"burst":4},"partner":{"rate":5,"burst":10}}',
+      defaultRateTier: 'basic',
+      wafRateLimit: '500',
       tracing: false,
       logRetentionDays: '7',
       defaultLocale: 'en',
@@ -338,6 +341,34 @@ describe('the stack, with settings from context', () => {
       Endpoint: 'ops@example.com',
     });
     template.hasOutput('ServiceTimeZone', { Value: 'Europe/Berlin' });
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 2, BurstLimit: 4 },
+    });
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 5, BurstLimit: 10 },
+    });
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      Rules: [
+        Match.objectLike({
+          Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } },
+          Action: {
+            Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'tooManyRequests' } },
+          },
+        }),
+      ],
+      CustomResponseBodies: {
+        tooManyRequests: {
+          ContentType: 'APPLICATION_JSON',
+          Content: '{"status":"error","message":"Too Many Requests.","request_id":""}',
+        },
+      },
+    });
+    template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
+      ResourceArn: Match.anyValue(),
+      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^PerIpLimit'), 'Arn'] },
+    });
   });
 
   it('takes time zone names in any case, and deploys the canonical one', () => {
@@ -362,9 +393,91 @@ describe('the stack, with settings from context', () => {
     ['tracing', 'yes'],
     ['publicBaseUrl', 'ftp://x'],
     ['stageName', 'pro d'],
+    ['rateTiers', '{}'],
+    ['rateTiers', '{"Gold":{"rate":1,"burst":1}}'],
+    ['rateTiers', '{"gold":{"rate":0,"burst":1}}'],
+    ['rateTiers', '{"gold":{"rate":1.5,"burst":3}}'],
+    ['rateTiers', 'not json'],
+    ['wafRateLimit', '5'],
   ])('refuses an invalid %s (%p)', (key, value) => {
     const app = new App({ context: { [key]: value } });
-    expect(() => readSettings(app.node)).toThrow(`Context "${key}" has an invalid value`);
+    expect(() => readSettings((key) => app.node.tryGetContext(key))).toThrow(
+      `Context "${key}" has an invalid value`,
+    );
+  });
+});
+
+describe('rate tiers', () => {
+  const template = stackTemplate();
+
+  it('takes API keys only from the authorizer, and requires one on the listing (not on the 405 mock)', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.hasResourceProperties('AWS::ApiGateway::Method', { HttpMethod: 'GET', ApiKeyRequired: true });
+    template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'ANY',
+      ApiKeyRequired: Match.absent(),
+      AuthorizationType: 'NONE',
+    });
+  });
+
+  it('has one usage plan per tier, with its throttle, on the stage; the stage keeps its own limit as the ceiling', () => {
+    const plans = Object.values(template.findResources('AWS::ApiGateway::UsagePlan'));
+    expect(plans).toHaveLength(Object.keys(DEFAULT_SETTINGS.rateTiers).length);
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      ApiStages: [
+        {
+          ApiId: { Ref: Match.stringLikeRegexp('^Api') },
+          Stage: { Ref: Match.stringLikeRegexp('^ApiDeploymentStage') },
+        },
+      ],
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 })],
+    });
+  });
+
+  it("publishes the default tier and each tier's usage plan id for the ops CLI", () => {
+    const output = template.findOutputs('RateTiers').RateTiers ?? {};
+    expect(JSON.stringify(output.Value)).toMatch(/default.*standard.*plans.*standard/);
+    expect(JSON.stringify(output.Value)).toContain('RateTierstandard');
+  });
+
+  it('answers INVALID_API_KEY with the 500, never a 403, and alarms on it from the access log', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'INVALID_API_KEY',
+      StatusCode: '500',
+    });
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ $.error = "INVALID_API_KEY" }',
+      LogGroupName: { Ref: Match.stringLikeRegexp('^AccessLogs') },
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmDescription: Match.stringLikeRegexp('usage key is in no usage plan'),
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('gives the listing the tiers, so each 200 can state its RateLimit-Policy', () => {
+    const variables = lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables;
+    expect(JSON.parse(variables.RATE_TIERS)).toEqual(DEFAULT_SETTINGS.rateTiers);
+  });
+
+  it('adds no WAF web ACL unless wafRateLimit is set', () => {
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  });
+
+  it('refuses a default tier that is not a tier, and a tier faster than the stage', () => {
+    const settings = (context: Record<string, unknown>) => () =>
+      readSettings((key) => new App({ context }).node.tryGetContext(key));
+    expect(settings({ defaultRateTier: 'gold' })).toThrow(
+      'Context "defaultRateTier" names no tier of rateTiers',
+    );
+    expect(settings({ rateTiers: { fast: { rate: 60, burst: 20 } }, defaultRateTier: 'fast' })).toThrow(
+      'tier "fast" (60/s, burst 20) exceeds the stage\'s limit (50/s, burst 100)',
+    );
   });
 });
 
@@ -378,7 +491,9 @@ describe('cdk-nag (AWS Solutions)', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'));
     outdirs.push(outdir);
     const app = new App({ outdir, context: CDK_CONTEXT });
-    const stack = new VacancyApiStack(app, 'Nag', { settings: readSettings(app.node) });
+    const stack = new VacancyApiStack(app, 'Nag', {
+      settings: readSettings((key) => app.node.tryGetContext(key)),
+    });
     addResources?.(stack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     return () => app.synth();

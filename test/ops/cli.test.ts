@@ -73,14 +73,18 @@ describe('vacancy-admin', () => {
   it('creates a vendor, issues a key that authenticates, revokes it, suspends the vendor', async () => {
     expect(await admin(['vendor', 'put', 'acme', '--company', 'Acme LLC'])).toMatchObject({
       code: 0,
-      stdout: 'vendor acme "Acme LLC" (active)\n',
+      stdout: 'vendor acme "Acme LLC" (active, tier standard)\n',
     });
 
     const issued = await admin(['--json', 'key', 'issue', 'acme', '--label', 'career page']);
     expect(issued.code).toBe(0);
     const { apiKey, keyId } = JSON.parse(issued.stdout) as { apiKey: string; keyId: string };
     expect(apiKey).toMatch(/^vvk_/);
-    expect((await authorize(apiKey)).context).toEqual({ vendorId: 'acme', company: 'Acme LLC' });
+    expect((await authorize(apiKey)).context).toEqual({
+      vendorId: 'acme',
+      company: 'Acme LLC',
+      rateTier: 'standard',
+    });
 
     const second = JSON.parse((await admin(['--json', 'key', 'issue', 'acme'])).stdout) as { apiKey: string };
     const listed = await admin(['key', 'list', 'acme']);
@@ -92,7 +96,11 @@ describe('vacancy-admin', () => {
       stdout: `key ${keyId} of acme revoked\n`,
     });
     await expect(authorize(apiKey)).rejects.toThrow(/^Unauthorized$/);
-    expect((await authorize(second.apiKey)).context).toEqual({ vendorId: 'acme', company: 'Acme LLC' });
+    expect((await authorize(second.apiKey)).context).toEqual({
+      vendorId: 'acme',
+      company: 'Acme LLC',
+      rateTier: 'standard',
+    });
 
     expect((await admin(['vendor', 'suspend', 'acme'])).code).toBe(0);
     expect((await authorize(second.apiKey)).policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
@@ -182,6 +190,26 @@ describe('vacancy-admin', () => {
     } finally {
       await proxy.stop();
     }
+  });
+
+  it("shows each vendor's tier, moves a vendor between the tiers of the settings, and keeps usage keys for --stack", async () => {
+    const listed = await admin(['vendor', 'list']);
+    expect(listed.stdout).toMatch(/^acme\s+active\s+standard\s+Acme LLC$/m);
+    // The tiers of this project's settings (cdk.json): only "standard" unless an operator adds more.
+    expect(await admin(['vendor', 'tier', 'acme', 'gold'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('error: "gold" is not a rate tier of local DynamoDB at'),
+    });
+    expect(await admin(['vendor', 'tier', 'acme', 'standard'])).toMatchObject({
+      code: 0,
+      stdout: 'vendor acme moved from tier standard to standard\n',
+    });
+    expect(await admin(['vendor', 'sync-usage-keys'])).toMatchObject({
+      code: 1,
+      stderr: 'error: usage keys live in API Gateway: give --stack <name> of a deployed stack.\n',
+    });
+    const json = JSON.parse((await admin(['--json', 'vendor', 'list'])).stdout) as Record<string, unknown>[];
+    for (const vendor of json) expect(vendor).not.toHaveProperty('usageKey');
   });
 
   it('answers user errors with one line and a non-zero exit, never a stack trace', async () => {

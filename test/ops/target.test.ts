@@ -9,6 +9,7 @@ const OUTPUTS = [
   { OutputKey: 'VacanciesTableName', OutputValue: 'VendorVacancyApi-DataVacancies-ABC' },
   { OutputKey: 'VendorsTableName', OutputValue: 'VendorVacancyApi-DataVendors-DEF' },
   { OutputKey: 'ServiceTimeZone', OutputValue: 'Europe/Berlin' },
+  { OutputKey: 'RateTiers', OutputValue: '{"default":"standard","plans":{"standard":"p1","partner":"p2"}}' },
 ];
 const stack = (StackName: string, Outputs: typeof OUTPUTS) => ({
   Stacks: [{ StackName, CreationTime: new Date(), StackStatus: 'CREATE_COMPLETE' as const, Outputs }],
@@ -32,6 +33,7 @@ describe('ops CLI targets', () => {
         vendors: 'VendorVacancyApi-DataVendors-DEF',
       },
       timeZone: 'Europe/Berlin',
+      rateTiers: { default: 'standard', plans: { standard: 'p1', partner: 'p2' } },
     });
   });
 
@@ -54,6 +56,12 @@ describe('ops CLI targets', () => {
     const target = await resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1' }, {});
     expect(target.clock?.zone).toBe('Europe/Berlin');
     expect(target.tables.vacancies).toBe('VendorVacancyApi-DataVacancies-ABC');
+    // The stack's tiers and usage plans: vendor keys are managed in API Gateway.
+    expect(target.rateTiers).toEqual({ names: ['standard', 'partner'], defaultTier: 'standard' });
+    expect(target.usageKeys?.usagePlans).toEqual({
+      stackName: 'VendorVacancyApi',
+      plans: { standard: 'p1', partner: 'p2' },
+    });
     target.close();
     await expect(
       resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1', timeZone: 'Asia/Baku' }, {}),
@@ -72,6 +80,9 @@ describe('ops CLI targets', () => {
     const target = await resolveTarget({}, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
     expect(target).toMatchObject({ local: true, tables: { vacancies: 'Vacancies', vendors: 'Vendors' } });
     expect(target.clock?.zone).toBe(SERVICE_DEFAULTS.timeZone);
+    // A local engine: the tiers of this project's settings, and no API Gateway keys to manage.
+    expect(target.rateTiers.defaultTier).toBe('standard');
+    expect(target.usageKeys).toBeUndefined();
     target.close();
     const other = await resolveTarget({ timeZone: 'UTC' }, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
     expect(other.clock?.zone).toBe('UTC');

@@ -21,7 +21,7 @@ export function stackTemplate(
     context: { ...CDK_CONTEXT, ...context, ...(!options.bundle && { 'aws:cdk:bundling-stacks': [] }) },
   });
   const stack = new VacancyApiStack(app, 'Test', {
-    settings: readSettings(app.node),
+    settings: readSettings((key) => app.node.tryGetContext(key)),
     env: { account: '123456789012', region: 'eu-central-1' },
   });
   return Template.fromStack(stack);

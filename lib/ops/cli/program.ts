@@ -14,6 +14,7 @@ export interface Options extends TargetOptions {
   readonly label?: string;
   readonly dryRun?: boolean;
   readonly vendor?: string;
+  readonly tier?: string;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */

@@ -1,19 +1,45 @@
 import type { Command } from 'commander';
 import type { VendorStatus } from '../../../lambda/schema/vendors';
-import { UserError } from '../target';
-import { listVendors, putVendor, setVendorStatus } from '../vendors';
+import { type Target, UserError } from '../target';
+import { moveUsageKey, syncUsageKey, type UsageKeyActions } from '../usage-keys';
+import { getVendorRecord, listVendors, putVendor, saveVendorUsage, setVendorStatus } from '../vendors';
 import { action, parse } from './program';
 
 /** The longest company name: it is in every response, so it is bounded like a vacancy title. */
 export const MAX_COMPANY_CHARACTERS = 200;
 
-/** `vendor put|suspend|activate|list`. */
+/** A tier of the target, or a one-line error naming the ones there are. */
+function knownTier(target: Target, tier: string): string {
+  if (!target.rateTiers.names.includes(tier)) {
+    throw new UserError(
+      `"${tier}" is not a rate tier of ${target.description}: ${target.rateTiers.names.join(', ')}.`,
+    );
+  }
+  return tier;
+}
+
+/** The lines of what usage key work did, or what it would need. */
+function usageKeyLines(target: Target, actions: UsageKeyActions | undefined): string[] {
+  if (actions) return actions.map((line) => `  ${line}`);
+  return target.local
+    ? []
+    : [
+        "  (no stack: the vendor item holds its usage key; give --stack to put it into the tier's usage plan)",
+      ];
+}
+
+/** `vendor put|suspend|activate|tier|list|sync-usage-keys`. */
 export function addVendorCommands(program: Command): void {
-  const vendor = program.command('vendor').description('create, rename, suspend, activate and list vendors');
+  const vendor = program
+    .command('vendor')
+    .description('create, rename, suspend, activate, list vendors, and move them between rate tiers');
   vendor
     .command('put')
-    .description('create a vendor, or rename it (its status is kept)')
+    .description(
+      'create a vendor, or rename it (its status and tier are kept); against a stack, also its usage key',
+    )
     .requiredOption('--company <name>', 'company name, returned as "company" by the API')
+    .option('--tier <tier>', "its rate tier (default: the deployment's default tier for a new vendor)")
     .argument('<id>', 'vendor id', parse.vendorId)
     .action(
       action(async (target, options, id: string) => {
@@ -28,11 +54,33 @@ export function addVendorCommands(program: Command): void {
             `--company must be at most ${MAX_COMPANY_CHARACTERS} characters of text, without control characters.`,
           );
         }
-        const saved = await putVendor(target.documentClient, target.tables.vendors, {
-          vendorId: id,
-          company,
-        });
-        return { data: saved, text: `vendor ${saved.vendorId} "${saved.company}" (${saved.status})` };
+        const tier = options.tier === undefined ? undefined : knownTier(target, options.tier);
+        const existing = await getVendorRecord(target.documentClient, target.tables.vendors, id);
+        if (existing && tier !== undefined && tier !== existing.rateTier) {
+          throw new UserError(
+            `vendor ${id} is on tier ${existing.rateTier}: move it with "vendor tier ${id} ${tier}".`,
+          );
+        }
+        const saved = await putVendor(
+          target.documentClient,
+          target.tables.vendors,
+          { vendorId: id, company, ...(tier && { rateTier: tier }) },
+          { defaultRateTier: target.rateTiers.defaultTier },
+        );
+        const actions = target.usageKeys ? await syncUsageKey(target.usageKeys, saved) : undefined;
+        return {
+          data: {
+            vendorId: saved.vendorId,
+            company: saved.company,
+            status: saved.status,
+            rateTier: saved.rateTier,
+            usageKey: actions ?? null,
+          },
+          text: [
+            `vendor ${saved.vendorId} "${saved.company}" (${saved.status}, tier ${saved.rateTier})`,
+            ...usageKeyLines(target, actions),
+          ],
+        };
       }),
     );
 
@@ -55,13 +103,80 @@ export function addVendorCommands(program: Command): void {
   }
 
   vendor
+    .command('tier')
+    .description('move a vendor to another rate tier (within the authorizer cache time, 300 s by default)')
+    .argument('<id>', 'vendor id', parse.vendorId)
+    .argument('<tier>', 'rate tier')
+    .action(
+      action(async (target, _options, id: string, tier: string) => {
+        knownTier(target, tier);
+        const record = await getVendorRecord(target.documentClient, target.tables.vendors, id);
+        if (!record) throw new UserError(`vendor "${id}" does not exist.`);
+        let actions: UsageKeyActions | undefined;
+        if (target.usageKeys) actions = await moveUsageKey(target.usageKeys, record, tier);
+        else {
+          // No stack: the tier on the item is what the local server enforces (against a deployment's tables,
+          // "vendor sync-usage-keys --stack" moves its key into the new plan).
+          await saveVendorUsage(target.documentClient, target.tables.vendors, id, {
+            rateTier: tier,
+            usageKey: record.usageKey ?? '',
+            ...(record.usageKeyId && { usageKeyId: record.usageKeyId }),
+            ...(record.retiredUsageKeys && { retiredUsageKeys: record.retiredUsageKeys }),
+          });
+        }
+        return {
+          data: { vendorId: id, from: record.rateTier, rateTier: tier, usageKey: actions ?? null },
+          text: [
+            `vendor ${id} moved from tier ${record.rateTier} to ${tier}`,
+            ...usageKeyLines(target, actions),
+          ],
+        };
+      }),
+    );
+
+  vendor
+    .command('sync-usage-keys')
+    .description(
+      "give every vendor of a deployed stack its API key in its tier's usage plan, and delete retired keys; idempotent",
+    )
+    .action(
+      action(async (target) => {
+        if (!target.usageKeys) {
+          throw new UserError('usage keys live in API Gateway: give --stack <name> of a deployed stack.');
+        }
+        const vendors = await listVendors(target.documentClient, target.tables.vendors);
+        const report: { vendorId: string; actions: UsageKeyActions }[] = [];
+        for (const record of vendors)
+          report.push({ vendorId: record.vendorId, actions: await syncUsageKey(target.usageKeys, record) });
+        const changed = report.filter((entry) => entry.actions.length > 0);
+        return {
+          data: report,
+          text: [
+            ...changed.flatMap((entry) => [
+              `${entry.vendorId}:`,
+              ...entry.actions.map((line) => `  ${line}`),
+            ]),
+            `${vendors.length} vendors checked, ${changed.length} changed`,
+          ],
+        };
+      }),
+    );
+
+  vendor
     .command('list')
-    .description('list every vendor')
+    .description('list every vendor, with its status and rate tier')
     .action(
       action(async (target) => {
         const vendors = await listVendors(target.documentClient, target.tables.vendors);
-        const lines = vendors.map((v) => `${v.vendorId.padEnd(24)} ${v.status.padEnd(10)} ${v.company}`);
-        return { data: vendors, text: lines.length > 0 ? lines : 'no vendors' };
+        const lines = vendors.map(
+          (v) => `${v.vendorId.padEnd(24)} ${v.status.padEnd(10)} ${v.rateTier.padEnd(12)} ${v.company}`,
+        );
+        return {
+          data: vendors.map(
+            ({ usageKey: _usageKey, usageKeyId: _id, retiredUsageKeys: _retired, ...shown }) => shown,
+          ),
+          text: lines.length > 0 ? lines : 'no vendors',
+        };
       }),
     );
 }

@@ -1,0 +1,258 @@
+/**
+ * Each vendor's API Gateway API key, in its rate tier's usage plan (README "Operating", rate tiers). The value
+ * is the vendor item's `usageKey`, which the authorizer hands to API Gateway; the vendor never sees it. Every
+ * operation is idempotent — it looks before it creates — and paced to API Gateway's control-plane quotas.
+ */
+import {
+  type APIGatewayClient,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+  DeleteUsagePlanKeyCommand,
+  GetApiKeyCommand,
+  GetApiKeysCommand,
+  GetUsagePlanKeyCommand,
+} from '@aws-sdk/client-api-gateway';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { generateUsageKey, saveVendorUsage, type VendorRecord } from './vendors';
+
+/**
+ * The least time between two calls of an operation, in milliseconds: API Gateway allows CreateApiKey and
+ * DeleteApiKey 5 requests a second per account ("Amazon API Gateway quotas"); every other call is kept at 10 a
+ * second, and no two calls of any kind go out closer than that.
+ */
+export const CONTROL_PLANE_INTERVALS_MS: Readonly<Record<string, number>> = {
+  CreateApiKey: 200,
+  DeleteApiKey: 200,
+  default: 100,
+};
+
+/** Spaces control-plane calls to their quotas. The clock and the wait are replaceable, for tests. */
+export class ControlPlanePacer {
+  #lastCall = Number.NEGATIVE_INFINITY;
+  readonly #lastOf = new Map<string, number>();
+
+  constructor(
+    private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = {
+      now: () => performance.now(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    },
+  ) {}
+
+  /** Waits until `operation` may be called, and counts it as called. */
+  async before(operation: string): Promise<void> {
+    const interval = CONTROL_PLANE_INTERVALS_MS[operation] ?? (CONTROL_PLANE_INTERVALS_MS.default as number);
+    const since = (last: number | undefined, gap: number) => (last ?? Number.NEGATIVE_INFINITY) + gap;
+    const readyAt = Math.max(
+      since(this.#lastCall, CONTROL_PLANE_INTERVALS_MS.default as number),
+      since(this.#lastOf.get(operation), interval),
+    );
+    const wait = readyAt - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait);
+    const now = this.clock.now();
+    this.#lastCall = now;
+    this.#lastOf.set(operation, now);
+  }
+}
+
+/** A deployed stack's usage plans: one per rate tier. */
+export interface UsagePlans {
+  readonly stackName: string;
+  /** Tier name → usage plan id. */
+  readonly plans: Readonly<Record<string, string>>;
+}
+
+/** What usage keys are managed with. */
+export interface UsageKeyContext {
+  readonly apiGateway: APIGatewayClient;
+  readonly pacer: ControlPlanePacer;
+  readonly usagePlans: UsagePlans;
+  readonly documentClient: DynamoDBDocumentClient;
+  readonly vendorsTable: string;
+  readonly now?: () => Date;
+}
+
+/** What an operation did, in words, for the operator. */
+export type UsageKeyActions = string[];
+
+/** How long a retired key stays in its plan: past the longest authorizer cache (3,600 s) that may still name it. */
+export const RETIRED_KEY_GRACE_MS = 60 * 60 * 1000;
+
+const isNotFound = (error: unknown) => error instanceof Error && error.name === 'NotFoundException';
+
+/** Sends a control-plane call when the pacer allows it. */
+async function call<T>(context: UsageKeyContext, command: { constructor: { name: string } }): Promise<T> {
+  await context.pacer.before(command.constructor.name.replace(/Command$/, ''));
+  return (await context.apiGateway.send(command as never)) as T;
+}
+
+/** The name of a vendor's API key: its stack and id, so a key can be found again by name. */
+const keyName = (stackName: string, vendorId: string) => `${stackName}.${vendorId}`;
+
+function planOf(context: UsageKeyContext, tier: string): string {
+  const plan = context.usagePlans.plans[tier];
+  if (!plan) throw new Error(`The stack has no usage plan for tier "${tier}".`);
+  return plan;
+}
+
+/** The id of the API key with this value: the one recorded, else one found by name, else a new one. */
+async function keyIdFor(
+  context: UsageKeyContext,
+  vendor: VendorRecord,
+  value: string,
+  actions: UsageKeyActions,
+): Promise<string> {
+  if (vendor.usageKeyId) {
+    try {
+      const key = await call<{ value?: string }>(
+        context,
+        new GetApiKeyCommand({ apiKey: vendor.usageKeyId, includeValue: true }),
+      );
+      if (key.value === value) return vendor.usageKeyId;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  const name = keyName(context.usagePlans.stackName, vendor.vendorId);
+  const { items = [] } = await call<{ items?: { id?: string; name?: string; value?: string }[] }>(
+    context,
+    new GetApiKeysCommand({ nameQuery: name, includeValues: true, limit: 500 }),
+  );
+  const existing = items.find((item) => item.name?.startsWith(name) && item.value === value && item.id);
+  if (existing?.id) {
+    actions.push(`adopted API key ${existing.id}`);
+    return existing.id;
+  }
+  const created = await call<{ id?: string }>(
+    context,
+    new CreateApiKeyCommand({
+      name: `${name}.${vendor.rateTier}`,
+      value,
+      enabled: true,
+      description: `Usage key of vendor ${vendor.vendorId} (rate tier ${vendor.rateTier}); never given to the vendor`,
+      tags: { stack: context.usagePlans.stackName, vendor: vendor.vendorId },
+    }),
+  );
+  if (!created.id) throw new Error('API Gateway created an API key without an id.');
+  actions.push(`created API key ${created.id}`);
+  return created.id;
+}
+
+/** Puts a key in one tier's plan and in no other plan of the stack (a stage takes a key in one plan only). */
+async function linkToTier(
+  context: UsageKeyContext,
+  keyId: string,
+  tier: string,
+  actions: UsageKeyActions,
+): Promise<void> {
+  const target = planOf(context, tier);
+  const inPlan = async (usagePlanId: string) => {
+    try {
+      await call(context, new GetUsagePlanKeyCommand({ usagePlanId, keyId }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  };
+  for (const [otherTier, usagePlanId] of Object.entries(context.usagePlans.plans)) {
+    if (usagePlanId === target || !(await inPlan(usagePlanId))) continue;
+    await call(context, new DeleteUsagePlanKeyCommand({ usagePlanId, keyId }));
+    actions.push(`removed API key ${keyId} from the ${otherTier} plan`);
+  }
+  if (!(await inPlan(target))) {
+    await call(context, new CreateUsagePlanKeyCommand({ usagePlanId: target, keyId, keyType: 'API_KEY' }));
+    actions.push(`linked API key ${keyId} to the ${tier} plan`);
+  }
+}
+
+/** Deletes the retired keys whose grace time has passed; returns those still waiting. */
+async function deleteRetiredKeys(
+  context: UsageKeyContext,
+  vendor: VendorRecord,
+  actions: UsageKeyActions,
+): Promise<NonNullable<VendorRecord['retiredUsageKeys']>> {
+  const now = (context.now ?? (() => new Date()))();
+  const waiting: { id: string; deleteAfter: string }[] = [];
+  for (const retired of vendor.retiredUsageKeys ?? []) {
+    if (new Date(retired.deleteAfter) > now) {
+      waiting.push(retired);
+      continue;
+    }
+    try {
+      await call(context, new DeleteApiKeyCommand({ apiKey: retired.id }));
+      actions.push(`deleted retired API key ${retired.id}`);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  return waiting;
+}
+
+/**
+ * Makes a vendor's API key what its item says: a key with the item's value exists (created, or found again),
+ * in its tier's plan and no other; retired keys past their grace time are deleted; the item records the key's
+ * id. Running it again does nothing more (only looks).
+ */
+export async function syncUsageKey(context: UsageKeyContext, vendor: VendorRecord): Promise<UsageKeyActions> {
+  const actions: UsageKeyActions = [];
+  const value = vendor.usageKey ?? generateUsageKey();
+  const keyId = await keyIdFor(context, vendor, value, actions);
+  await linkToTier(context, keyId, vendor.rateTier, actions);
+  const retired = await deleteRetiredKeys(context, vendor, actions);
+  const unchanged =
+    vendor.usageKey === value &&
+    vendor.usageKeyId === keyId &&
+    retired.length === (vendor.retiredUsageKeys ?? []).length;
+  if (!unchanged) {
+    await saveVendorUsage(context.documentClient, context.vendorsTable, vendor.vendorId, {
+      rateTier: vendor.rateTier,
+      usageKey: value,
+      usageKeyId: keyId,
+      retiredUsageKeys: retired,
+    });
+  }
+  return actions;
+}
+
+/**
+ * Moves a vendor to another tier without a moment outside any plan: a new key in the new tier's plan becomes
+ * the vendor's, and the old one stays in the old plan for `RETIRED_KEY_GRACE_MS` — authorizer answers cached
+ * before the move still name it — then `syncUsageKey` deletes it.
+ */
+export async function moveUsageKey(
+  context: UsageKeyContext,
+  vendor: VendorRecord,
+  tier: string,
+): Promise<UsageKeyActions> {
+  planOf(context, tier);
+  if (vendor.rateTier === tier) return syncUsageKey(context, vendor);
+  if (!vendor.usageKeyId) return syncUsageKey(context, { ...vendor, rateTier: tier });
+  const actions: UsageKeyActions = [];
+  const value = generateUsageKey();
+  const keyId = await keyIdFor(context, { ...vendor, rateTier: tier, usageKeyId: undefined }, value, actions);
+  await linkToTier(context, keyId, tier, actions);
+  const now = (context.now ?? (() => new Date()))();
+  const deleteAfter = new Date(now.getTime() + RETIRED_KEY_GRACE_MS).toISOString();
+  const saved = await saveVendorUsage(
+    context.documentClient,
+    context.vendorsTable,
+    vendor.vendorId,
+    {
+      rateTier: tier,
+      usageKey: value,
+      usageKeyId: keyId,
+      retiredUsageKeys: [...(vendor.retiredUsageKeys ?? []), { id: vendor.usageKeyId, deleteAfter }],
+    },
+    { expectedUsageKey: vendor.usageKey ?? '', now },
+  );
+  if (!saved) {
+    // Changed by someone else since it was read: the new key is not the vendor's, so it goes.
+    await call(context, new DeleteApiKeyCommand({ apiKey: keyId }));
+    throw new Error(
+      `vendor ${vendor.vendorId} changed while it was being moved; nothing was changed, try again.`,
+    );
+  }
+  actions.push(`retired API key ${vendor.usageKeyId} (deleted after ${deleteAfter})`);
+  return actions;
+}
