@@ -10,7 +10,7 @@ import { canonicalTimeZone } from './time-zone';
 
 /**
  * Deployment settings, read from `cdk.json` context and overridable with `cdk deploy -c key=value`. The
- * README's "Deploy" section documents each, with its default.
+ * documentation (docs/operating.md#settings) describes each, with its default.
  */
 export interface ServiceSettings {
   /** CloudFormation stack name. */

@@ -95,7 +95,7 @@ export class VacancyApiStack extends Stack {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       },
       statements: [
-        // Exactly the two reads of DESIGN's cost model: Query on the active index, BatchGetItem of a page.
+        // Exactly the two reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index, BatchGetItem of a page.
         new iam.PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
@@ -217,7 +217,7 @@ export class VacancyApiStack extends Stack {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions::AwsSolutions-COG4',
         reason:
-          'Vendors are machine clients identified by API keys, checked by the Lambda TOKEN authorizer (CONTRACT §1, §6); Cognito user pools are for people signing in.',
+          'Vendors are machine clients identified by API keys, checked by the Lambda TOKEN authorizer (docs/api.md#authentication); Cognito user pools are for people signing in.',
       });
     }
     Validations.of(notAllowed).acknowledge({

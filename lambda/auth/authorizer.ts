@@ -15,7 +15,7 @@ export interface AuthorizerDependencies {
   readonly documentClient: DynamoDBDocumentClient;
   readonly vendorsTable: string;
   readonly logger: Logger;
-  /** Kept back from the remaining time to fail in (README "API behaviour", time budget). */
+  /** Kept back from the remaining time to fail in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
 }
 

@@ -1,6 +1,5 @@
 /**
- * `Authorization: Bearer <key>`: the scheme word in any case, surrounding blanks ignored (README "API
- * behaviour", authentication). Written once as a pattern that means the same to Java's regex engine and to
+ * `Authorization: Bearer <key>`: the scheme word in any case, surrounding blanks ignored (docs/api.md#authentication). Written once as a pattern that means the same to Java's regex engine and to
  * JavaScript's: API Gateway's authorizer `validationRegex` (Java) refuses malformed headers with it before any
  * Lambda runs, and the authorizer and the local server parse with it. So it names its characters: `\s` would be
  * ASCII whitespace in Java but every Unicode space in JavaScript — a `Bearer\u00A0<key>` the deployed API refuses

@@ -1,7 +1,7 @@
 /**
  * The service's defaults and limits, written once. The CDK settings, the functions' configuration, the local
  * server and the ops CLI all start from these values; a deployment overrides the first group through its
- * settings (README "Deploy").
+ * settings (docs/operating.md#settings).
  */
 export const SERVICE_DEFAULTS = {
   /** Locale when neither `lang` nor `Accept-Language` decides. */
@@ -31,7 +31,7 @@ export interface FunctionLimits {
 }
 
 /**
- * The two functions (README "API behaviour", time budget). One DynamoDB call, with every SDK attempt at its
+ * The two functions (docs/design.md#time-budget). One DynamoDB call, with every SDK attempt at its
  * limits and the SDK's backoff between them, fits in the budget (timeout less reserve); a request that makes
  * several calls is cut off by its deadline instead.
  */

@@ -1,5 +1,5 @@
 /**
- * The time budget of one request (README "API behaviour", time budget): every DynamoDB call of the request runs
+ * The time budget of one request (docs/design.md#time-budget): every DynamoDB call of the request runs
  * under a signal that aborts it when the function's remaining time, less a reserve to answer in, is spent.
  * Throttled, failing and slow all end the same way then: an error that means "retry later" (503), answered
  * before Lambda's own timeout could turn it into a 502.

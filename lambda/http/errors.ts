@@ -1,5 +1,5 @@
 /**
- * The error envelope (README "API behaviour", errors), one definition for every error the service emits: the
+ * The error envelope (docs/api.md#errors), one definition for every error the service emits: the
  * handler's, the authorizer's and API Gateway's own (its gateway responses are rendered from these same
  * definitions).
  */

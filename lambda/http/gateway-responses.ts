@@ -36,7 +36,7 @@ const response = (
 });
 
 /**
- * The gateway responses (README "API behaviour", errors). MISSING_AUTHENTICATION_TOKEN is what API Gateway
+ * The gateway responses (docs/api.md#errors). MISSING_AUTHENTICATION_TOKEN is what API Gateway
  * answers for a path or method with no route: here it is the 404 it really is. A key that could not be checked
  * — the authorizer failed, timed out or could not be invoked (API Gateway calls a thrown error a configuration
  * error) — is the 503 of a database that did not answer, never a 401 or a 500: the client should retry.

@@ -1,5 +1,5 @@
 /**
- * The compact entries of the active index and the condition that reads them (docs/design.md "Data model").
+ * The compact entries of the active index and the condition that reads them (docs/design.md#data-model).
  * An entry holds the table key (`id`), the vendor id once (`v`), a 12-byte order key (`o`), and the filter
  * values as small numbers: about 45 bytes where readable names and ISO strings took about 80.
  */

@@ -1,5 +1,5 @@
 /**
- * The DynamoDB tables of the service, written once as plain data (docs/design.md "Data model"). The CDK stack
+ * The DynamoDB tables of the service, written once as plain data (docs/design.md#data-model). The CDK stack
  * turns them into `aws_dynamodb.Table` constructs and `createTables` into `CreateTable` calls against any
  * endpoint (the local server, the tests), so the deployed and the local schema cannot drift.
  */

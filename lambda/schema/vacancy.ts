@@ -1,6 +1,6 @@
 /**
  * What a vacancy is, written once: the fields of the vacancy object (spec §2.1, in its order), the fields of an
- * import record (README "API behaviour", data), the statuses, types and salary types. Types are derived from these lists, so a
+ * import record (docs/operating.md#imports), the statuses, types and salary types. Types are derived from these lists, so a
  * field added here is a field everywhere.
  */
 

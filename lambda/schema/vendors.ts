@@ -1,4 +1,4 @@
-/** Items of the vendors table: vendors and the hashes of their API keys (docs/design.md "Data model"). */
+/** Items of the vendors table: vendors and the hashes of their API keys (docs/design.md#data-model). */
 
 /** Whether a vendor may use the API: a suspended vendor's valid keys get 403. */
 export const VENDOR_STATUSES = ['active', 'suspended'] as const;

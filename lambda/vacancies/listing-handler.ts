@@ -17,7 +17,7 @@ export interface ListingHandlerDependencies {
   readonly logger: Logger;
   /** The clock; tests fix it. */
   readonly now?: () => Date;
-  /** Kept back from the remaining time to answer in (README "API behaviour", time budget). */
+  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
 }
 

@@ -9,7 +9,7 @@ import { type MultiValueParameters, parseListingQuery } from './query';
 import type { VacancyRepository } from './repository';
 import type { ListingResponse } from './types';
 
-/** Per-deployment behaviour of the listing (README "Deploy", settings). */
+/** Per-deployment behaviour of the listing (docs/operating.md#settings). */
 export interface ListingSettings {
   readonly defaultLocale: Locale;
   /** The deployment's rate tiers: each 200 states the vendor's in `RateLimit-Policy`. */

@@ -63,7 +63,7 @@ function preferenceFor(locale: Locale, ranges: readonly LanguageRange[]): Prefer
 }
 
 /**
- * Chooses the response locale (README "API behaviour", locale): a valid `lang` parameter decides; otherwise the
+ * Chooses the response locale (docs/api.md#locale): a valid `lang` parameter decides; otherwise the
  * supported locale that `Accept-Language` prefers most, by quality, then by where the header names it, then
  * the default locale first; when the header accepts none, the default.
  */

@@ -37,7 +37,7 @@ export function pageUrlBuilder(routeUrl: string, query: ListingQuery): (page: nu
 }
 
 /**
- * The pagination object (CONTRACT §2): `current_page` is the requested page even past the end; a next link
+ * The pagination object (docs/api.md#pagination): `current_page` is the requested page even past the end; a next link
  * exists while `current_page < last_page`, a previous link while `current_page > 1`.
  */
 export function paginate(

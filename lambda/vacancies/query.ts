@@ -15,7 +15,7 @@ interface Range {
   readonly max: number;
 }
 
-/** Limits of CONTRACT §1. */
+/** The parameters' limits (docs/api.md#query-parameters). */
 export const LIMITS = {
   type: { min: Math.min(...VACANCY_TYPES), max: Math.max(...VACANCY_TYPES) },
   perPage: { min: 1, max: 100 },
@@ -39,7 +39,7 @@ type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
 const DIGITS = /^[0-9]+$/;
 
 /**
- * Parses and validates the listing's query parameters (CONTRACT §1): an empty value means the parameter is
+ * Parses and validates the listing's query parameters (docs/api.md#query-parameters): an empty value means the parameter is
  * absent, a parameter given twice is invalid, unknown parameters are ignored. Every invalid parameter is
  * reported, not only the first.
  */

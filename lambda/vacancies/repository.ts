@@ -63,7 +63,7 @@ const LISTED_PROJECTION = {
 };
 
 /**
- * The listing's data access (docs/design.md "How a listing reads"). One descending Query on the narrow,
+ * The listing's data access (docs/design.md#how-a-listing-reads). One descending Query on the narrow,
  * sparse active index walks every matching entry once: it counts them for `total` and picks the ids at the
  * page's positions (after the page, it asks for counts only). One BatchGetItem then reads the page's items,
  * each checked to belong to the vendor. Full items are never read for counting, and nothing is scanned.

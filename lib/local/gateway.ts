@@ -1,6 +1,5 @@
 /**
- * The local stand-in for API Gateway: what it does for this API, as strictly as it does it (README "API
- * behaviour", local server), around the real Lambda handlers.
+ * The local stand-in for API Gateway: what it does for this API, as strictly as it does it (docs/api.md#the-local-server), around the real Lambda handlers.
  *
  * - Routing on the raw path, exactly: `/vendor/vacancies` and nothing that merely normalises to it (no `//`,
  *   `.` or `..` segments) — 404 — and GET only — 405.

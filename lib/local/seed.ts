@@ -25,7 +25,7 @@ export interface SeedRules {
   readonly rateTiers: readonly string[];
 }
 
-/** A validated seed file (README "API behaviour", data). */
+/** A validated seed file (docs/operating.md#seed-files). */
 export interface Seed {
   readonly vendors: readonly SeedVendor[];
   readonly vacancies: readonly Vacancy[];

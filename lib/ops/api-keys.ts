@@ -1,5 +1,5 @@
 /**
- * Issuing, listing and revoking API keys (README "API behaviour", authentication): the operator's side of the keys the
+ * Issuing, listing and revoking API keys (docs/operating.md#vendors-and-keys): the operator's side of the keys the
  * authorizer checks. Each command addresses the items it touches through a key or an index, never a Scan.
  */
 import { randomBytes } from 'node:crypto';

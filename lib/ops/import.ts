@@ -1,5 +1,5 @@
 /**
- * The vacancy import, the only write path of vacancies (docs/design.md "Writes"). Its guarantees: every
+ * The vacancy import, the only write path of vacancies (docs/design.md#writes-the-import). Its guarantees: every
  * record is checked before anything is written, and a rejected record is reported with its line while every
  * other valid one is still imported; an id belongs to the vendor that first stored it, even when two imports
  * race (a conditional put claims it); an interrupted import says what it wrote and which lines it did not, and

@@ -1,5 +1,5 @@
 /**
- * Each vendor's API Gateway API key, in its rate tier's usage plan (README "Operating", rate tiers). The value
+ * Each vendor's API Gateway API key, in its rate tier's usage plan (docs/operating.md#rate-tiers). The value
  * is the vendor item's `usageKey`, which the authorizer hands to API Gateway; the vendor never sees it. Every
  * operation is idempotent — it looks before it creates — and paced to API Gateway's control-plane quotas.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of an import record (README "API behaviour", data): every field checked, every broken rule
+ * The rules of an import record (docs/operating.md#imports): every field checked, every broken rule
  * reported in plain words. A tool's job, so it lives with the tools: the functions never validate records.
  */
 

@@ -1,4 +1,4 @@
-/** The operator's writes and listings of vendors (README "Operating"). Each addresses what it touches by key. */
+/** The operator's writes and listings of vendors (docs/operating.md#vendors-and-keys). Each addresses what it touches by key. */
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';

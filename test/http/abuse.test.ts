@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
+import { documentedFetch, expectDocumented } from '../support/openapi';
 
 const SEED_FILE = new URL('../fixtures/seed.json', import.meta.url).pathname;
 const KEY = 'vvk_test_acme_first';
@@ -16,8 +17,18 @@ interface RawResponse {
   body: string;
 }
 
-/** Sends raw bytes on a new connection and reads the one response, until the server closes the connection. */
-function raw(port: number, request: string | Buffer): Promise<RawResponse> {
+/**
+ * Sends raw bytes on a new connection and reads the one response, until the server closes the connection; the
+ * response is held to docs/openapi.yaml for the request line's method and target.
+ */
+async function raw(port: number, request: string | Buffer): Promise<RawResponse> {
+  const response = await exchange(port, request);
+  const [method = '', target = ''] = request.toString().split('\r\n')[0]?.split(' ') ?? [];
+  expectDocumented({ method, target, ...response });
+  return response;
+}
+
+function exchange(port: number, request: string | Buffer): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(request));
     const chunks: Buffer[] = [];
@@ -176,7 +187,7 @@ describe('the local server under hostile HTTP', () => {
 
   it('is still up and answering after all of it', async () => {
     expect(api.process.exitCode).toBeNull();
-    const response = await fetch(`${api.url}/vendor/vacancies`, {
+    const response = await documentedFetch(`${api.url}/vendor/vacancies`, {
       headers: { Authorization: `Bearer ${KEY}` },
     });
     expect(response.status).toBe(200);

@@ -9,6 +9,7 @@ import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { testEndpoint } from '../support/dynamodb';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
+import { documentedFetch as fetch } from '../support/openapi';
 
 const SEED_FILE = new URL('../fixtures/seed.json', import.meta.url).pathname;
 // Shorter than deployed, so the matrix runs in seconds; each keeps its reserve, so each budget is shorter too.

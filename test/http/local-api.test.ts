@@ -7,6 +7,7 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
+import { documentedFetch } from '../support/openapi';
 
 const SEED_FILE = new URL('../fixtures/seed.json', import.meta.url).pathname;
 
@@ -14,8 +15,9 @@ describe('local API over HTTP', () => {
   let api: LocalApi;
   let listing: string;
 
+  // Every response, held to docs/openapi.yaml.
   const get = (headers: Record<string, string> = {}, url = listing, method = 'GET') =>
-    fetch(url, { method, headers });
+    documentedFetch(url, { method, headers });
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   /** The error envelope, with its request id matching the X-Request-Id header. */

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_SETTINGS } from '../../lib/settings';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
+import { documentedFetch } from '../support/openapi';
 
 const SEED_FILE = new URL('../fixtures/seed-rate-tiers.json', import.meta.url).pathname;
 const settings = {
@@ -17,7 +18,7 @@ const settings = {
 describe('per-vendor rate limits on the local server', () => {
   let api: LocalApiProcess;
   let listing: string;
-  const get = (key: string) => fetch(listing, { headers: { Authorization: `Bearer ${key}` } });
+  const get = (key: string) => documentedFetch(listing, { headers: { Authorization: `Bearer ${key}` } });
 
   beforeAll(async () => {
     api = await startLocalApiProcess({

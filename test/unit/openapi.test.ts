@@ -1,0 +1,125 @@
+/**
+ * The OpenAPI document against the code it describes: the dictionary's labels are its enums, per locale; the
+ * 15 fields of the vacancy object are its required properties, in order; the parameters and error messages are
+ * the code's; the generated client types are up to date; and the response check really refuses what the
+ * document does not describe.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { ERROR_MESSAGES } from '../../lambda/http/errors';
+import { LOCALES } from '../../lambda/schema/vacancy';
+import { DICTIONARY } from '../../lambda/vacancies/dictionary';
+import { LIMITS } from '../../lambda/vacancies/query';
+import type { ListingResponse, Pagination } from '../../lambda/vacancies/types';
+import { expectDocumented, type ObservedResponse, OPENAPI } from '../support/openapi';
+import type { components } from '../support/openapi-types';
+import { SPEC_VACANCY_FIELDS } from '../support/spec';
+
+/**
+ * The code's response types and the document's, checked by the compiler (`npm run typecheck`): each is
+ * assignable to the other, so a field added, renamed or retyped on one side only fails the build.
+ */
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Documented = components['schemas'];
+const typesAgree: {
+  pagination: Agree<Pagination, Documented['Pagination']>;
+  listing: Agree<ListingResponse, Omit<Documented['ListingAz'], 'data'> & { data: Documented['Vacancy'][] }>;
+} = { pagination: true, listing: true };
+
+type Json = Record<string, unknown>;
+const schemas = (OPENAPI.components as Json).schemas as Record<string, Json>;
+const capitalised = (locale: string) => locale[0]?.toUpperCase() + locale.slice(1);
+
+describe('docs/openapi.yaml', () => {
+  it.each([
+    ['category', 'Category'],
+    ['city', 'City'],
+    ['type', 'Type'],
+    ['salary_type', 'SalaryType'],
+  ] as const)("has the dictionary's %s labels as its enums, per locale", (kind, schema) => {
+    for (const locale of LOCALES) {
+      const labels = Object.values(DICTIONARY[kind]).map((entry) => entry[locale]);
+      expect(schemas[`${schema}${capitalised(locale)}`]?.enum).toEqual(labels);
+    }
+  });
+
+  it("requires exactly the 15 fields of the vacancy object, in the specification's order", () => {
+    expect(schemas.Vacancy?.required).toEqual([...SPEC_VACANCY_FIELDS]);
+    expect(Object.keys(schemas.Vacancy?.properties as Json)).toEqual([...SPEC_VACANCY_FIELDS]);
+    expect(schemas.Vacancy?.additionalProperties).toBe(false);
+  });
+
+  it("states the code's limits for every query parameter, and its message for every error", () => {
+    const parameters = (OPENAPI.components as Json).parameters as Record<
+      string,
+      { name: string; schema: Json }
+    >;
+    const byName = Object.fromEntries(Object.values(parameters).map((p) => [p.name, p.schema]));
+    expect(byName.per_page).toMatchObject({ minimum: LIMITS.perPage.min, maximum: LIMITS.perPage.max });
+    expect(byName.page).toMatchObject({ minimum: LIMITS.page.min, maximum: LIMITS.page.max });
+    expect(byName.experience_min).toMatchObject({
+      minimum: LIMITS.experience.min,
+      maximum: LIMITS.experience.max,
+    });
+    expect(byName.type?.enum).toEqual(Object.keys(DICTIONARY.type).map(Number));
+    const messages = Object.values(schemas)
+      .map((schema) => ((schema.properties as Json | undefined)?.message as Json | undefined)?.const)
+      .filter((message): message is string => typeof message === 'string');
+    for (const message of messages) expect(Object.values(ERROR_MESSAGES)).toContain(message);
+    expect(new Set(messages)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
+  });
+
+  it("has response types the compiler finds equal to the code's", () => {
+    expect(typesAgree).toEqual({ pagination: true, listing: true });
+  });
+
+  it('has client types generated from it that are up to date (npm run openapi:types)', async () => {
+    const generated = astToString(await openapiTS(new URL('../../docs/openapi.yaml', import.meta.url)));
+    const committed = readFileSync(new URL('../support/openapi-types.ts', import.meta.url), 'utf8');
+    expect(committed).toContain(generated.trim());
+  });
+});
+
+describe('the response check', () => {
+  const ok: ObservedResponse = {
+    method: 'GET',
+    target: '/vendor/vacancies?per_page=1',
+    status: 401,
+    headers: new Map([
+      ['content-type', 'application/json; charset=utf-8'],
+      ['cache-control', 'no-store'],
+      ['www-authenticate', 'Bearer'],
+      ['x-request-id', 'r1'],
+    ]),
+    body: '{"status":"error","message":"Unauthenticated.","request_id":"r1"}',
+  };
+  const withHeader = (name: string, value?: string) => {
+    const headers = new Map(ok.headers);
+    if (value === undefined) headers.delete(name);
+    else headers.set(name, value);
+    return { ...ok, headers };
+  };
+
+  it('accepts a response the document describes', () => {
+    expect(() => expectDocumented(ok)).not.toThrow();
+  });
+
+  it.each([
+    ['an undocumented status', { ...ok, status: 418 }],
+    ['a 404 on the documented path', { ...ok, status: 404 }],
+    ['a 405 for GET', { ...ok, status: 405 }],
+    ['a missing X-Request-Id', withHeader('x-request-id')],
+    ['a missing WWW-Authenticate', withHeader('www-authenticate')],
+    ['a wrong Cache-Control', withHeader('cache-control', 'private')],
+    ['another media type', withHeader('content-type', 'text/plain')],
+    ['another message', { ...ok, body: '{"status":"error","message":"Forbidden.","request_id":"r1"}' }],
+    [
+      'a property too many',
+      { ...ok, body: '{"status":"error","message":"Unauthenticated.","request_id":"r1","why":"x"}' },
+    ],
+    ['no JSON', { ...ok, body: 'Unauthorized' }],
+  ])('refuses %s', (_case, response) => {
+    expect(() => expectDocumented(response)).toThrow();
+  });
+});
