@@ -65,9 +65,10 @@ describe('the documents', () => {
   });
 
   it('point nowhere outside the repository', () => {
+    // Spelled in parts so that this file, too, passes `grep -rn "\.\./shared" $(git ls-files)`.
+    const outsideFolder = ['..', 'shared'].join('/');
     const outside = tracked.filter(
-      (file) =>
-        !file.startsWith('test/docs/') && existsSync(join(ROOT, file)) && read(file).includes('../shared'),
+      (file) => existsSync(join(ROOT, file)) && read(file).includes(outsideFolder),
     );
     expect(outside).toEqual([]);
   });
