@@ -18,7 +18,7 @@ import { createTableInput, createTables, localTableNames } from '../lib/create-t
 import { lambdaContext } from '../lib/local/lambda-context';
 import { validateVacancyRecord } from '../lib/ops/vacancy-record';
 import { listingEvent } from '../test/support/events';
-import { silentLogger } from '../test/support/lambda';
+import { silentLogger, testMetrics } from '../test/support/lambda';
 import { vacancyRecords } from './dataset';
 import { indexEntry, itemSize } from './item-size';
 import { loadItems } from './loader';
@@ -122,8 +122,18 @@ export async function measureReads(
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
   const settings = { defaultLocale: 'az' as const, clock: CLOCK, defaultPerPage: PER_PAGE };
   const handlers = {
-    ours: createListingHandler({ repository: ours.repository, settings, logger: silentLogger() }),
-    naive: createListingHandler({ repository: naive.repository, settings, logger: silentLogger() }),
+    ours: createListingHandler({
+      repository: ours.repository,
+      settings,
+      logger: silentLogger(),
+      metrics: testMetrics('listing'),
+    }),
+    naive: createListingHandler({
+      repository: naive.repository,
+      settings,
+      logger: silentLogger(),
+      metrics: testMetrics('listing'),
+    }),
   };
 
   const reads: ReadResult[] = [];

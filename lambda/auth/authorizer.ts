@@ -1,11 +1,14 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { FUNCTION_LIMITS } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
+import { FUNCTION_METRICS } from '../observability/metrics';
 import { bearerToken } from './bearer';
 import { findApiKey, hashApiKey } from './key-lookup';
 import { getVendor } from './vendor-lookup';
@@ -15,6 +18,8 @@ export interface AuthorizerDependencies {
   readonly documentClient: DynamoDBDocumentClient;
   readonly vendorsTable: string;
   readonly logger: Logger;
+  /** The function's metrics (`observability/metrics.ts`). */
+  readonly metrics: Metrics;
   /** Kept back from the remaining time to fail in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
 }
@@ -76,7 +81,7 @@ class KeyCheckFailed extends Error {
  * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
-  const { documentClient, vendorsTable, logger } = dependencies;
+  const { documentClient, vendorsTable, logger, metrics } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.authorizer.reserveMs;
 
   const decide = async (
@@ -128,7 +133,10 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     try {
       return await decide(event, deadlineSignal(context, reserveMs));
     } catch (error) {
-      if (error instanceof KeyRefused) throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
+      if (error instanceof KeyRefused) {
+        metrics.addMetric(FUNCTION_METRICS.keysRefused, MetricUnit.Count, 1);
+        throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
+      }
       if (error instanceof MissingUsageKey)
         logger.error('Key check failed: the vendor has no usage key', { vendorId: error.vendorId });
       else logger.error('Key check failed', { error });
@@ -143,5 +151,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       logger.error('Key check failed: the request ran out of time');
       throw new KeyCheckFailed();
     },
-  }).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));
+  })
+    .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }));
 }

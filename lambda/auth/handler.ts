@@ -1,7 +1,11 @@
-/** Lambda entry point of the TOKEN authorizer: configuration, clients and logger, made once per container. */
+/**
+ * Lambda entry point of the TOKEN authorizer: configuration, clients, logger and metrics, made once per
+ * container.
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { createFunctionMetrics } from '../observability/metrics';
 import { createAuthorizerHandler } from './authorizer';
 import { authorizerConfigFromEnvironment } from './config';
 
@@ -11,8 +15,11 @@ const client = createDynamoDBClient({
   ...FUNCTION_LIMITS.authorizer.dynamodb,
 });
 
+const logger = new Logger({ serviceName: SERVICE_NAME });
+
 export const handler = createAuthorizerHandler({
   documentClient: createDocumentClient(client),
   vendorsTable: config.vendorsTable,
-  logger: new Logger({ serviceName: SERVICE_NAME }),
+  logger,
+  metrics: createFunctionMetrics('authorizer', logger),
 });

@@ -58,7 +58,7 @@ export type FunctionName = keyof typeof FUNCTION_LIMITS;
 /** Seconds a client should wait before retrying a 429 or a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 
-/** The service's name in its logs (and, later, its metrics). */
+/** The service's name in its logs and metrics. */
 export const SERVICE_NAME = 'vendor-vacancy-api';
 
 /** A rate tier: a steady rate and a burst, in requests per second. */

@@ -1,7 +1,11 @@
-/** Lambda entry point of `GET /vendor/vacancies`: configuration, clients and logger, made once per container. */
+/**
+ * Lambda entry point of `GET /vendor/vacancies`: configuration, clients, logger and metrics, made once per
+ * container.
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { createFunctionMetrics } from '../observability/metrics';
 import { listingConfigFromEnvironment } from './config';
 import { createListingHandler } from './listing-handler';
 import { createVacancyRepository } from './repository';
@@ -12,8 +16,11 @@ const client = createDynamoDBClient({
   ...FUNCTION_LIMITS.listing.dynamodb,
 });
 
+const logger = new Logger({ serviceName: SERVICE_NAME });
+
 export const handler = createListingHandler({
   repository: createVacancyRepository(createDocumentClient(client), { tableName: config.vacanciesTable }),
   settings: config,
-  logger: new Logger({ serviceName: SERVICE_NAME }),
+  logger,
+  metrics: createFunctionMetrics('listing', logger),
 });

@@ -1,5 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
@@ -8,6 +10,7 @@ import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { conditionalGet, errorResponses, requestIdHeader } from '../http/middleware';
 import { type ListingSettings, listVacancies, type Vendor } from './listing';
+import { reportListing } from './listing-report';
 import type { VacancyRepository } from './repository';
 
 /** What the listing handler is built from; the Lambda entry point makes them once per container. */
@@ -15,6 +18,8 @@ export interface ListingHandlerDependencies {
   readonly repository: VacancyRepository;
   readonly settings: ListingSettings;
   readonly logger: Logger;
+  /** The function's metrics (`observability/metrics.ts`). */
+  readonly metrics: Metrics;
   /** The clock; tests fix it. */
   readonly now?: () => Date;
   /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
@@ -35,7 +40,7 @@ function authorizedVendor(event: APIGatewayProxyEvent): Vendor {
 
 /** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
 export function createListingHandler(dependencies: ListingHandlerDependencies) {
-  const { repository, settings, logger, now = () => new Date() } = dependencies;
+  const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
   const listing = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -52,21 +57,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       repository,
       settings,
     );
-    const { pagination } = result.body;
-    logger.info('Listing served', {
-      vendorId: vendor.vendorId,
-      page: pagination.current_page,
-      perPage: pagination.per_page,
-      total: pagination.total,
-      readUnits: result.readUnits,
-      dynamodbCalls: result.calls,
-    });
-    if (result.foreignItems > 0) {
-      logger.error('The active index named items of another vendor; they were left out', {
-        vendorId: vendor.vendorId,
-        foreignItems: result.foreignItems,
-      });
-    }
+    reportListing(logger, metrics, vendor, result);
     const tiers = settings.rateTiers ?? {};
     const tier =
       vendor.rateTier !== undefined && Object.hasOwn(tiers, vendor.rateTier)
@@ -100,6 +91,8 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     })
       // Never log the event: it carries the Authorization header.
       .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+      // Publishes what the invocation added, answered or not, and ColdStart once per container.
+      .use(logMetrics(metrics, { captureColdStartMetric: true }))
       .use(errorResponses(logger))
       .use(requestIdHeader())
       .use(conditionalGet())

@@ -7,7 +7,7 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
 
@@ -34,6 +34,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       documentClient,
       vendorsTable: names.vendors,
       logger: silentLogger(),
+      metrics: testMetrics('authorizer'),
     });
     authorize = (authorizationToken) =>
       handler({ type: 'TOKEN', authorizationToken, methodArn: METHOD_ARN }, lambdaContext('authorizer'));
@@ -73,7 +74,12 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     );
     const logger = silentLogger();
     const logError = jest.spyOn(logger, 'error');
-    const handler = createAuthorizerHandler({ documentClient, vendorsTable: names.vendors, logger });
+    const handler = createAuthorizerHandler({
+      documentClient,
+      vendorsTable: names.vendors,
+      logger,
+      metrics: testMetrics('authorizer'),
+    });
     await expect(
       handler(
         { type: 'TOKEN', authorizationToken: `Bearer ${keyless?.apiKey}`, methodArn: METHOD_ARN },
@@ -124,7 +130,12 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       );
     const logger = silentLogger();
     const logError = jest.spyOn(logger, 'error');
-    const handler = createAuthorizerHandler({ documentClient, vendorsTable: 'Vendors', logger });
+    const handler = createAuthorizerHandler({
+      documentClient,
+      vendorsTable: 'Vendors',
+      logger,
+      metrics: testMetrics('authorizer'),
+    });
     const result = handler(
       { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
       lambdaContext('authorizer'),
@@ -156,6 +167,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       documentClient,
       vendorsTable: 'Vendors',
       logger: silentLogger(),
+      metrics: testMetrics('authorizer'),
       reserveMs: 200,
     });
     const started = Date.now();
@@ -175,6 +187,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       documentClient: tables.documentClient,
       vendorsTable: tables.names.vendors,
       logger,
+      metrics: testMetrics('authorizer'),
     });
     await expect(
       handler(

@@ -12,7 +12,7 @@ import { zoneClock } from '../../lambda/time/zone-clock';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 
 const TABLE = 'Vacancies';
 const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
@@ -29,6 +29,7 @@ const handler = createListingHandler({
   }),
   settings: { defaultLocale: 'en', clock: zoneClock('Asia/Baku'), defaultPerPage: 15 },
   logger: silentLogger(),
+  metrics: testMetrics('listing'),
 });
 const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext('listing'));
 

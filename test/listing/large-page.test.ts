@@ -9,7 +9,7 @@ import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { CLOCK, LARGEST_TEXTS, putVacancies, vacancyRecord } from '../support/vacancies';
 
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
@@ -30,6 +30,7 @@ describe('a page of the largest vacancies the import allows', () => {
       repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 },
       logger: silentLogger(),
+      metrics: testMetrics('listing'),
     });
     const response = await handler(
       listingEvent({ query: 'per_page=100', authorizer: { vendorId: 'bulky', company: 'Bulky' } }),

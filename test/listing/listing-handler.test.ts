@@ -6,7 +6,7 @@ import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
 import { CLOCK, putVacancies, vacancyRecord } from '../support/vacancies';
 
@@ -94,6 +94,7 @@ describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
       }),
       settings: SETTINGS,
       logger: silentLogger(),
+      metrics: testMetrics('listing'),
       now: () => NOW,
     });
 

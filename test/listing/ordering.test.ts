@@ -10,7 +10,7 @@ import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { putVacancies, vacancyRecord } from '../support/vacancies';
 
 const BERLIN = zoneClock('Europe/Berlin');
@@ -25,6 +25,7 @@ describe('listing order on the DynamoDB engine', () => {
       repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
       settings: { defaultLocale: 'en', clock: BERLIN, defaultPerPage: 100 },
       logger: silentLogger(),
+      metrics: testMetrics('listing'),
       now: () => new Date('2026-11-01T12:00:00Z'),
     });
     list = async (vendorId) => {

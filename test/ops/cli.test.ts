@@ -9,7 +9,7 @@ import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { vacancyRecord } from '../support/vacancies';
 
 const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
@@ -54,6 +54,7 @@ describe('vacancy-admin', () => {
       documentClient: tables.documentClient,
       vendorsTable: tables.names.vendors,
       logger: silentLogger(),
+      metrics: testMetrics('authorizer'),
     });
     authorize = (key) =>
       handler(

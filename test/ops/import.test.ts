@@ -10,7 +10,7 @@ import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const line = (overrides: Record<string, unknown>) =>
@@ -69,6 +69,7 @@ describe('vacancy import on the DynamoDB engine', () => {
       repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 100 },
       logger: silentLogger(),
+      metrics: testMetrics('listing'),
     });
     list = async (vendorId, query) => {
       const response = await handler(

@@ -1,0 +1,20 @@
+/**
+ * Structured log lines that the monitoring reads by their fields (docs/operating.md#top-vendors): the
+ * Contributor Insights rules rank vendors by these, so their names are written here once, for the functions
+ * that write them and the stack that reads them.
+ */
+
+/** The message of the line a listing logs when it is served. */
+export const LISTING_SERVED = 'Listing served';
+
+/** The fields of that line. */
+export interface ListingServedLog {
+  readonly vendorId: string;
+  readonly page: number;
+  readonly perPage: number;
+  readonly total: number;
+  /** DynamoDB read units the listing consumed. */
+  readonly readUnits: number;
+  readonly dynamodbCalls: number;
+  readonly itemsReturned: number;
+}

@@ -1,0 +1,45 @@
+/**
+ * The service's metrics: CloudWatch embedded metric format (EMF) lines that Powertools Metrics writes to the
+ * functions' logs, from which CloudWatch makes the metrics (docs/operating.md#metrics). One namespace, and no
+ * dimension but the service (and, on `ColdStart`, the function): each dimension value is a custom metric billed
+ * every month, so a vendor is never one. The per-vendor view comes from Contributor Insights rules on the logs
+ * instead (`observability/log-fields.ts`).
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { type FunctionName, SERVICE_NAME } from '../config/defaults';
+
+/** The CloudWatch namespace of every metric of the service, the log-derived ones included. */
+export const METRICS_NAMESPACE = 'VendorVacancyApi';
+
+/** The metrics the functions emit, each a count. */
+export const FUNCTION_METRICS = {
+  /** Per served listing: the DynamoDB read units it consumed (docs/design.md#how-a-listing-reads). */
+  readUnits: 'ReadUnits',
+  /** Per served listing: its DynamoDB calls (a Query, then BatchGetItems). */
+  dynamodbCalls: 'DynamoDBCalls',
+  /** Per served listing: the vacancies on the page. */
+  itemsReturned: 'ItemsReturned',
+  /** Per key the authorizer refuses (a 401): unknown, revoked or of a vendor that does not exist. */
+  keysRefused: 'KeysRefused',
+  /** Per cold start of a function (Powertools' own metric), with the dimension `function_name`. */
+  coldStart: 'ColdStart',
+} as const;
+
+/** The dimension Powertools gives every metric: the service's name. */
+export const SERVICE_DIMENSION = 'service';
+/** The dimension Powertools adds to `ColdStart`: here the function's short name, stable across deployments. */
+export const FUNCTION_DIMENSION = 'function_name';
+
+/**
+ * A function's metrics. Its diagnostics go to the function's logger at level ERROR only: Powertools warns
+ * whenever an invocation published no metric, which every refused request does by design.
+ */
+export function createFunctionMetrics(functionName: FunctionName, logger: Logger): Metrics {
+  return new Metrics({
+    namespace: METRICS_NAMESPACE,
+    serviceName: SERVICE_NAME,
+    functionName,
+    logger: logger.createChild({ logLevel: 'ERROR' }),
+  });
+}
