@@ -32,7 +32,8 @@ async function rssMb(pid: number): Promise<number> {
 export async function measureMemory(requests: number, rounds = 3): Promise<MemoryResult> {
   const server = spawn(process.execPath, ['--import', 'tsx', SERVER, '--port', '0', '--dynamodb-port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    // Metrics on, as `npm start` runs: the server collects them for its summary.
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'false' },
   });
   try {
     const listing = await new Promise<string>((resolve, reject) => {

@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       ? `Rate limits: on (${tiers}; stage ${settings.throttlingRateLimit}/s burst ${settings.throttlingBurstLimit})`
       : `Rate limits: off (--rate-limits to enforce the tiers: ${tiers})`,
     '',
-    'Ctrl-C to stop.',
+    'Ctrl-C to stop (and see a summary of what was served: statuses, read units per listing).',
     '',
   );
   console.log(lines.join('\n'));
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping…`);
+    console.log(`\n${signal}: stopping…\n\n${api.served.format()}\n`);
     await api.stop();
     process.exit(0);
   };

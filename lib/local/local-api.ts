@@ -17,6 +17,7 @@ import {
 } from './gateway';
 import { RateLimiter } from './rate-limiter';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
+import { ServedSummary, tapEmbeddedMetrics } from './served-summary';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
 export const DEMO_SEED_FILE = new URL('./demo-seed.json', import.meta.url).pathname;
@@ -58,6 +59,8 @@ export interface LocalApi {
   readonly tables: TableNames;
   /** The seed loaded at start, if any. */
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
+  /** What it has served: statuses, and the functions' metrics (their EMF lines, kept off the terminal). */
+  readonly served: ServedSummary;
   stop(): Promise<void>;
 }
 
@@ -90,7 +93,10 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const client = createDynamoDBClient({ endpoint });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
   const tables = localTableNames(options.tablePrefix);
+  const served = new ServedSummary();
+  const untap = tapEmbeddedMetrics(process.stdout, (line) => served.recordMetrics(line));
   const stop = async () => {
+    untap();
     server.closeAllConnections();
     if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     client.destroy();
@@ -111,6 +117,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       VACANCIES_TABLE: tables.vacancies,
       VENDORS_TABLE: tables.vendors,
       DYNAMODB_ENDPOINT: endpoint,
+      // As Lambda sets it for a container started on demand: the functions count their cold starts.
+      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
     };
     Object.assign(process.env, environment);
 
@@ -131,6 +139,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       listing: (await import('../../lambda/vacancies/handler')).handler,
     };
     answerRefusedRequests(server);
+    server.on('request', (_request, response) =>
+      response.once('finish', () => served.recordStatus(response.statusCode)),
+    );
     server.on(
       'request',
       createLocalGateway(handlers, {
@@ -154,6 +165,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       embedded: engine !== undefined,
       tables,
       ...(seed && { seed }),
+      served,
       stop,
     };
   } catch (error) {
