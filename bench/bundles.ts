@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { ESBUILD_SETTINGS, FUNCTION_NODE_OPTIONS } from '../lib/bundling';
+import { ESBUILD_SETTINGS, FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { percentile, round } from './stats';
 
 export interface BundleResult {
@@ -23,7 +23,7 @@ export const ENTRIES = {
 } as const;
 export type BundleName = keyof typeof ENTRIES;
 
-/** Bundles with exactly the stack's esbuild settings (lib/bundling.ts). */
+/** Bundles with exactly the stack's esbuild settings (lib/stack/bundling.ts). */
 async function bundle(name: BundleName, folder: string): Promise<string> {
   const outfile = join(folder, name, 'index.mjs');
   const { banner, ...settings } = ESBUILD_SETTINGS;

@@ -7,7 +7,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readSettings } from '../lib/settings';
-import { VacancyApiStack } from '../lib/vacancy-api-stack';
+import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
 
 const app = new App();
 const settings = readSettings((key) => app.node.tryGetContext(key));

@@ -8,7 +8,7 @@ import type { TableNames } from '../../lambda/schema/tables';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { localTableNames } from '../create-tables';
 import { settingsOfCdkJson } from '../settings';
-import { type RateTiersOutput, STACK_OUTPUTS } from '../stack-outputs';
+import { type RateTiersOutput, STACK_OUTPUTS } from '../stack/outputs';
 import { canonicalTimeZone } from '../time-zone';
 import { ControlPlanePacer, type UsageKeyContext } from './usage-keys';
 

@@ -9,7 +9,7 @@ import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
 import { GATEWAY_RESPONSES } from '../../lambda/http/gateway-responses';
 import { DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
-import { VacancyApiStack } from '../../lib/vacancy-api-stack';
+import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
 import { CDK_CONTEXT, stackTemplate } from '../support/stack';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
@@ -262,26 +262,10 @@ describe('the stack, with default settings', () => {
     });
   });
 
-  describe('alarms and outputs', () => {
-    it('sends five alarms to an encrypted, TLS-only topic', () => {
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
-      template.allResourcesProperties('AWS::CloudWatch::Alarm', {
-        AlarmActions: [{ Ref: Match.stringLikeRegexp('^Alarms') }],
-      });
-      template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
-      template.hasResourceProperties('AWS::SNS::TopicPolicy', {
-        PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
-        },
-      });
-      template.resourceCountIs('AWS::SNS::Subscription', 0);
-      template.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.level = "ERROR" }' });
-    });
-
-    it('outputs the API URL, the stage, the table names and the service time zone', () => {
+  describe('outputs', () => {
+    it('outputs the API URL, the stage, the table names, the dashboard and the service time zone', () => {
       for (const name of [
+        'DashboardUrl',
         'ApiUrl',
         'ListingUrl',
         'StageName',
@@ -367,7 +351,7 @@ describe('the stack, with settings from context', () => {
     });
     template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', {
       ResourceArn: Match.anyValue(),
-      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^PerIpLimit'), 'Arn'] },
+      WebACLArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('PerIpLimit'), 'Arn'] },
     });
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readSettings } from '../../lib/settings';
-import { VacancyApiStack } from '../../lib/vacancy-api-stack';
+import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
 
 /** The context of `cdk.json` — settings and feature flags — as `cdk synth` applies it. */
 export const CDK_CONTEXT: Record<string, unknown> = JSON.parse(

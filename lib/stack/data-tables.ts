@@ -6,7 +6,7 @@ import {
   type TableDefinition,
   VACANCIES_TABLE,
   VENDORS_TABLE,
-} from '../lambda/schema/tables';
+} from '../../lambda/schema/tables';
 
 /** Options that apply to every table of a deployment. */
 export interface DataTablesProps {

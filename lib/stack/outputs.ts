@@ -7,6 +7,7 @@ export const STACK_OUTPUTS = {
   vacanciesTable: 'VacanciesTableName',
   vendorsTable: 'VendorsTableName',
   alarmTopic: 'AlarmTopicArn',
+  dashboardUrl: 'DashboardUrl',
   serviceTimeZone: 'ServiceTimeZone',
   rateTiers: 'RateTiers',
 } as const;

@@ -1,0 +1,70 @@
+import { aws_iam as iam, type aws_logs as logs, RemovalPolicy } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../../lambda/config/defaults';
+import { ACTIVE_INDEX } from '../../lambda/schema/tables';
+import type { ServiceSettings } from '../settings';
+import { ApiFunction } from './api-function';
+import type { DataTables } from './data-tables';
+
+/** What the functions are built from. */
+export interface ServiceFunctionsProps {
+  readonly settings: ServiceSettings;
+  readonly data: DataTables;
+}
+
+const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url).pathname;
+
+/**
+ * The two functions of the API: the TOKEN authorizer, which may only read the vendors table, and the listing,
+ * which may only Query the active index and BatchGetItem vacancies. Memory and timeouts are their own limits
+ * (`FUNCTION_LIMITS`), which the local server enforces too.
+ */
+export class ServiceFunctions extends Construct {
+  public readonly authorizer: ApiFunction;
+  public readonly listing: ApiFunction;
+
+  constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
+    super(scope, id);
+    const common = {
+      logRetention: settings.logRetentionDays as logs.RetentionDays,
+      logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      tracing: settings.tracing,
+    };
+
+    this.authorizer = new ApiFunction(this, 'Authorizer', {
+      ...common,
+      entry: entry('auth/handler.ts'),
+      description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
+      limits: FUNCTION_LIMITS.authorizer,
+      environment: { VENDORS_TABLE: data.vendors.tableName, POWERTOOLS_SERVICE_NAME: SERVICE_NAME },
+      statements: [
+        new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
+      ],
+    });
+
+    this.listing = new ApiFunction(this, 'Listing', {
+      ...common,
+      entry: entry('vacancies/handler.ts'),
+      description: 'Vendor Vacancy API: GET /vendor/vacancies',
+      limits: FUNCTION_LIMITS.listing,
+      environment: {
+        VACANCIES_TABLE: data.vacancies.tableName,
+        DEFAULT_LOCALE: settings.defaultLocale,
+        RATE_TIERS: JSON.stringify(settings.rateTiers),
+        SERVICE_TIMEZONE: settings.serviceTimeZone,
+        DEFAULT_PER_PAGE: String(settings.defaultPerPage),
+        ...(settings.publicBaseUrl && { PUBLIC_BASE_URL: settings.publicBaseUrl }),
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      },
+      statements: [
+        // Exactly the two reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
+        // BatchGetItem of a page.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
+        }),
+        new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+      ],
+    });
+  }
+}

@@ -1,0 +1,210 @@
+import {
+  type aws_apigateway as apigateway,
+  aws_cloudwatch as cloudwatch,
+  Duration,
+  aws_dynamodb as dynamodb,
+  aws_logs as logs,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { type FunctionName, SERVICE_NAME } from '../../../lambda/config/defaults';
+import type { GATEWAY_RESPONSES } from '../../../lambda/http/gateway-responses';
+import {
+  FUNCTION_DIMENSION,
+  FUNCTION_METRICS,
+  METRICS_NAMESPACE,
+  SERVICE_DIMENSION,
+} from '../../../lambda/observability/metrics';
+import type { ApiFunction } from '../api-function';
+import type { DataTables } from '../data-tables';
+import type { ServiceFunctions } from '../functions';
+import type { AccessLogField } from '../rest-api';
+
+/** The period of every metric of the alarms and the dashboard. */
+export const PERIOD = Duration.minutes(5);
+
+/** What the metrics are read from. */
+export interface ServiceMetricsProps {
+  readonly api: apigateway.RestApi;
+  readonly functions: ServiceFunctions;
+  readonly data: DataTables;
+  readonly accessLogs: logs.ILogGroup;
+}
+
+/** The gateway response type API Gateway logs (`$context.error.responseType`) when a usage key is in no plan. */
+const GATEWAY_RESPONSE_INVALID_API_KEY: keyof typeof GATEWAY_RESPONSES = 'INVALID_API_KEY';
+
+/** A statistic CloudWatch computes over a period. */
+type Statistic = 'Sum' | 'Average' | 'Maximum' | 'SampleCount' | `p${number}`;
+
+/**
+ * A percentage of requests, from a count (named `countId` in the expression: ids must differ between the series
+ * of one graph) and the requests of the same period.
+ */
+function rateOfRequests(
+  label: string,
+  countId: string,
+  count: cloudwatch.IMetric,
+  requests: cloudwatch.IMetric,
+) {
+  return new cloudwatch.MathExpression({
+    label,
+    expression: `IF(requests > 0, 100 * ${countId} / requests, 0)`,
+    usingMetrics: { [countId]: count, requests },
+    period: PERIOD,
+  });
+}
+
+/**
+ * Every metric the alarms and the dashboard show, made in one place: API Gateway's, Lambda's and DynamoDB's own,
+ * the functions' EMF metrics (`lambda/observability/metrics.ts`, with exactly the dimensions they are emitted
+ * with), and two metrics derived from logs by metric filters.
+ */
+export class ServiceMetrics extends Construct {
+  readonly #props: ServiceMetricsProps;
+  /** Key checks that failed (not refusals): the authorizer's ERROR log lines. */
+  public readonly authorizerFailures: cloudwatch.Metric;
+  /** API Gateway's INVALID_API_KEY answers (the 500): a vendor's usage key is in no plan of the stage. */
+  public readonly invalidUsageKeys: cloudwatch.Metric;
+
+  constructor(scope: Construct, id: string, props: ServiceMetricsProps) {
+    super(scope, id);
+    this.#props = props;
+    const countOf = (filterId: string, logGroup: logs.ILogGroup, pattern: logs.IFilterPattern) =>
+      new logs.MetricFilter(this, filterId, {
+        logGroup,
+        filterPattern: pattern,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: filterId,
+        metricValue: '1',
+        defaultValue: 0,
+      }).metric({ period: PERIOD, statistic: 'Sum' });
+
+    // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an error; only its
+    // ERROR log lines (a key that could not be checked) are failures.
+    this.authorizerFailures = countOf(
+      'AuthorizerFailures',
+      props.functions.authorizer.logGroup,
+      logs.FilterPattern.stringValue('$.level', '=', 'ERROR'),
+    );
+    const errorField: AccessLogField = 'error';
+    this.invalidUsageKeys = countOf(
+      'InvalidUsageKeys',
+      props.accessLogs,
+      logs.FilterPattern.stringValue(`$.${errorField}`, '=', GATEWAY_RESPONSE_INVALID_API_KEY),
+    );
+  }
+
+  /** Requests the API answered. */
+  requests(statistic: Statistic = 'Sum') {
+    return this.#props.api.metricCount({ period: PERIOD, statistic, label: 'Requests' });
+  }
+
+  /** 4XX answers (429 included), as a percentage of requests. */
+  clientErrorRate() {
+    return this.shareOfRequests(
+      '4XX, % of requests',
+      'clientErrors',
+      this.#props.api.metricClientError(this.sum()),
+    );
+  }
+
+  /** 5XX answers, as a percentage of requests. */
+  serverErrorRate() {
+    return this.shareOfRequests(
+      '5XX, % of requests',
+      'serverErrors',
+      this.#props.api.metricServerError(this.sum()),
+    );
+  }
+
+  /** A count as a percentage of requests (the 429s come from a Contributor Insights rule). */
+  shareOfRequests(label: string, countId: string, count: cloudwatch.IMetric) {
+    return rateOfRequests(label, countId, count, this.requests());
+  }
+
+  /** API Gateway's latency, request to response, or of the integration (the listing) alone. */
+  latency(statistic: Statistic, of: 'request' | 'integration' = 'request') {
+    const options = {
+      period: PERIOD,
+      statistic,
+      label: `${of === 'request' ? 'Latency' : 'Integration'} ${statistic}`,
+    };
+    return of === 'request'
+      ? this.#props.api.metricLatency(options)
+      : this.#props.api.metricIntegrationLatency(options);
+  }
+
+  /** A function's duration, errors, throttles or concurrent executions. */
+  lambda(
+    name: FunctionName,
+    metric: 'Duration' | 'Errors' | 'Throttles' | 'ConcurrentExecutions',
+    statistic: Statistic,
+  ) {
+    return this.functionOf(name).function.metric(metric, {
+      period: PERIOD,
+      statistic,
+      label: `${name} ${metric === 'Duration' ? statistic : metric}`,
+    });
+  }
+
+  /** A metric the functions emit (EMF), with the dimensions they emit it with. */
+  emitted(metric: Exclude<keyof typeof FUNCTION_METRICS, 'coldStart'>, statistic: Statistic, label: string) {
+    return new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: FUNCTION_METRICS[metric],
+      dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME },
+      period: PERIOD,
+      statistic,
+      label,
+    });
+  }
+
+  /** Cold starts of a function (Powertools' `ColdStart`, with the function's short name). */
+  coldStarts(name: FunctionName) {
+    return new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: FUNCTION_METRICS.coldStart,
+      dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, [FUNCTION_DIMENSION]: name },
+      period: PERIOD,
+      statistic: 'Sum',
+      label: `${name} cold starts`,
+    });
+  }
+
+  /** Read units the tables consumed. */
+  consumedReads() {
+    const { vacancies, vendors } = this.#props.data;
+    return [
+      vacancies.metricConsumedReadCapacityUnits({ ...this.sum(), label: 'Vacancies' }),
+      vendors.metricConsumedReadCapacityUnits({ ...this.sum(), label: 'Vendors' }),
+    ];
+  }
+
+  /** Reads of the API that DynamoDB throttled: the listing's Query and BatchGetItem, the authorizer's GetItem. */
+  throttledReads() {
+    const { vacancies, vendors } = this.#props.data;
+    return new cloudwatch.MathExpression({
+      label: 'Throttled DynamoDB reads',
+      expression: 'vacancies + vendors',
+      usingMetrics: {
+        vacancies: vacancies.metricThrottledRequestsForOperations({
+          operations: [dynamodb.Operation.QUERY, dynamodb.Operation.BATCH_GET_ITEM],
+          period: PERIOD,
+        }),
+        vendors: vendors.metricThrottledRequestsForOperations({
+          operations: [dynamodb.Operation.GET_ITEM],
+          period: PERIOD,
+        }),
+      },
+      period: PERIOD,
+    });
+  }
+
+  private sum() {
+    return { period: PERIOD, statistic: 'Sum' } as const;
+  }
+
+  private functionOf(name: FunctionName): ApiFunction {
+    return this.#props.functions[name];
+  }
+}

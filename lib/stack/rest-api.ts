@@ -1,0 +1,199 @@
+import {
+  aws_apigateway as apigateway,
+  Duration,
+  type aws_logs as logs,
+  RemovalPolicy,
+  Validations,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { ERROR_HEADERS } from '../../lambda/http/errors';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
+  type GatewayResponseType,
+  gatewayResponseTemplate,
+  METHOD_NOT_ALLOWED,
+} from '../../lambda/http/gateway-responses';
+import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import type { ServiceSettings } from '../settings';
+import type { ServiceFunctions } from './functions';
+
+/**
+ * The access log line, one JSON object per request. The monitoring's metric filters and Contributor Insights
+ * rules read it by these field names (`accessLogField`); `vendorId` is `-` when no vendor was authorized.
+ */
+export const ACCESS_LOG_FORMAT = {
+  requestId: apigateway.AccessLogField.contextRequestId(),
+  requestTime: apigateway.AccessLogField.contextRequestTime(),
+  ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+  userAgent: apigateway.AccessLogField.contextIdentityUserAgent(),
+  method: apigateway.AccessLogField.contextHttpMethod(),
+  path: apigateway.AccessLogField.contextPath(),
+  status: apigateway.AccessLogField.contextStatus(),
+  responseLength: apigateway.AccessLogField.contextResponseLength(),
+  latency: apigateway.AccessLogField.contextResponseLatency(),
+  integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+  vendorId: apigateway.AccessLogField.contextAuthorizer('vendorId'),
+  error: apigateway.AccessLogField.contextErrorResponseType(),
+} as const;
+
+/** A field of the access log line. */
+export type AccessLogField = keyof typeof ACCESS_LOG_FORMAT;
+
+/** What the REST API is built from. */
+export interface ServiceApiProps {
+  readonly settings: ServiceSettings;
+  readonly functions: ServiceFunctions;
+  readonly accessLogs: logs.ILogGroup;
+}
+
+const quoted = (value: string) => `'${value}'`;
+
+/** Response headers of a gateway response or mock integration, in API Gateway's mapping syntax. */
+function headerMappings(definition: GatewayResponseDefinition): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Request-Id': 'context.requestId' };
+  for (const [name, value] of Object.entries({ ...ERROR_HEADERS, ...definition.headers })) {
+    headers[name] = quoted(value);
+  }
+  return headers;
+}
+
+const COGNITO_NOT_FOR_MACHINES = {
+  id: 'AwsSolutions::AwsSolutions-COG4',
+  reason:
+    'Vendors are machine clients identified by API keys, checked by the Lambda TOKEN authorizer (docs/api.md#authentication); Cognito user pools are for people signing in.',
+};
+
+/**
+ * The REST API: every method behind the key authorizer by default (`defaultMethodOptions`), every error of
+ * API Gateway's in the contract's envelope (gateway responses), `GET /vendor/vacancies` proxied to the listing
+ * with an API key required (its usage plan throttles it), any other method a 405 from a mock integration, JSON
+ * access logs, stage throttling and tracing.
+ *
+ * The `RestApi` is this construct's `Default` child, so its logical id — and the ids of its stage and usage
+ * plans — are those of the first version's stack: an update keeps the API's address and the vendors' plans.
+ */
+export class ServiceApi extends Construct {
+  public readonly api: apigateway.RestApi;
+
+  constructor(scope: Construct, id: string, { settings, functions, accessLogs }: ServiceApiProps) {
+    super(scope, id);
+    this.api = new apigateway.RestApi(this, 'Default', {
+      restApiName: settings.stackName,
+      // Clients send only their Bearer key: the authorizer names the vendor's usage key, and the usage plan of
+      // that key (the vendor's rate tier) throttles it.
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
+      description: 'Vendor Vacancy API: a vendor lists its own active vacancies',
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      // Execution logging needs the account's API Gateway CloudWatch role. It is account-wide and shared with
+      // other APIs, so it outlives this stack.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: settings.stageName,
+        throttlingRateLimit: settings.throttlingRateLimit,
+        throttlingBurstLimit: settings.throttlingBurstLimit,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        // Data trace would log whole requests, Authorization header included: never.
+        dataTraceEnabled: false,
+        tracingEnabled: settings.tracing,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+      },
+      // Every method is behind the key authorizer unless it explicitly says otherwise.
+      defaultMethodOptions: {
+        authorizer: new apigateway.TokenAuthorizer(this, 'KeyAuthorizer', {
+          handler: functions.authorizer.function,
+          identitySource: apigateway.IdentitySource.header('Authorization'),
+          // Malformed headers are refused (401) by API Gateway itself, without invoking the function.
+          validationRegex: BEARER_HEADER_PATTERN,
+          resultsCacheTtl: Duration.seconds(settings.authorizerCacheSeconds),
+        }),
+      },
+    });
+    this.acknowledgeApiFindings();
+    this.addGatewayResponses();
+
+    const resource = this.api.root.resourceForPath(LISTING_PATH);
+    const get = resource.addMethod(
+      'GET',
+      new apigateway.LambdaIntegration(functions.listing.function, { allowTestInvoke: false }),
+      { apiKeyRequired: true },
+    );
+    Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    this.addMethodNotAllowed(resource);
+  }
+
+  /** API Gateway's own answers (401, 403, 404, 429, 5XX …) in the contract's envelope, with its headers. */
+  private addGatewayResponses(): void {
+    for (const [type, definition] of Object.entries(GATEWAY_RESPONSES) as [
+      GatewayResponseType,
+      GatewayResponseDefinition,
+    ][]) {
+      this.api.addGatewayResponse(`Response${type}`, {
+        type: apigateway.ResponseType.of(type),
+        ...(definition.statusCode && { statusCode: String(definition.statusCode) }),
+        responseHeaders: headerMappings(definition),
+        templates: { 'application/json': gatewayResponseTemplate(definition) },
+      });
+    }
+  }
+
+  /**
+   * Any other method: 405 from a mock integration. It reaches no code and no data, so it needs no key, and
+   * answers before authentication, as routing does.
+   */
+  private addMethodNotAllowed(resource: apigateway.IResource): void {
+    const headers = headerMappings(METHOD_NOT_ALLOWED);
+    const parameter = (name: string) => `method.response.header.${name}`;
+    const notAllowed = resource.addMethod(
+      'ANY',
+      new apigateway.MockIntegration({
+        requestTemplates: { 'application/json': '{"statusCode": 405}' },
+        passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
+        integrationResponses: [
+          {
+            statusCode: '405',
+            responseTemplates: { 'application/json': gatewayResponseTemplate(METHOD_NOT_ALLOWED) },
+            responseParameters: Object.fromEntries(
+              Object.entries(headers).map(([name, value]) => [parameter(name), value]),
+            ),
+          },
+        ],
+      }),
+      {
+        authorizationType: apigateway.AuthorizationType.NONE,
+        methodResponses: [
+          {
+            statusCode: '405',
+            responseParameters: Object.fromEntries(
+              Object.keys(headers).map((name) => [parameter(name), true]),
+            ),
+          },
+        ],
+      },
+    );
+    Validations.of(notAllowed).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    Validations.of(notAllowed).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason:
+        'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
+    });
+  }
+
+  /** cdk-nag findings on the REST API that are by design, each with its reason. */
+  private acknowledgeApiFindings(): void {
+    const api = Validations.of(this.api);
+    api.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG2',
+      reason:
+        'The handler validates every query parameter against the contract and answers 422 naming each invalid one; an API Gateway validator would answer 400 in another shape.',
+    });
+    api.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        "API Gateway's account-level logging role uses the AWS-documented policy, which only writes logs.",
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import {
+  type aws_apigateway as apigateway,
+  CfnOutput,
+  aws_logs as logs,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import type { ServiceSettings } from '../settings';
+import { DataTables } from './data-tables';
+import { ServiceFunctions } from './functions';
+import { ServiceAlarms } from './monitoring/alarms';
+import { ServiceDashboard } from './monitoring/dashboard';
+import { ServiceMetrics } from './monitoring/service-metrics';
+import { TopContributors } from './monitoring/top-contributors';
+import { STACK_OUTPUTS } from './outputs';
+import { RateTiers } from './rate-tiers';
+import { ServiceApi } from './rest-api';
+
+/** Properties of the Vendor Vacancy API stack. */
+export interface VacancyApiStackProps extends StackProps {
+  readonly settings: ServiceSettings;
+}
+
+/**
+ * The Vendor Vacancy API (docs/design.md#architecture): its tables, its two functions, the REST API with its rate
+ * tiers, and its monitoring — metrics, top-vendor rules, alarms and a dashboard — with the outputs the operator
+ * and the ops CLI use.
+ */
+export class VacancyApiStack extends Stack {
+  public readonly api: apigateway.RestApi;
+
+  constructor(scope: Construct, id: string, props: VacancyApiStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    const data = new DataTables(this, 'Data', { destroyOnRemoval: settings.destroyOnRemoval });
+    const functions = new ServiceFunctions(this, 'Functions', { settings, data });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: settings.logRetentionDays as logs.RetentionDays,
+      removalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    });
+    this.api = new ServiceApi(this, 'Api', { settings, functions, accessLogs }).api;
+    const rateTiers = new RateTiers(this, 'RateLimits', { settings, api: this.api });
+
+    const metrics = new ServiceMetrics(this, 'Metrics', { api: this.api, functions, data, accessLogs });
+    const contributors = new TopContributors(this, 'TopVendors', {
+      namePrefix: settings.stackName,
+      accessLogs,
+      listingLogs: functions.listing.logGroup,
+    });
+    const alarms = new ServiceAlarms(this, 'Alarms', { settings, metrics, contributors });
+    const dashboard = new ServiceDashboard(this, 'Dashboard', {
+      dashboardName: settings.stackName,
+      metrics,
+      contributors,
+      alarms,
+    });
+
+    const output = (outputId: string, value: string, description: string) =>
+      new CfnOutput(this, outputId, { value, description });
+    const { api } = this;
+    output(STACK_OUTPUTS.apiUrl, api.url, 'Base URL of the API (stage included)');
+    output(
+      STACK_OUTPUTS.listingUrl,
+      api.urlForPath(LISTING_PATH),
+      'GET this with Authorization: Bearer <key>',
+    );
+    output(STACK_OUTPUTS.stageName, settings.stageName, 'API Gateway stage');
+    output(STACK_OUTPUTS.vacanciesTable, data.vacancies.tableName, 'Vacancies table (ops CLI target)');
+    output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');
+    output(STACK_OUTPUTS.alarmTopic, alarms.topic.topicArn, 'SNS topic of the alarms');
+    output(STACK_OUTPUTS.dashboardUrl, dashboard.url, 'The CloudWatch dashboard of the service');
+    output(
+      STACK_OUTPUTS.rateTiers,
+      this.toJsonString({ default: settings.defaultRateTier, plans: rateTiers.planIds }),
+      'Default rate tier, and the usage plan id of each tier (the ops CLI links vendor keys to them)',
+    );
+    output(
+      STACK_OUTPUTS.serviceTimeZone,
+      settings.serviceTimeZone,
+      'Time zone of created_at without an offset (the ops CLI imports in it)',
+    );
+  }
+}
