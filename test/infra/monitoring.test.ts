@@ -75,7 +75,7 @@ describe('alarms', () => {
 
   it.each([
     ['ServerErrorRate', 1, 'GreaterThanThreshold', 2, ['"MetricName":"5XXError"', '"MetricName":"Count"']],
-    ['LatencyP99', 1000, 'GreaterThanThreshold', 3, ['"MetricName":"Latency"', '"Stat":"p99"']],
+    ['LatencyP99', 1000, 'GreaterThanThreshold', 3, ['"MetricName":"Latency"', '"ExtendedStatistic":"p99"']],
     ['AuthorizerFailing', 0, 'GreaterThanThreshold', 1, ['"MetricName":"AuthorizerFailures"']],
     [
       'DynamoDBThrottling',

@@ -64,8 +64,12 @@ export class ServiceDashboard extends Construct {
           graph(
             'Latency',
             [
-              ...(['p50', 'p90', 'p99'] as const).map((p) => metrics.latency(p)),
-              ...(['p50', 'p99'] as const).map((p) => metrics.latency(p, 'integration')),
+              ...(['p50', 'p90', 'p99'] as const).map((p) =>
+                metrics.latency(p).with({ label: `Latency ${p}` }),
+              ),
+              ...(['p50', 'p99'] as const).map((p) =>
+                metrics.latency(p, 'integration').with({ label: `Integration ${p}` }),
+              ),
             ],
             milliseconds,
           ),

@@ -122,13 +122,12 @@ export class ServiceMetrics extends Construct {
     return rateOfRequests(label, countId, count, this.requests());
   }
 
-  /** API Gateway's latency, request to response, or of the integration (the listing) alone. */
+  /**
+   * API Gateway's latency, request to response, or of the integration (the listing) alone. Unlabelled, so that an
+   * alarm on it is a plain percentile alarm; a graph labels it.
+   */
   latency(statistic: Statistic, of: 'request' | 'integration' = 'request') {
-    const options = {
-      period: PERIOD,
-      statistic,
-      label: `${of === 'request' ? 'Latency' : 'Integration'} ${statistic}`,
-    };
+    const options = { period: PERIOD, statistic };
     return of === 'request'
       ? this.#props.api.metricLatency(options)
       : this.#props.api.metricIntegrationLatency(options);
