@@ -1,7 +1,8 @@
-import { Aws, aws_cloudwatch as cloudwatch, Duration, type aws_logs as logs, Stack } from 'aws-cdk-lib';
+import { Aws, aws_cloudwatch as cloudwatch, type aws_logs as logs, Stack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { LISTING_SERVED, type ListingServedLog } from '../../../lambda/observability/log-fields';
 import type { AccessLogField } from '../rest-api';
+import { PERIOD } from './service-metrics';
 
 /** A Contributor Insights rule of the service: which log, ranked by what, over which lines. */
 interface ContributorRule {
@@ -101,7 +102,7 @@ export class ContributorsWidget extends cloudwatch.ConcreteWidget {
           region: Aws.REGION,
           view: 'timeSeries',
           stacked: false,
-          period: 300,
+          period: PERIOD.toSeconds(),
           legend: { position: 'bottom' },
           insightRule: { maxContributorCount: 10, orderBy: 'Sum', ruleName: this.ruleName },
         },
@@ -150,12 +151,12 @@ export class TopContributors extends Construct {
   }
 
   /** A series of a rule, as a metric for graphs and alarms. */
-  metric(ruleId: ContributorRuleId, series: ContributorSeries, label: string, period = Duration.minutes(5)) {
+  metric(ruleId: ContributorRuleId, series: ContributorSeries, label: string) {
     return new cloudwatch.MathExpression({
       expression: `INSIGHT_RULE_METRIC('${this.ruleNames[ruleId]}', '${series}')`,
       usingMetrics: {},
       label,
-      period,
+      period: PERIOD,
     });
   }
 }
