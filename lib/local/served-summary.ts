@@ -5,13 +5,18 @@
  */
 import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 
+/** Adds `by` to the count of `key`. */
+function increment<K>(counts: Map<K, number>, key: K, by = 1): void {
+  counts.set(key, (counts.get(key) ?? 0) + by);
+}
+
 /** Counts of values: exact percentiles in memory bounded by the number of distinct values, not of requests. */
 class Tally {
   readonly #counts = new Map<number, number>();
   #total = 0;
 
   add(value: number): void {
-    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
+    increment(this.#counts, value);
     this.#total += 1;
   }
 
@@ -66,7 +71,7 @@ export class ServedSummary {
 
   /** One answered request. */
   recordStatus(status: number): void {
-    this.#statuses.set(status, (this.#statuses.get(status) ?? 0) + 1);
+    increment(this.#statuses, status);
   }
 
   /** One EMF line a function printed. */
@@ -85,7 +90,7 @@ export class ServedSummary {
     const functionName = (line as Record<string, unknown>).function_name;
     each(FUNCTION_METRICS.coldStart, (value) => {
       const name = typeof functionName === 'string' ? functionName : 'function';
-      this.#coldStarts.set(name, (this.#coldStarts.get(name) ?? 0) + value);
+      increment(this.#coldStarts, name, value);
     });
   }
 

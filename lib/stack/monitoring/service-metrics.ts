@@ -14,7 +14,6 @@ import {
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
 } from '../../../lambda/observability/metrics';
-import type { ApiFunction } from '../api-function';
 import type { DataTables } from '../data-tables';
 import type { ServiceFunctions } from '../functions';
 import type { AccessLogField } from '../rest-api';
@@ -139,7 +138,7 @@ export class ServiceMetrics extends Construct {
     metric: 'Duration' | 'Errors' | 'Throttles' | 'ConcurrentExecutions',
     statistic: Statistic,
   ) {
-    return this.functionOf(name).function.metric(metric, {
+    return this.#props.functions[name].function.metric(metric, {
       period: PERIOD,
       statistic,
       label: `${name} ${metric === 'Duration' ? statistic : metric}`,
@@ -201,9 +200,5 @@ export class ServiceMetrics extends Construct {
 
   private sum() {
     return { period: PERIOD, statistic: 'Sum' } as const;
-  }
-
-  private functionOf(name: FunctionName): ApiFunction {
-    return this.#props.functions[name];
   }
 }
