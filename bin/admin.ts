@@ -4,7 +4,7 @@
  * the local engine or a deployed stack. `--help` on any command says more.
  */
 import { addKeyCommands } from '../lib/ops/cli/key-commands';
-import { createProgram } from '../lib/ops/cli/program';
+import { createProgram, runProgram } from '../lib/ops/cli/program';
 import { addTableCommands } from '../lib/ops/cli/table-commands';
 import { addVacancyCommands } from '../lib/ops/cli/vacancy-commands';
 import { addVendorCommands } from '../lib/ops/cli/vendor-commands';
@@ -13,4 +13,4 @@ const program = createProgram();
 for (const addCommands of [addVendorCommands, addKeyCommands, addVacancyCommands, addTableCommands]) {
   addCommands(program);
 }
-await program.parseAsync();
+await runProgram(program);

@@ -5,6 +5,7 @@
  */
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { httpUrl } from '../lambda/config/checks';
 import { startLocalApi } from '../lib/local/local-api';
 import { settingsOfCdkJson } from '../lib/settings';
 
@@ -20,6 +21,9 @@ const USAGE = `Usage: npm start -- [options]
   --rate-limits         throttle each vendor by its rate tier and all by the stage, as API Gateway's usage
                         plans do (tiers and limits from cdk.json; off by default, so scripts run at full speed)
   --data-dir <dir>      keep the embedded engine's data in this folder across restarts (default: in memory)
+  -c, --context <name=value>
+                        a setting, as "cdk deploy -c" takes it, over cdk.json's (repeatable), e.g.
+                        -c defaultLocale=en -c serviceTimeZone=Europe/Berlin
   -h, --help            show this help`;
 
 function port(value: string | undefined, name: string, fallback: number): number {
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       'rate-limits': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      context: { type: 'string', short: 'c', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -47,9 +52,16 @@ async function main(): Promise<void> {
     return;
   }
 
-  const settings = settingsOfCdkJson();
+  const overrides: Record<string, string> = {};
+  for (const pair of values.context ?? []) {
+    const [name = '', ...rest] = pair.split('=');
+    if (rest.length === 0)
+      throw new Error(`-c takes name=value, such as -c defaultLocale=en, not "${pair}".`);
+    overrides[name] = rest.join('=');
+  }
+  const settings = settingsOfCdkJson(overrides);
   const endpoint = values['dynamodb-endpoint'];
-  if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(endpoint)) {
+  if (endpoint !== undefined && !httpUrl(endpoint)) {
     throw new Error(
       `--dynamodb-endpoint must be an http(s) URL such as http://127.0.0.1:8000, not "${endpoint}".`,
     );

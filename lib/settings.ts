@@ -1,159 +1,159 @@
 import { readFileSync } from 'node:fs';
+import { flag, matching, text, whole } from '../lambda/config/checks';
+import { DEFAULT_RATE_TIER } from '../lambda/config/defaults';
 import {
-  DEFAULT_RATE_TIER,
-  DEFAULT_RATE_TIERS,
-  type RateTier,
-  SERVICE_DEFAULTS,
-} from '../lambda/config/defaults';
-import { LIMITS } from '../lambda/vacancies/query';
+  BURST_LIMIT_MAX,
+  checkSetting,
+  FUNCTION_SETTINGS,
+  notAllowed,
+  RATE_LIMIT_MAX,
+  type SettingDefinition,
+  SettingError,
+  TIER_NAME,
+} from '../lambda/config/function-settings';
 import { canonicalTimeZone } from './time-zone';
 
+/** The retention periods CloudWatch Logs accepts, in days. */
+const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];
+/** AWS WAF's rate-based rules count at least 10 requests per window. */
+const WAF_RATE_LIMIT_MIN = 10;
+
 /**
- * Deployment settings, read from `cdk.json` context and overridable with `cdk deploy -c key=value`. The
- * documentation (docs/operating.md#settings) describes each, with its default.
+ * Every deployment setting (docs/operating.md#settings), written once: its default, its check and what it allows.
+ * The functions' own settings come from `lambda/config/function-settings.ts`, with the very checks the functions
+ * apply at cold start; only the time zone is made canonical first (`asia/baku` → `Asia/Baku`), with `Intl`, which
+ * the functions do without.
  */
-export interface ServiceSettings {
-  /** CloudFormation stack name. */
-  readonly stackName: string;
-  /** API Gateway stage, the first path segment of the API URL. */
-  readonly stageName: string;
-  /** `true` for dev stacks: tables and logs are deleted with the stack, tables unprotected. */
-  readonly destroyOnRemoval: boolean;
-  /** How long API Gateway caches the authorizer's answer per key; revocation takes up to this long. 0 = off. */
-  readonly authorizerCacheSeconds: number;
-  /** Stage throttling: steady requests per second, and burst. */
-  readonly throttlingRateLimit: number;
-  readonly throttlingBurstLimit: number;
-  /** X-Ray tracing of the stage and the functions. */
-  readonly tracing: boolean;
-  /** Retention of the function and access logs, in days (a value CloudWatch Logs accepts). */
-  readonly logRetentionDays: number;
-  /** Locale when neither `lang` nor `Accept-Language` decides. */
-  readonly defaultLocale: 'az' | 'en';
-  /** IANA time zone of `created_at` and of "today" for deadlines. */
-  readonly serviceTimeZone: string;
-  /** `per_page` when the request gives none. */
-  readonly defaultPerPage: number;
-  /** Base of pagination URLs (a custom domain); empty: the request's own URL. */
-  readonly publicBaseUrl: string;
-  /** E-mail address subscribed to the alarm topic; empty: no subscription. */
-  readonly alarmEmail: string;
-  /** The rate tiers, by name: each a usage plan of the stage; a vendor is on one of them. */
-  readonly rateTiers: Readonly<Record<string, RateTier>>;
-  /** The tier of a vendor until an operator moves it. */
-  readonly defaultRateTier: string;
-  /** Requests per 5 minutes from one IP address before AWS WAF blocks it; 0: no web ACL (the default). */
-  readonly wafRateLimit: number;
-}
-
-/** Defaults of every setting; the service's own defaults come from `lambda/config/defaults.ts`. */
-export const DEFAULT_SETTINGS: ServiceSettings = {
-  stackName: 'VendorVacancyApi',
-  stageName: 'prod',
-  destroyOnRemoval: false,
-  authorizerCacheSeconds: 300,
-  throttlingRateLimit: 50,
-  throttlingBurstLimit: 100,
-  tracing: true,
-  logRetentionDays: 30,
-  defaultLocale: SERVICE_DEFAULTS.locale,
-  serviceTimeZone: SERVICE_DEFAULTS.timeZone,
-  defaultPerPage: SERVICE_DEFAULTS.perPage,
-  publicBaseUrl: '',
-  alarmEmail: '',
-  rateTiers: DEFAULT_RATE_TIERS,
-  defaultRateTier: DEFAULT_RATE_TIER,
-  wafRateLimit: 0,
-};
-
-type Checks<T> = { [K in keyof T]: (value: unknown) => T[K] | undefined };
-
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-const flag = (value: unknown) =>
-  value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
-const whole = (min: number, max: number) => (value: unknown) => {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return Number.isInteger(number) && (number as number) >= min && (number as number) <= max
-    ? (number as number)
-    : undefined;
-};
-
-// `-c key=value` arrives as a string, `cdk.json` values as JSON: each check accepts both.
-const CHECKS: Checks<ServiceSettings> = {
-  stackName: (value) => text(value)?.match(/^[A-Za-z][A-Za-z0-9-]{0,127}$/)?.[0],
-  stageName: (value) => text(value)?.match(/^[A-Za-z0-9_]{1,128}$/)?.[0],
-  destroyOnRemoval: flag,
-  authorizerCacheSeconds: whole(0, 3600),
-  throttlingRateLimit: whole(1, 10_000),
-  throttlingBurstLimit: whole(1, 5_000),
-  tracing: flag,
-  logRetentionDays: (value) => {
-    const days = whole(1, 3653)(value);
-    const accepted = [
-      1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
-    ];
-    return days !== undefined && accepted.includes(days) ? days : undefined;
+export const SETTINGS = {
+  stackName: {
+    default: 'VendorVacancyApi',
+    check: matching(/^[A-Za-z][A-Za-z0-9-]{0,127}$/),
+    allowed: 'a CloudFormation stack name: a letter, then up to 127 letters, digits and "-"',
   },
-  defaultLocale: (value) => (value === 'az' || value === 'en' ? value : undefined),
-  serviceTimeZone: (value) => {
-    const zone = text(value);
-    return zone ? canonicalTimeZone(zone) : undefined;
+  stageName: {
+    default: 'prod',
+    check: matching(/^[A-Za-z0-9_]{1,128}$/),
+    allowed: 'an API Gateway stage name: 1 to 128 letters, digits and "_"',
   },
-  defaultPerPage: whole(LIMITS.perPage.min, LIMITS.perPage.max),
-  publicBaseUrl: (value) => text(value)?.match(/^(?:https?:\/\/[^?#\s]+)?$/)?.[0],
-  alarmEmail: (value) => text(value)?.match(/^(?:[^@\s]+@[^@\s]+\.[^@\s]+)?$/)?.[0],
-  rateTiers: (value) => rateTiers(typeof value === 'string' ? parseJson(value) : value),
-  // Checked against the tiers once both are read (`checkTogether`).
-  defaultRateTier: (value) => text(value)?.match(TIER_NAME)?.[0],
-  // AWS WAF's rate-based rules take 10 requests per window at the least.
-  wafRateLimit: (value) => {
-    const limit = whole(0, 2_000_000_000)(value);
-    return limit === 0 || (limit !== undefined && limit >= 10) ? limit : undefined;
+  destroyOnRemoval: { default: false, check: flag, allowed: 'true or false' },
+  authorizerCacheSeconds: {
+    default: 300,
+    check: whole(0, 3600),
+    allowed: 'a whole number of seconds from 0 (no cache) to 3600',
   },
-};
+  throttlingRateLimit: {
+    default: 50,
+    check: whole(1, RATE_LIMIT_MAX),
+    allowed: `a whole number of requests per second from 1 to ${RATE_LIMIT_MAX}`,
+  },
+  throttlingBurstLimit: {
+    default: 100,
+    check: whole(1, BURST_LIMIT_MAX),
+    allowed: `a whole number of requests from 1 to ${BURST_LIMIT_MAX}`,
+  },
+  tracing: { default: true, check: flag, allowed: 'true or false' },
+  logRetentionDays: {
+    default: 30,
+    check: (value) => {
+      const days = whole(1, 3653)(value);
+      return days !== undefined && LOG_RETENTION_DAYS.includes(days) ? days : undefined;
+    },
+    allowed: `a retention CloudWatch Logs accepts: ${LOG_RETENTION_DAYS.join(', ')}`,
+  },
+  alarmEmail: {
+    default: '',
+    check: matching(/^(?:[^@\s]+@[^@\s]+\.[^@\s]+)?$/),
+    allowed: 'empty, or an e-mail address',
+  },
+  defaultRateTier: {
+    default: DEFAULT_RATE_TIER,
+    check: matching(TIER_NAME),
+    allowed: 'the name of one of the rateTiers',
+  },
+  wafRateLimit: {
+    default: 0,
+    check: (value) => {
+      const limit = whole(0, 2_000_000_000)(value);
+      return limit === 0 || (limit !== undefined && limit >= WAF_RATE_LIMIT_MIN) ? limit : undefined;
+    },
+    allowed: `0 (off), or a whole number of requests per 5 minutes from ${WAF_RATE_LIMIT_MIN} (AWS WAF's least) to 2000000000`,
+  },
+  ...FUNCTION_SETTINGS,
+  serviceTimeZone: {
+    ...FUNCTION_SETTINGS.serviceTimeZone,
+    check: (value) => {
+      const zone = text(value);
+      return zone === undefined
+        ? undefined
+        : FUNCTION_SETTINGS.serviceTimeZone.check(canonicalTimeZone(zone));
+    },
+    allowed: `${FUNCTION_SETTINGS.serviceTimeZone.allowed} (in any case)`,
+  },
+} as const satisfies Record<string, SettingDefinition<unknown>>;
 
-const TIER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+/** The name of a setting. */
+export type SettingName = keyof typeof SETTINGS;
 
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
+/** Every deployment setting's value. */
+export type ServiceSettings = { readonly [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['check']> & {} };
 
-/** Rate tiers: at least one, named `a-z0-9-`, each a whole rate ≥ 1 and a burst ≥ 1 (requests per second). */
-function rateTiers(value: unknown): Record<string, RateTier> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return undefined;
-  const tiers: Record<string, RateTier> = {};
-  for (const [name, tier] of entries) {
-    const { rate, burst } = (typeof tier === 'object' && tier !== null ? tier : {}) as Record<
-      string,
-      unknown
-    >;
-    const checkedRate = whole(1, 10_000)(rate);
-    const checkedBurst = whole(1, 5_000)(burst);
-    if (!TIER_NAME.test(name) || checkedRate === undefined || checkedBurst === undefined) return undefined;
-    tiers[name] = { rate: checkedRate, burst: checkedBurst };
-  }
-  return tiers;
-}
+/** The defaults of every setting. */
+export const DEFAULT_SETTINGS = Object.fromEntries(
+  Object.entries(SETTINGS).map(([name, definition]) => [name, definition.default]),
+) as unknown as ServiceSettings;
 
 /** Rules between settings: the default tier is a tier, and no tier is faster than the stage it is a plan of. */
 function checkTogether(settings: ServiceSettings): void {
-  if (!Object.hasOwn(settings.rateTiers, settings.defaultRateTier)) {
-    throw new Error(
-      `Context "defaultRateTier" names no tier of rateTiers: ${JSON.stringify(settings.defaultRateTier)}.`,
+  const tiers = Object.keys(settings.rateTiers);
+  if (!tiers.includes(settings.defaultRateTier)) {
+    throw notAllowed(
+      'defaultRateTier',
+      settings.defaultRateTier,
+      `one of the rateTiers: ${tiers.join(', ')}`,
     );
   }
+  const { throttlingRateLimit: rate, throttlingBurstLimit: burst } = settings;
   for (const [name, tier] of Object.entries(settings.rateTiers)) {
-    if (tier.rate > settings.throttlingRateLimit || tier.burst > settings.throttlingBurstLimit) {
-      throw new Error(
-        `Context "rateTiers": tier "${name}" (${tier.rate}/s, burst ${tier.burst}) exceeds the stage's limit (${settings.throttlingRateLimit}/s, burst ${settings.throttlingBurstLimit}).`,
+    if (tier.rate > rate || tier.burst > burst) {
+      throw notAllowed(
+        'rateTiers',
+        settings.rateTiers,
+        `no tier faster than the stage (throttlingRateLimit ${rate}/s, throttlingBurstLimit ${burst}); tier "${name}" is ${tier.rate}/s, burst ${tier.burst}`,
       );
     }
+  }
+}
+
+/** Letters to change to turn `a` into `b` (Levenshtein distance). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** A context key is a would-be setting when it is a plain camelCase word; CDK's own keys have `:`, `/` or `@`. */
+const LOOKS_LIKE_A_SETTING = /^[a-z][A-Za-z0-9]*$/;
+
+/** A key that looks like a setting but is none: an error naming the nearest setting. */
+export function checkSettingNames(keys: Iterable<string>): void {
+  const names = Object.keys(SETTINGS);
+  for (const key of keys) {
+    if (!LOOKS_LIKE_A_SETTING.test(key) || Object.hasOwn(SETTINGS, key)) continue;
+    const nearest = names.reduce((best, name) =>
+      distance(key.toLowerCase(), name.toLowerCase()) < distance(key.toLowerCase(), best.toLowerCase())
+        ? name
+        : best,
+    );
+    throw new SettingError(`${key} is not a setting: did you mean ${nearest}?`);
   }
 }
 
@@ -161,30 +161,34 @@ function checkTogether(settings: ServiceSettings): void {
 export type SettingLookup = (key: string) => unknown;
 
 /**
- * Reads the settings, applying the defaults; an invalid value stops the synth (or the local server) with the
- * setting's name. The CDK app passes its context; the local server passes `cdk.json`'s (`settingsOfCdkJson`),
- * so both run the same tiers and limits.
+ * Reads the settings, applying the defaults. A value a setting does not allow is a `SettingError`: one line with
+ * the setting, the value and what is allowed. The CDK app passes its context; the local server and the ops CLI pass
+ * `cdk.json`'s (`settingsOfCdkJson`), so all run with the same settings.
  */
 export function readSettings(lookup: SettingLookup): ServiceSettings {
   const settings: Record<string, unknown> = {};
-  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof ServiceSettings)[]) {
-    const raw: unknown = lookup(key);
-    if (raw === undefined || raw === null) {
-      settings[key] = DEFAULT_SETTINGS[key];
-      continue;
-    }
-    const value = CHECKS[key](raw);
-    if (value === undefined)
-      throw new Error(`Context "${key}" has an invalid value: ${JSON.stringify(raw)}.`);
-    settings[key] = value;
+  for (const [name, definition] of Object.entries(SETTINGS) as [string, SettingDefinition<unknown>][]) {
+    settings[name] = checkSetting(definition, name, lookup(name));
   }
-  checkTogether(settings as unknown as ServiceSettings);
-  return settings as unknown as ServiceSettings;
+  checkTogether(settings as ServiceSettings);
+  return settings as ServiceSettings;
 }
 
-/** The settings of `cdk.json`'s context (for tools outside a CDK app: the local server, the ops CLI). */
-export function settingsOfCdkJson(path = new URL('../cdk.json', import.meta.url).pathname): ServiceSettings {
-  const context =
-    (JSON.parse(readFileSync(path, 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
-  return readSettings((key) => context[key]);
+/** The repository's `cdk.json`. */
+export const CDK_JSON = new URL('../cdk.json', import.meta.url).pathname;
+
+/**
+ * The settings of `cdk.json`'s context, with `overrides` on top (the local server's `-c name=value`), for tools
+ * outside a CDK app: the local server and the ops CLI. A would-be setting that is none is refused, as at synth.
+ */
+export function settingsOfCdkJson(
+  overrides: Readonly<Record<string, string>> = {},
+  path = CDK_JSON,
+): ServiceSettings {
+  const context = {
+    ...(JSON.parse(readFileSync(path, 'utf8')) as { context?: Record<string, unknown> }).context,
+    ...overrides,
+  };
+  checkSettingNames(Object.keys(context));
+  return readSettings((key) => (Object.hasOwn(context, key) ? context[key] : undefined));
 }

@@ -4,12 +4,12 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
+import { functionConfiguration } from '../config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
 import { createAuthorizerHandler } from './authorizer';
-import { authorizerConfigFromEnvironment } from './config';
 
-const config = authorizerConfigFromEnvironment();
+const config = functionConfiguration('authorizer');
 const client = createDynamoDBClient({
   endpoint: config.dynamodbEndpoint,
   ...FUNCTION_LIMITS.authorizer.dynamodb,
@@ -19,7 +19,7 @@ const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createAuthorizerHandler({
   documentClient: createDocumentClient(client),
-  vendorsTable: config.vendorsTable,
+  vendorsTable: config.tables.vendors,
   logger,
   metrics: createFunctionMetrics('authorizer', logger),
 });

@@ -12,6 +12,9 @@ export const SERVICE_DEFAULTS = {
   perPage: 15,
 } as const;
 
+/** The bounds of `per_page`, a request's and the default alike (spec §8). */
+export const PER_PAGE_LIMITS = { min: 1, max: 100 } as const;
+
 /** What one function may spend on a request, and how its DynamoDB calls are sized to fit in it. */
 export interface FunctionLimits {
   /** Lambda timeout: the stack deploys it, the local server enforces it. */

@@ -1,8 +1,8 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UnavailableError } from '../aws/failure';
 import { underDeadline } from './deadline';
-import { DatabaseUnavailableError } from './errors';
 
 /**
  * Retries of the keys a batch call left unprocessed. `maxStalls` bounds the rounds in a row that processed
@@ -41,7 +41,7 @@ export interface BatchGetResult {
 
 /**
  * The items of these keys of one table, in any order (absent items are simply missing), in calls of 100 keys
- * (`concurrency` calls at a time; one by default), retrying `UnprocessedKeys`; throws `DatabaseUnavailableError`
+ * (`concurrency` calls at a time; one by default), retrying `UnprocessedKeys`; throws `UnavailableError`
  * after `retry.maxStalls` rounds in a row that processed none of a call's keys.
  */
 export async function batchGetItems(
@@ -72,7 +72,7 @@ export async function batchGetItems(
     while (pending.length > 0) {
       if (stalls > 0) {
         if (stalls > options.retry.maxStalls) {
-          throw new DatabaseUnavailableError('BatchGetItem left keys unprocessed');
+          throw new UnavailableError('BatchGetItem left keys unprocessed');
         }
         await pause(backoffDelay(stalls, options.retry), signal);
       }

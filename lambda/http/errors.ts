@@ -3,8 +3,9 @@
  * handler's, the authorizer's and API Gateway's own (its gateway responses are rendered from these same
  * definitions).
  */
+
+import { isUnavailable } from '../aws/failure';
 import { RETRY_AFTER_SECONDS } from '../config/defaults';
-import { isDatabaseUnavailable } from '../dynamodb/errors';
 
 /** Media type of every body the service sends. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -80,7 +81,7 @@ export const serviceUnavailable = (cause?: unknown) => new HttpError(503, { head
  */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (isDatabaseUnavailable(error)) return serviceUnavailable(error);
+  if (isUnavailable(error)) return serviceUnavailable(error);
   return new HttpError(500, { cause: error });
 }
 

@@ -49,6 +49,12 @@ export const vendorItemKey = (vendorId: string) => ({ pk: `vendor#${vendorId}` }
 /** Key of an API key item: the key's hash, so the authorizer finds it with one GetItem. */
 export const apiKeyItemKey = (keyHash: string) => ({ pk: `key#${keyHash}` });
 
+/**
+ * Key of the item in which the local server records the settings the ops CLI needs (its service time zone, its rate
+ * tiers), as a deployed stack does in its outputs. Not a vendor and not a key: neither index holds it.
+ */
+export const LOCAL_DEPLOYMENT_ITEM_KEY = { pk: 'deployment#local' } as const;
+
 /** A vendor id: 2–63 characters of `a-z`, `0-9` and `-`, not starting with `-`. */
 const VENDOR_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
 

@@ -1,3 +1,4 @@
+import { PER_PAGE_LIMITS } from '../config/defaults';
 import type { FieldErrors } from '../http/errors';
 import type { VacancyFilters } from '../schema/active-index';
 import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
@@ -18,7 +19,7 @@ interface Range {
 /** The parameters' limits (docs/api.md#query-parameters). */
 export const LIMITS = {
   type: { min: Math.min(...VACANCY_TYPES), max: Math.max(...VACANCY_TYPES) },
-  perPage: { min: 1, max: 100 },
+  perPage: PER_PAGE_LIMITS,
   experience: { min: 0, max: 100 },
   // Past the last page is allowed; beyond this a page number cannot be represented exactly in JSON.
   page: { min: 1, max: Number.MAX_SAFE_INTEGER },

@@ -6,7 +6,7 @@
  * - The identity source and `validationRegex`: a missing, repeated or malformed `Authorization` header is a 401
  *   without running the authorizer.
  * - Each Lambda invoked as Lambda would: the event and the result cross a JSON boundary, the function's timeout
- *   is enforced, a thrown error is `{ errorType, errorMessage }`. The authorizer's "Unauthorized" is a 401, its
+ *   is enforced and its memory size reported as deployed, a thrown error is `{ errorType, errorMessage }`. The authorizer's "Unauthorized" is a 401, its
  *   other failures and its timeout the AUTHORIZER_FAILURE response (503); the policy decides 403; a failed or
  *   timed-out listing is a 502. The method requires an API key from the authorizer: none is INVALID_API_KEY.
  * - With a rate limiter (`--rate-limits`), each usage key is throttled by its tier, and all by the stage: 429.
@@ -27,6 +27,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
@@ -81,9 +82,10 @@ const throughJson = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)
 async function invoke<Event, Result>(
   handler: (event: Event, context: Context) => Promise<Result>,
   event: Event,
-  functionName: string,
+  functionName: FunctionName,
   timeoutMs: number,
 ): Promise<Invocation<Result>> {
+  const { memoryMb } = FUNCTION_LIMITS[functionName];
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Invocation<Result>>((resolve) => {
     timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
@@ -91,7 +93,9 @@ async function invoke<Event, Result>(
   const run = (async (): Promise<Invocation<Result>> => {
     try {
       return {
-        result: throughJson(await handler(throughJson(event), lambdaContext(functionName, { timeoutMs }))),
+        result: throughJson(
+          await handler(throughJson(event), lambdaContext(functionName, { timeoutMs, memoryMb })),
+        ),
       };
     } catch (error) {
       const { name = 'Error', message = String(error) } = error instanceof Error ? error : {};

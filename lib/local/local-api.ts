@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { FUNCTION_LIMITS, SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
+import { functionEnvironment } from '../function-environment';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import {
@@ -15,6 +16,7 @@ import {
   type GatewayOptions,
   MAX_HEADER_BYTES,
 } from './gateway';
+import { recordLocalDeployment } from './local-deployment';
 import { RateLimiter } from './rate-limiter';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 import { ServedSummary, tapEmbeddedMetrics } from './served-summary';
@@ -37,16 +39,36 @@ export interface LocalApiOptions {
    * `dataDir`, or in an engine given by `dynamodbEndpoint`, is not overwritten at every start).
    */
   readonly seedFile?: string;
-  /** Listing settings, as the stack would set them (`DEFAULT_LOCALE`, `SERVICE_TIMEZONE`, …). */
-  readonly environment?: Readonly<Record<string, string>>;
   /** Prefix of the table names, so that several local APIs can share one engine (tests). */
   readonly tablePrefix?: string;
   /** Function timeouts to enforce; the deployed ones (`FUNCTION_LIMITS`) unless given (tests shorten them). */
   readonly timeoutsMs?: Partial<GatewayOptions['timeoutsMs']>;
   /** Throttle each vendor by its rate tier, and all by the stage, as the deployed usage plans do. */
   readonly rateLimits?: boolean;
-  /** The deployment settings (rate tiers, stage throttling); `cdk.json`'s, as the stack reads them, by default. */
+  /**
+   * The deployment settings, `cdk.json`'s by default: the functions get the environment the stack would give them
+   * (`functionEnvironment`), but for the links' base URL, which is the server's own address; the tiers and stage
+   * limits apply with `rateLimits`. docs/operating.md#settings says which settings mean nothing locally.
+   */
   readonly settings?: ServiceSettings;
+}
+
+/**
+ * The environment of each function in the local server: the stack's (`functionEnvironment`), with the local tables
+ * and engine, and the server's own address as the links' base URL (the one setting that means nothing locally —
+ * docs/operating.md#settings).
+ */
+export function localEnvironments(
+  settings: ServiceSettings,
+  tables: TableNames,
+  endpoint: string,
+  url: string,
+): Record<FunctionName, Record<string, string>> {
+  const local = { ...settings, publicBaseUrl: url };
+  const names = Object.keys(FUNCTION_LIMITS) as FunctionName[];
+  return Object.fromEntries(
+    names.map((name) => [name, functionEnvironment(name, local, tables, endpoint)]),
+  ) as Record<FunctionName, Record<string, string>>;
 }
 
 /** A running local API. */
@@ -109,28 +131,23 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
 
     const port = await listen(server, options.port);
     const url = `http://127.0.0.1:${port}`;
-    const environment = {
-      SERVICE_TIMEZONE: SERVICE_DEFAULTS.timeZone,
-      PUBLIC_BASE_URL: url,
-      RATE_TIERS: JSON.stringify(settings.rateTiers),
-      ...options.environment,
-      VACANCIES_TABLE: tables.vacancies,
-      VENDORS_TABLE: tables.vendors,
-      DYNAMODB_ENDPOINT: endpoint,
+    // Both handlers share this process: its environment is the union of theirs (no variable means two things).
+    Object.assign(process.env, ...Object.values(localEnvironments(settings, tables, endpoint, url)), {
       // As Lambda sets it for a container started on demand: the functions count their cold starts.
       AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-    };
-    Object.assign(process.env, environment);
+    });
+    const documentClient = createDocumentClient(client);
+    await recordLocalDeployment(documentClient, tables.vendors, settings);
 
     let seed: LocalApi['seed'];
     const seedFile = options.seedFile ?? (fresh ? DEMO_SEED_FILE : undefined);
     if (seedFile) {
       const rules = {
-        clock: zoneClock(environment.SERVICE_TIMEZONE),
+        clock: zoneClock(settings.serviceTimeZone),
         rateTiers: Object.keys(settings.rateTiers),
       };
       const data = await readSeedFile(seedFile, rules);
-      const summary = await loadSeed(createDocumentClient(client), tables, data, settings.defaultRateTier);
+      const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier);
       seed = { file: seedFile, data, summary };
     }
 

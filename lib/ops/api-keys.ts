@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../lambda/auth/key-lookup';
 import { getVendor } from '../../lambda/auth/vendor-lookup';
-import { isConditionFailed } from '../../lambda/dynamodb/errors';
+import { isConditionFailed } from '../../lambda/aws/failure';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { type ApiKey, apiKeyItemKey, ITEM_KIND } from '../../lambda/schema/vendors';
 import { queryAll } from './vendors';

@@ -10,8 +10,8 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { getVendor } from '../../lambda/auth/vendor-lookup';
+import { awsFailure, isConditionFailed } from '../../lambda/aws/failure';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../../lambda/dynamodb/batch-get';
-import { isConditionFailed } from '../../lambda/dynamodb/errors';
 import type { TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
@@ -152,12 +152,6 @@ function describeFailure(error: unknown): string {
   return `DynamoDB failed (${name}); nothing more was written`;
 }
 
-/** Whether a write failure concerns only that record (DynamoDB refused it) rather than the database. */
-const refusesRecord = (error: unknown) =>
-  error instanceof Error &&
-  (error as { $fault?: string }).$fault === 'client' &&
-  !/Throttl|ThroughputExceeded|RequestLimitExceeded/.test(error.name);
-
 /**
  * Imports validated vacancies: checks that their vendors exist (one read per distinct vendor) and that no id
  * belongs to another vendor, skips those identical to what is stored, and writes the rest with conditional
@@ -254,7 +248,7 @@ export async function writeVacancies(
       } catch (error) {
         if (isConditionFailed(error)) {
           rejected.push({ line, reasons: [await ownerReason(client, tables.vacancies, vacancy.id)] });
-        } else if (refusesRecord(error)) {
+        } else if (awsFailure(error) === 'refused') {
           rejected.push({ line, reasons: [`DynamoDB refused the record (${(error as Error).name})`] });
         } else {
           failed.push(line);

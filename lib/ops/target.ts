@@ -2,14 +2,18 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { awsFailure } from '../../lambda/aws/failure';
+import { httpUrl } from '../../lambda/config/checks';
+import { DYNAMODB_ENDPOINT_VARIABLE } from '../../lambda/config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { localTableNames } from '../create-tables';
+import { readLocalDeployment } from '../local/local-deployment';
 import { settingsOfCdkJson } from '../settings';
 import { type RateTiersOutput, STACK_OUTPUTS } from '../stack/outputs';
 import { canonicalTimeZone } from '../time-zone';
+import { UsageError, UserError } from './errors';
 import { ControlPlanePacer, type UsageKeyContext } from './usage-keys';
 
 /** Where the ops CLI works, as the user asked for it. */
@@ -41,11 +45,6 @@ export interface Target {
   close(): void;
 }
 
-/** A mistake of the user (bad argument, unknown vendor, missing table): reported as a message, no stack trace. */
-export class UserError extends Error {
-  override readonly name = 'UserError';
-}
-
 /** What a deployed stack tells the ops CLI: its tables, service time zone and rate tiers (absent on older stacks). */
 export interface StackDescription {
   readonly tables: TableNames;
@@ -53,19 +52,70 @@ export interface StackDescription {
   readonly rateTiers?: RateTiersOutput;
 }
 
-/** Table names and service time zone from a stack's CloudFormation outputs. */
+/** Where a region came from, for the messages that depend on it. */
+interface Region {
+  readonly name: string;
+  /** True when nothing configured one and the CDK's own default was taken. */
+  readonly defaulted: boolean;
+}
+
+/** The region the CDK deploys to when nothing configures one (it says so in `cdk deploy --verbose`). */
+export const CDK_DEFAULT_REGION = 'us-east-1';
+
+/**
+ * The AWS region, found as the CDK finds it for `cdk deploy`: `--region`, then the environment (`AWS_REGION`,
+ * `AMAZON_REGION`, `AWS_DEFAULT_REGION`, `AMAZON_DEFAULT_REGION`), then the profile's; so the CLI looks where the
+ * stack was deployed. Without any, a stack is looked for where the CDK would have put it (`us-east-1`); explicit
+ * tables need a region given.
+ */
+async function resolveRegion(
+  options: TargetOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Region> {
+  const configured =
+    options.region ||
+    env.AWS_REGION ||
+    env.AMAZON_REGION ||
+    env.AWS_DEFAULT_REGION ||
+    env.AMAZON_DEFAULT_REGION ||
+    (await profileRegion());
+  if (configured) return { name: configured, defaulted: false };
+  if (options.stack) return { name: CDK_DEFAULT_REGION, defaulted: true };
+  throw new UsageError(
+    'no AWS region: give --region <region>, or set AWS_REGION (or a region in your AWS profile).',
+  );
+}
+
+/** The region of the AWS profile in use, as the SDK reads it; undefined when it names none. */
+async function profileRegion(): Promise<string | undefined> {
+  const probe = new CloudFormationClient({});
+  try {
+    return await probe.config.region();
+  } catch {
+    return undefined;
+  } finally {
+    probe.destroy();
+  }
+}
+
+/** Table names, service time zone and rate tiers from a stack's CloudFormation outputs. */
 export async function describeStack(
   cloudFormation: CloudFormationClient,
   stackName: string,
+  region?: Region,
 ): Promise<StackDescription> {
   let outputs: Map<string | undefined, string | undefined>;
   try {
     const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
     outputs = new Map((Stacks[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]));
   } catch (error) {
-    if ((error as Error).name === 'ValidationError')
-      throw new UserError(`Stack "${stackName}" does not exist in this account and region.`);
-    throw error;
+    // DescribeStacks of one stack by name refuses only a stack that is not there.
+    if (awsFailure(error) !== 'refused') throw error;
+    const where = region ?? { name: await cloudFormation.config.region(), defaulted: false };
+    throw new UserError(
+      `Stack "${stackName}" does not exist in ${where.name}${where.defaulted ? ' (no region is configured: the CDK deploys there)' : ''}.`,
+      'give --region (or set AWS_REGION) with the region the stack was deployed to.',
+    );
   }
   const vacancies = outputs.get(STACK_OUTPUTS.vacanciesTable);
   const vendors = outputs.get(STACK_OUTPUTS.vendorsTable);
@@ -85,92 +135,115 @@ export async function describeStack(
 
 /** A time zone the user gave, checked and made canonical. */
 function givenTimeZone(zone: string | undefined): string | undefined {
-  if (zone === undefined) return undefined;
+  // An empty SERVICE_TIMEZONE is an unset one.
+  if (zone === undefined || zone === '') return undefined;
   const canonical = canonicalTimeZone(zone);
-  if (!canonical) throw new UserError(`--time-zone "${zone}" is not an IANA time zone.`);
+  if (!canonical) throw new UsageError(`--time-zone "${zone}" is not an IANA time zone, such as Asia/Baku.`);
   return canonical;
 }
+
+/** A DynamoDB client for the CLI: adaptive retries, so a bulk import slows down when DynamoDB throttles. */
+const cliDynamoDBClient = (endpoint: string | undefined, region: string | undefined) =>
+  createDynamoDBClient({ endpoint, maxAttempts: 8, region, retryMode: 'adaptive' });
 
 /**
  * Resolves where to work, and in which service time zone `created_at` values without an offset are read:
  * - a local endpoint (given, or `DYNAMODB_ENDPOINT`): the local table names unless others are given, and the
- *   local server's zone (the service default) unless `--time-zone` says otherwise;
- * - `--stack`: the tables and the zone of the stack's outputs (a different `--time-zone` is an error);
+ *   settings the local server recorded in them (`lib/local/local-deployment.ts`), or `cdk.json`'s when no server
+ *   has run on them; `--time-zone` overrides the zone;
+ * - `--stack`: the tables and the zone of the stack's outputs (a different `--time-zone` is an error), in the
+ *   region the CDK would have deployed it to;
  * - explicit table names in AWS: only the zone `--time-zone` gives — none otherwise, rather than a guess.
  */
 export async function resolveTarget(
   options: TargetOptions,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<Target> {
-  const endpoint = options.endpoint ?? env.DYNAMODB_ENDPOINT;
-  const explicit = options.vacanciesTable && options.vendorsTable;
   const given = givenTimeZone(options.timeZone);
-  let tables: TableNames;
-  let timeZone: string | undefined;
-  let description: string;
-  let deployedTiers: RateTiersOutput | undefined;
+  const endpoint = options.endpoint ?? (env[DYNAMODB_ENDPOINT_VARIABLE] || undefined);
   if (endpoint) {
-    tables = {
+    if (!httpUrl(endpoint)) {
+      throw new UsageError(
+        `${options.endpoint ? '--endpoint' : DYNAMODB_ENDPOINT_VARIABLE} must be an http(s) URL such as http://127.0.0.1:8000, not "${endpoint}".`,
+      );
+    }
+    const tables = {
       vacancies: options.vacanciesTable ?? localTableNames().vacancies,
       vendors: options.vendorsTable ?? localTableNames().vendors,
     };
-    timeZone = given ?? SERVICE_DEFAULTS.timeZone;
-    description = `local DynamoDB at ${endpoint}`;
-  } else if (options.stack) {
-    const cloudFormation = new CloudFormationClient(options.region ? { region: options.region } : {});
+    const client = cliDynamoDBClient(endpoint, undefined);
+    const documentClient = createDocumentClient(client);
+    let recorded: Awaited<ReturnType<typeof readLocalDeployment>>;
+    try {
+      recorded = await readLocalDeployment(documentClient, tables.vendors);
+    } catch (error) {
+      // No tables yet (`tables create` is about to make them): no server has recorded anything.
+      if (awsFailure(error) !== 'not-found') {
+        client.destroy();
+        throw error;
+      }
+    }
+    const local = recorded ?? settingsOfCdkJson();
+    return {
+      client,
+      documentClient,
+      tables,
+      clock: zoneClock(given ?? local.serviceTimeZone),
+      local: true,
+      description: `local DynamoDB at ${endpoint}`,
+      rateTiers: { names: Object.keys(local.rateTiers), defaultTier: local.defaultRateTier },
+      close: () => client.destroy(),
+    };
+  }
+
+  if (!options.stack && !(options.vacanciesTable && options.vendorsTable)) {
+    throw new UsageError(
+      'no target: give --endpoint <url> (or DYNAMODB_ENDPOINT) for a local engine, --stack <name> for a deployed stack, or --vacancies-table and --vendors-table.',
+    );
+  }
+  const region = await resolveRegion(options, env);
+  let tables: TableNames;
+  let timeZone: string | undefined;
+  let deployedTiers: RateTiersOutput | undefined;
+  if (options.stack) {
+    const cloudFormation = new CloudFormationClient({ region: region.name });
     let stack: StackDescription;
     try {
-      stack = await describeStack(cloudFormation, options.stack);
+      stack = await describeStack(cloudFormation, options.stack, region);
     } finally {
       cloudFormation.destroy();
     }
     if (given && stack.timeZone && given !== stack.timeZone) {
-      throw new UserError(
+      throw new UsageError(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    tables = stack.tables;
+    ({ tables, rateTiers: deployedTiers } = stack);
     timeZone = stack.timeZone ?? given;
-    deployedTiers = stack.rateTiers;
-    description = `stack ${options.stack}`;
-  } else if (explicit) {
+  } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
     timeZone = given;
-    description = 'AWS';
-  } else {
-    throw new UserError(
-      'No target: give --endpoint <url> (or DYNAMODB_ENDPOINT) for a local engine, --stack <name> for a deployed stack, or --vacancies-table and --vendors-table.',
-    );
   }
-  // Adaptive retries: a bulk import slows down when DynamoDB throttles, rather than failing.
-  const client = createDynamoDBClient({
-    endpoint,
-    maxAttempts: 8,
-    region: options.region,
-    retryMode: 'adaptive',
-  });
+  const client = cliDynamoDBClient(undefined, region.name);
   const documentClient = createDocumentClient(client);
   // The deployment's tiers: the stack's own when deployed, else this project's settings (`cdk.json`).
-  const settings = deployedTiers ? undefined : settingsOfCdkJson();
-  const rateTiers = deployedTiers
+  const tiers = deployedTiers
     ? { names: Object.keys(deployedTiers.plans), defaultTier: deployedTiers.default }
-    : { names: Object.keys(settings?.rateTiers ?? {}), defaultTier: settings?.defaultRateTier ?? '' };
+    : (({ rateTiers, defaultRateTier }) => ({ names: Object.keys(rateTiers), defaultTier: defaultRateTier }))(
+        settingsOfCdkJson(),
+      );
   const apiGateway =
     deployedTiers && options.stack
-      ? new APIGatewayClient({
-          maxAttempts: 8,
-          retryMode: 'adaptive',
-          ...(options.region && { region: options.region }),
-        })
+      ? new APIGatewayClient({ maxAttempts: 8, retryMode: 'adaptive', region: region.name })
       : undefined;
   return {
     client,
     documentClient,
     tables,
     clock: timeZone === undefined ? undefined : zoneClock(timeZone),
-    local: Boolean(endpoint),
-    description,
-    rateTiers,
+    local: false,
+    description: options.stack ? `stack ${options.stack} in ${region.name}` : `AWS, ${region.name}`,
+    rateTiers: tiers,
     ...(apiGateway &&
       deployedTiers && {
         usageKeys: {

@@ -14,6 +14,7 @@ import {
   GetUsagePlanKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsFailure } from '../../lambda/aws/failure';
 import { generateUsageKey, saveVendorUsage, type VendorRecord } from './vendors';
 
 /**
@@ -78,12 +79,36 @@ export type UsageKeyActions = string[];
 /** How long a retired key stays in its plan: past the longest authorizer cache (3,600 s) that may still name it. */
 export const RETIRED_KEY_GRACE_MS = 60 * 60 * 1000;
 
-const isNotFound = (error: unknown) => error instanceof Error && error.name === 'NotFoundException';
+const isNotFound = (error: unknown) => awsFailure(error) === 'not-found';
 
-/** Sends a control-plane call when the pacer allows it. */
-async function call<T>(context: UsageKeyContext, command: { constructor: { name: string } }): Promise<T> {
-  await context.pacer.before(command.constructor.name.replace(/Command$/, ''));
-  return (await context.apiGateway.send(command as never)) as T;
+/** The control-plane operations the CLI calls, by the names API Gateway's quotas use. */
+const OPERATIONS = {
+  CreateApiKey: CreateApiKeyCommand,
+  CreateUsagePlanKey: CreateUsagePlanKeyCommand,
+  DeleteApiKey: DeleteApiKeyCommand,
+  DeleteUsagePlanKey: DeleteUsagePlanKeyCommand,
+  GetApiKey: GetApiKeyCommand,
+  GetApiKeys: GetApiKeysCommand,
+  GetUsagePlanKey: GetUsagePlanKeyCommand,
+} as const;
+type Operations = typeof OPERATIONS;
+type Operation = keyof Operations;
+type OutputOf<K extends Operation> =
+  InstanceType<Operations[K]> extends {
+    resolveMiddleware(...args: never[]): (args: never) => Promise<{ output: infer O }>;
+  }
+    ? O
+    : never;
+
+/** Calls an operation when the pacer allows it. */
+async function call<K extends Operation>(
+  context: UsageKeyContext,
+  operation: K,
+  input: ConstructorParameters<Operations[K]>[0],
+): Promise<OutputOf<K>> {
+  await context.pacer.before(operation);
+  const Command = OPERATIONS[operation] as new (input: unknown) => Parameters<APIGatewayClient['send']>[0];
+  return (await context.apiGateway.send(new Command(input))) as OutputOf<K>;
 }
 
 /** The name of a vendor's API key: its stack and id, so a key can be found again by name. */
@@ -104,35 +129,30 @@ async function keyIdFor(
 ): Promise<string> {
   if (vendor.usageKeyId) {
     try {
-      const key = await call<{ value?: string }>(
-        context,
-        new GetApiKeyCommand({ apiKey: vendor.usageKeyId, includeValue: true }),
-      );
+      const key = await call(context, 'GetApiKey', { apiKey: vendor.usageKeyId, includeValue: true });
       if (key.value === value) return vendor.usageKeyId;
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
   }
   const name = keyName(context.usagePlans.stackName, vendor.vendorId);
-  const { items = [] } = await call<{ items?: { id?: string; name?: string; value?: string }[] }>(
-    context,
-    new GetApiKeysCommand({ nameQuery: name, includeValues: true, limit: 500 }),
-  );
+  const { items = [] } = await call(context, 'GetApiKeys', {
+    nameQuery: name,
+    includeValues: true,
+    limit: 500,
+  });
   const existing = items.find((item) => item.name?.startsWith(name) && item.value === value && item.id);
   if (existing?.id) {
     actions.push(`adopted API key ${existing.id}`);
     return existing.id;
   }
-  const created = await call<{ id?: string }>(
-    context,
-    new CreateApiKeyCommand({
-      name: `${name}.${vendor.rateTier}`,
-      value,
-      enabled: true,
-      description: `Usage key of vendor ${vendor.vendorId} (rate tier ${vendor.rateTier}); never given to the vendor`,
-      tags: { stack: context.usagePlans.stackName, vendor: vendor.vendorId },
-    }),
-  );
+  const created = await call(context, 'CreateApiKey', {
+    name: `${name}.${vendor.rateTier}`,
+    value,
+    enabled: true,
+    description: `Usage key of vendor ${vendor.vendorId} (rate tier ${vendor.rateTier}); never given to the vendor`,
+    tags: { stack: context.usagePlans.stackName, vendor: vendor.vendorId },
+  });
   if (!created.id) throw new Error('API Gateway created an API key without an id.');
   actions.push(`created API key ${created.id}`);
   return created.id;
@@ -148,7 +168,7 @@ async function linkToTier(
   const target = planOf(context, tier);
   const inPlan = async (usagePlanId: string) => {
     try {
-      await call(context, new GetUsagePlanKeyCommand({ usagePlanId, keyId }));
+      await call(context, 'GetUsagePlanKey', { usagePlanId, keyId });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -157,11 +177,11 @@ async function linkToTier(
   };
   for (const [otherTier, usagePlanId] of Object.entries(context.usagePlans.plans)) {
     if (usagePlanId === target || !(await inPlan(usagePlanId))) continue;
-    await call(context, new DeleteUsagePlanKeyCommand({ usagePlanId, keyId }));
+    await call(context, 'DeleteUsagePlanKey', { usagePlanId, keyId });
     actions.push(`removed API key ${keyId} from the ${otherTier} plan`);
   }
   if (!(await inPlan(target))) {
-    await call(context, new CreateUsagePlanKeyCommand({ usagePlanId: target, keyId, keyType: 'API_KEY' }));
+    await call(context, 'CreateUsagePlanKey', { usagePlanId: target, keyId, keyType: 'API_KEY' });
     actions.push(`linked API key ${keyId} to the ${tier} plan`);
   }
 }
@@ -180,7 +200,7 @@ async function deleteRetiredKeys(
       continue;
     }
     try {
-      await call(context, new DeleteApiKeyCommand({ apiKey: retired.id }));
+      await call(context, 'DeleteApiKey', { apiKey: retired.id });
       actions.push(`deleted retired API key ${retired.id}`);
     } catch (error) {
       if (!isNotFound(error)) throw error;
@@ -248,7 +268,7 @@ export async function moveUsageKey(
   );
   if (!saved) {
     // Changed by someone else since it was read: the new key is not the vendor's, so it goes.
-    await call(context, new DeleteApiKeyCommand({ apiKey: keyId }));
+    await call(context, 'DeleteApiKey', { apiKey: keyId });
     throw new Error(
       `vendor ${vendor.vendorId} changed while it was being moved; nothing was changed, try again.`,
     );

@@ -1,6 +1,6 @@
 /** The operator's changes to one vacancy, addressed by its id (the table's key): no Scan, ever. */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../../lambda/dynamodb/errors';
+import { isConditionFailed } from '../../lambda/aws/failure';
 import type { VacancyStatus } from '../../lambda/schema/vacancy';
 import { fromVacancyItem, toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
 

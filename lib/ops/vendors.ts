@@ -1,8 +1,8 @@
 /** The operator's writes and listings of vendors (docs/operating.md#vendors-and-keys). Each addresses what it touches by key. */
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed } from '../../lambda/aws/failure';
 import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';
-import { isConditionFailed } from '../../lambda/dynamodb/errors';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import {
   ITEM_KIND,

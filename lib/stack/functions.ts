@@ -1,7 +1,8 @@
 import { aws_iam as iam, type aws_logs as logs, RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { FUNCTION_LIMITS, SERVICE_NAME } from '../../lambda/config/defaults';
+import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { ACTIVE_INDEX } from '../../lambda/schema/tables';
+import { functionEnvironment } from '../function-environment';
 import type { ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
 import type { DataTables } from './data-tables';
@@ -25,6 +26,7 @@ export class ServiceFunctions extends Construct {
 
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
+    const tables = { vacancies: data.vacancies.tableName, vendors: data.vendors.tableName };
     const common = {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
@@ -36,7 +38,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('auth/handler.ts'),
       description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
       limits: FUNCTION_LIMITS.authorizer,
-      environment: { VENDORS_TABLE: data.vendors.tableName, POWERTOOLS_SERVICE_NAME: SERVICE_NAME },
+      environment: functionEnvironment('authorizer', settings, tables),
       statements: [
         new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
       ],
@@ -47,15 +49,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
       limits: FUNCTION_LIMITS.listing,
-      environment: {
-        VACANCIES_TABLE: data.vacancies.tableName,
-        DEFAULT_LOCALE: settings.defaultLocale,
-        RATE_TIERS: JSON.stringify(settings.rateTiers),
-        SERVICE_TIMEZONE: settings.serviceTimeZone,
-        DEFAULT_PER_PAGE: String(settings.defaultPerPage),
-        ...(settings.publicBaseUrl && { PUBLIC_BASE_URL: settings.publicBaseUrl }),
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-      },
+      environment: functionEnvironment('listing', settings, tables),
       statements: [
         // Exactly the two reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
         // BatchGetItem of a page.

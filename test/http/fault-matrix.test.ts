@@ -28,6 +28,12 @@ const FAULTS: { kind: FaultKind; delayMs?: number }[] = [
   { kind: 'fail' },
   { kind: 'refuse' },
   { kind: 'drop' },
+  // Answers that are not DynamoDB's: the SDK cannot read them, and they mean "not now" all the same.
+  { kind: 'html-502' },
+  { kind: 'html-503' },
+  { kind: 'not-json' },
+  { kind: 'truncated' },
+  { kind: 'bare-5xx' },
 ];
 
 describe('fault matrix over the real path', () => {

@@ -7,8 +7,9 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
+import { SettingError } from '../../lambda/config/function-settings';
 import { GATEWAY_RESPONSES } from '../../lambda/http/gateway-responses';
-import { DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
+import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../lib/settings';
 import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
 import { CDK_CONTEXT, stackTemplate } from '../support/stack';
 
@@ -369,25 +370,40 @@ describe('the stack, with settings from context', () => {
   });
 
   it.each([
-    ['defaultLocale', 'fr'],
-    ['serviceTimeZone', 'Mars/Olympus'],
-    ['serviceTimeZone', '+04:00'],
-    ['defaultPerPage', '500'],
-    ['logRetentionDays', '8'],
-    ['tracing', 'yes'],
-    ['publicBaseUrl', 'ftp://x'],
-    ['stageName', 'pro d'],
-    ['rateTiers', '{}'],
-    ['rateTiers', '{"Gold":{"rate":1,"burst":1}}'],
-    ['rateTiers', '{"gold":{"rate":0,"burst":1}}'],
-    ['rateTiers', '{"gold":{"rate":1.5,"burst":3}}'],
-    ['rateTiers', 'not json'],
-    ['wafRateLimit', '5'],
-  ])('refuses an invalid %s (%p)', (key, value) => {
-    const app = new App({ context: { [key]: value } });
-    expect(() => readSettings((key) => app.node.tryGetContext(key))).toThrow(
-      `Context "${key}" has an invalid value`,
+    ['defaultLocale', 'fr', 'az or en'],
+    ['serviceTimeZone', 'Mars/Olympus', 'an IANA time zone name'],
+    ['serviceTimeZone', '+04:00', 'an IANA time zone name'],
+    ['defaultPerPage', '500', 'a whole number from 1 to 100'],
+    ['logRetentionDays', '8', 'a retention CloudWatch Logs accepts: 1, 3, 5, 7, 14'],
+    ['tracing', 'yes', 'true or false'],
+    ['publicBaseUrl', 'ftp://x', 'empty, or an absolute http(s) URL without query or fragment'],
+    ['publicBaseUrl', 'https://x.example/?q', 'empty, or an absolute http(s) URL without query or fragment'],
+    ['stageName', 'pro d', 'an API Gateway stage name'],
+    ['rateTiers', '{}', 'an object of tiers'],
+    ['rateTiers', '{"Gold":{"rate":1,"burst":1}}', 'an object of tiers'],
+    ['rateTiers', '{"gold":{"rate":0,"burst":1}}', 'an object of tiers'],
+    ['rateTiers', '{"gold":{"rate":1.5,"burst":3}}', 'an object of tiers'],
+    ['rateTiers', 'not json', 'an object of tiers'],
+    ['wafRateLimit', '5', "0 (off), or a whole number of requests per 5 minutes from 10 (AWS WAF's least)"],
+  ])(
+    'refuses an invalid %s (%p) in one line: the setting, the value, what is allowed',
+    (key, value, allowed) => {
+      const app = new App({ context: { [key]: value } });
+      const read = () => readSettings((key) => app.node.tryGetContext(key));
+      expect(read).toThrow(SettingError);
+      expect(read).toThrow(`${key} = ${JSON.stringify(value)} is not allowed: ${allowed}`);
+    },
+  );
+
+  it('refuses a would-be setting that is none, naming the nearest setting', () => {
+    expect(() => checkSettingNames(['@aws-cdk/core:checkSecretUsage', 'stackNme'])).toThrow(
+      new SettingError('stackNme is not a setting: did you mean stackName?'),
     );
+    expect(() => checkSettingNames(['defaultperpage'])).toThrow('did you mean defaultPerPage?');
+    // CDK's own keys (feature flags, lookups) are never taken for settings.
+    expect(() =>
+      checkSettingNames(['@aws-cdk/core:target-partitions', 'availability-zones:account=1:region=x']),
+    ).not.toThrow();
   });
 });
 
@@ -457,10 +473,10 @@ describe('rate tiers', () => {
     const settings = (context: Record<string, unknown>) => () =>
       readSettings((key) => new App({ context }).node.tryGetContext(key));
     expect(settings({ defaultRateTier: 'gold' })).toThrow(
-      'Context "defaultRateTier" names no tier of rateTiers',
+      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard.',
     );
     expect(settings({ rateTiers: { fast: { rate: 60, burst: 20 } }, defaultRateTier: 'fast' })).toThrow(
-      'tier "fast" (60/s, burst 20) exceeds the stage\'s limit (50/s, burst 100)',
+      'no tier faster than the stage (throttlingRateLimit 50/s, throttlingBurstLimit 100); tier "fast" is 60/s, burst 20',
     );
   });
 });

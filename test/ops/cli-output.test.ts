@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { describeError } from '../../lib/ops/cli/program';
 import { lineRanges, reportLines } from '../../lib/ops/cli/vacancy-commands';
-import { UserError } from '../../lib/ops/target';
+import { UsageError, UserError } from '../../lib/ops/errors';
 
 describe('the ops CLI output', () => {
   it('says what went wrong in one line, never with the raw message of AWS', () => {
@@ -9,27 +9,37 @@ describe('the ops CLI output', () => {
       name: string,
       fault: 'client' | 'server',
       message = 'One or more parameter values were invalid: secret detail',
-    ) => Object.assign(new Error(message), { name, $fault: fault });
-    expect(describeError(new UserError('vendor "x" does not exist.'), undefined)).toBe(
-      'vendor "x" does not exist.',
+    ) => Object.assign(new Error(message), { name, $fault: fault, $metadata: {} });
+    const message = (error: unknown) => describeError(error, undefined).message;
+    expect(describeError(new UserError('vendor "x" does not exist.'), undefined)).toEqual({
+      message: 'vendor "x" does not exist.',
+      exitCode: 1,
+    });
+    expect(describeError(new UsageError('no target.', 'give --endpoint.'), undefined)).toEqual({
+      message: 'no target.',
+      hint: 'give --endpoint.',
+      exitCode: 2,
+    });
+    expect(message(aws('ValidationException', 'client'))).toBe(
+      'AWS refused the request (ValidationException).',
     );
-    expect(describeError(aws('ValidationException', 'client'), undefined)).toBe(
-      'DynamoDB refused the request (ValidationException).',
+    expect(message(aws('ProvisionedThroughputExceededException', 'client'))).toBe(
+      'AWS is throttling or unavailable (ProvisionedThroughputExceededException): try again.',
     );
-    expect(describeError(aws('ProvisionedThroughputExceededException', 'client'), undefined)).toBe(
-      'DynamoDB is throttling or unavailable (ProvisionedThroughputExceededException): try again.',
-    );
-    expect(describeError(aws('InternalServerError', 'server'), undefined)).toMatch(
-      /^DynamoDB is throttling or unavailable/,
+    expect(message(aws('InternalServerError', 'server'))).toMatch(/^AWS is throttling or unavailable/);
+    expect(message(aws('AccessDeniedException', 'client'))).toBe(
+      'AWS refused these credentials (AccessDeniedException): they may not do this, or have expired.',
     );
     expect(
-      describeError(
-        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
-        undefined,
-      ),
-    ).toBe('cannot reach DynamoDB (ECONNREFUSED).');
+      message(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })),
+    ).toBe('cannot reach AWS (ECONNREFUSED).');
+    expect(
+      message(Object.assign(new Error('Could not load credentials'), { name: 'CredentialsProviderError' })),
+    ).toBe(
+      'no AWS credentials found: configure a profile or environment credentials, or use --endpoint for a local engine.',
+    );
     for (const error of [aws('ValidationException', 'client'), new TypeError('x is undefined at line 3')]) {
-      expect(describeError(error, undefined)).not.toMatch(/secret detail|line 3/);
+      expect(message(error)).not.toMatch(/secret detail|line 3/);
     }
   });
 

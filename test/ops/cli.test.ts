@@ -213,44 +213,79 @@ describe('vacancy-admin', () => {
     for (const vendor of json) expect(vendor).not.toHaveProperty('usageKey');
   });
 
-  it('answers user errors with one line and a non-zero exit, never a stack trace', async () => {
+  it('answers user errors with one line and exit code 1, never a stack trace', async () => {
     for (const [args, message] of [
       [['key', 'issue', 'nobody'], 'error: vendor "nobody" does not exist'],
       [['key', 'revoke', 'key_000000000000'], 'error: key "key_000000000000" does not exist.'],
       [['vacancies', 'set-status', '999', 'closed'], 'error: vacancy 999 does not exist.'],
+      [
+        ['vacancies', 'set-status', '10', 'closed', '--vendor', 'globex'],
+        'error: vacancy 10 is not a vacancy of globex.',
+      ],
+    ] as const) {
+      const run = await admin([...args]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    const missing = await admin(['vendor', 'list', '--vendors-table', 'NoSuchTable']);
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error: a table does not exist \(local DynamoDB at [^\n]*\n$/),
+    });
+  });
+
+  it('answers usage errors with one line, one hint and exit code 2, never the whole usage', async () => {
+    const hint = 'hint: add --help to the command for its usage.';
+    for (const [args, message] of [
       [['vacancies', 'set-status', '1', 'archived'], "error: command-argument value 'archived' is invalid"],
       [['vendor', 'put', 'Bad Id', '--company', 'x'], "error: command-argument value 'Bad Id' is invalid"],
       [
         ['vacancies', 'delete', '10', '--vendor', ''],
         "error: option '--vendor <vendorId>' argument '' is invalid",
       ],
-      [
-        ['vacancies', 'set-status', '10', 'closed', '--vendor', 'globex'],
-        'error: vacancy 10 is not a vacancy of globex.',
-      ],
       [['vacancies', 'set-status', '0', 'closed'], "error: command-argument value '0' is invalid"],
       [['key', 'list', ''], "error: command-argument value '' is invalid"],
+      [['vendor', 'lsit'], "error: unknown command 'lsit'"],
+      [['vendor', 'list', '--jsno'], "error: unknown option '--jsno'"],
     ] as const) {
       const run = await admin([...args]);
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(message);
-      expect(run.stderr).not.toMatch(/^\s+at /m);
+      expect(run.code).toBe(2);
+      const lines = run.stderr.trimEnd().split('\n');
+      expect(lines).toEqual([expect.stringContaining(message), hint]);
     }
+    const notAUrl = await admin(['--endpoint', 'not a url', 'vendor', 'list'], { NO_TARGET: '1' });
+    expect(notAUrl).toMatchObject({
+      code: 2,
+      stderr: `error: option '--endpoint <url>' argument 'not a url' is invalid. Not an http(s) URL such as http://127.0.0.1:8000.\n${hint}\n`,
+    });
     const noTarget = await admin(['vendor', 'list'], { NO_TARGET: '1' });
     expect(noTarget).toMatchObject({
-      code: 1,
-      stderr: expect.stringMatching(/^error: No target: give --endpoint/),
+      code: 2,
+      stderr: expect.stringMatching(/^error: no target: give --endpoint [^\n]*\n$/),
     });
-    const missing = await admin(['vendor', 'list', '--vendors-table', 'NoSuchTable']);
-    expect(missing.stderr).toMatch(/^error: a table does not exist \(local DynamoDB at/);
+    const noRegion = await admin(['--vacancies-table', 'a', '--vendors-table', 'b', 'vendor', 'list'], {
+      NO_TARGET: '1',
+      AWS_REGION: '',
+      AWS_DEFAULT_REGION: '',
+      AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    });
+    expect(noRegion).toMatchObject({
+      code: 2,
+      stderr:
+        'error: no AWS region: give --region <region>, or set AWS_REGION (or a region in your AWS profile).\n',
+    });
   });
 
   it('creates tables only on a local engine', async () => {
     const local = await admin(['tables', 'create']);
     expect(local).toMatchObject({ code: 0, stdout: expect.stringMatching(/^tables ready: /) });
-    const aws = await admin(['--vacancies-table', 'a', '--vendors-table', 'b', 'tables', 'create'], {
-      NO_TARGET: '1',
-    });
+    const aws = await admin(
+      ['--vacancies-table', 'a', '--vendors-table', 'b', '--region', 'eu-central-1', 'tables', 'create'],
+      {
+        NO_TARGET: '1',
+      },
+    );
     expect(aws).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('"tables create" is for a local --endpoint'),

@@ -1,8 +1,15 @@
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import {
+  CloudFormationClient,
+  CloudFormationServiceException,
+  DescribeStacksCommand,
+} from '@aws-sdk/client-cloudformation';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SERVICE_DEFAULTS } from '../../lambda/config/defaults';
-import { describeStack, resolveTarget, UserError } from '../../lib/ops/target';
+import { recordLocalDeployment } from '../../lib/local/local-deployment';
+import { UsageError, UserError } from '../../lib/ops/errors';
+import { describeStack, resolveTarget } from '../../lib/ops/target';
+import { settingsOfCdkJson } from '../../lib/settings';
+import { createTestTables } from '../support/dynamodb';
 
 const OUTPUTS = [
   { OutputKey: 'ApiUrl', OutputValue: 'https://x.execute-api.eu-central-1.amazonaws.com/prod/' },
@@ -37,18 +44,70 @@ describe('ops CLI targets', () => {
     });
   });
 
+  /** DescribeStacks' answer for a stack that does not exist, as the SDK raises it. */
+  const noSuchStack = (name: string) =>
+    new CloudFormationServiceException({
+      name: 'ValidationError',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+      message: `Stack with id ${name} does not exist`,
+    });
+
   it('explains a missing stack, or a stack without the outputs, as a user error', async () => {
-    cloudFormation
-      .on(DescribeStacksCommand, { StackName: 'Missing' })
-      .rejects(Object.assign(new Error('Stack with id Missing does not exist'), { name: 'ValidationError' }));
+    cloudFormation.on(DescribeStacksCommand, { StackName: 'Missing' }).rejects(noSuchStack('Missing'));
     cloudFormation.on(DescribeStacksCommand, { StackName: 'Other' }).resolves(stack('Other', []));
     const client = new CloudFormationClient({ region: 'eu-central-1' });
     await expect(describeStack(client, 'Missing')).rejects.toThrow(
-      new UserError('Stack "Missing" does not exist in this account and region.'),
+      new UserError('Stack "Missing" does not exist in eu-central-1.'),
     );
     await expect(describeStack(client, 'Other')).rejects.toThrow(
       /has no VacanciesTableName\/VendorsTableName outputs/,
     );
+  });
+
+  describe('without a region given', () => {
+    const saved = { ...process.env };
+    beforeEach(() => {
+      // No region anywhere: not in the environment, not in a profile.
+      for (const name of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AMAZON_REGION', 'AMAZON_DEFAULT_REGION']) {
+        delete process.env[name];
+      }
+      process.env.AWS_CONFIG_FILE = '/nonexistent/aws-config';
+    });
+    afterEach(() => {
+      process.env = { ...saved };
+    });
+
+    it('looks for a stack where the CDK deploys without a region, and says so when it is not there', async () => {
+      cloudFormation.on(DescribeStacksCommand).rejects(noSuchStack('VendorVacancyApi'));
+      const failure = resolveTarget({ stack: 'VendorVacancyApi' }, {});
+      await expect(failure).rejects.toThrow(
+        'Stack "VendorVacancyApi" does not exist in us-east-1 (no region is configured: the CDK deploys there).',
+      );
+      await expect(failure).rejects.toMatchObject({
+        hint: 'give --region (or set AWS_REGION) with the region the stack was deployed to.',
+      });
+      cloudFormation.reset();
+      cloudFormation.on(DescribeStacksCommand).resolves(stack('VendorVacancyApi', OUTPUTS));
+      const found = await resolveTarget({ stack: 'VendorVacancyApi' }, {});
+      expect(found.description).toBe('stack VendorVacancyApi in us-east-1');
+      found.close();
+    });
+
+    it("takes the region from where the CDK finds it, AWS_DEFAULT_REGION included (the SDK's own chain skips it)", async () => {
+      cloudFormation.on(DescribeStacksCommand).resolves(stack('VendorVacancyApi', OUTPUTS));
+      const target = await resolveTarget({ stack: 'VendorVacancyApi' }, { AWS_DEFAULT_REGION: 'eu-west-1' });
+      expect(target.description).toBe('stack VendorVacancyApi in eu-west-1');
+      target.close();
+    });
+
+    it('asks for a region for explicit tables, as a usage error', async () => {
+      const failure = resolveTarget({ vacanciesTable: 'v', vendorsTable: 'w' }, {});
+      await expect(failure).rejects.toThrow(UsageError);
+      await expect(failure).rejects.toThrow(
+        'no AWS region: give --region <region>, or set AWS_REGION (or a region in your AWS profile).',
+      );
+    });
   });
 
   it("imports into a stack in the stack's own time zone, and refuses a --time-zone that contradicts it", async () => {
@@ -76,17 +135,47 @@ describe('ops CLI targets', () => {
     agreeing.close();
   });
 
-  it("uses a local endpoint with the local table names and the local server's zone, unless told otherwise", async () => {
-    const target = await resolveTarget({}, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
-    expect(target).toMatchObject({ local: true, tables: { vacancies: 'Vacancies', vendors: 'Vendors' } });
-    expect(target.clock?.zone).toBe(SERVICE_DEFAULTS.timeZone);
-    // A local engine: the tiers of this project's settings, and no API Gateway keys to manage.
-    expect(target.rateTiers.defaultTier).toBe('standard');
-    expect(target.usageKeys).toBeUndefined();
-    target.close();
-    const other = await resolveTarget({ timeZone: 'UTC' }, { DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
-    expect(other.clock?.zone).toBe('UTC');
-    other.close();
+  it("uses a local endpoint with the local table names and the local server's settings, unless told otherwise", async () => {
+    const tables = await createTestTables();
+    try {
+      const local = {
+        endpoint: tables.endpoint,
+        vacanciesTable: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      };
+      // No local server has run on these tables: cdk.json's settings, as the server would use them.
+      const before = await resolveTarget(local, {});
+      expect(before).toMatchObject({ local: true, tables: tables.names });
+      expect(before.clock?.zone).toBe(settingsOfCdkJson().serviceTimeZone);
+      expect(before.rateTiers.defaultTier).toBe(settingsOfCdkJson().defaultRateTier);
+      // A local engine has no API Gateway keys to manage.
+      expect(before.usageKeys).toBeUndefined();
+      before.close();
+      // A local server started with other settings recorded them: the CLI works in its zone and tiers.
+      await recordLocalDeployment(tables.documentClient, tables.names.vendors, {
+        serviceTimeZone: 'America/New_York',
+        rateTiers: { basic: { rate: 1, burst: 2 } },
+        defaultRateTier: 'basic',
+      });
+      const after = await resolveTarget(local, {});
+      expect(after.clock?.zone).toBe('America/New_York');
+      expect(after.rateTiers).toEqual({ names: ['basic'], defaultTier: 'basic' });
+      after.close();
+      const other = await resolveTarget({ ...local, timeZone: 'UTC' }, {});
+      expect(other.clock?.zone).toBe('UTC');
+      other.close();
+    } finally {
+      await tables.drop();
+    }
+  });
+
+  it('refuses an endpoint that is not a URL, from --endpoint or DYNAMODB_ENDPOINT, as a usage error', async () => {
+    await expect(resolveTarget({ endpoint: 'not a url' }, {})).rejects.toThrow(
+      new UsageError('--endpoint must be an http(s) URL such as http://127.0.0.1:8000, not "not a url".'),
+    );
+    await expect(resolveTarget({}, { DYNAMODB_ENDPOINT: 'localhost:8000' })).rejects.toThrow(
+      'DYNAMODB_ENDPOINT must be an http(s) URL such as http://127.0.0.1:8000, not "localhost:8000".',
+    );
   });
 
   it('knows no time zone for explicit tables in AWS unless --time-zone gives one, and refuses a bad one', async () => {
@@ -98,8 +187,8 @@ describe('ops CLI targets', () => {
     expect(given.clock?.zone).toBe('Asia/Baku');
     given.close();
     await expect(resolveTarget({ ...tables, timeZone: '+04:00' }, {})).rejects.toThrow(
-      '--time-zone "+04:00" is not an IANA time zone.',
+      new UsageError('--time-zone "+04:00" is not an IANA time zone, such as Asia/Baku.'),
     );
-    await expect(resolveTarget({}, {})).rejects.toThrow(UserError);
+    await expect(resolveTarget({}, {})).rejects.toThrow(UsageError);
   });
 });

@@ -2,14 +2,26 @@
  * A fault-injecting HTTP proxy between the code under test and a real DynamoDB engine: every request really
  * crosses it, and per operation (`GetItem`, `Query`, `PutItem`, …, read from `X-Amz-Target`) it can pass,
  * delay, throttle (400 ProvisionedThroughputExceededException), fail (500 InternalServerError), drop the
- * connection without an answer, or refuse new connections. It also records every operation it sees, so a test
- * can prove what was (and was not) asked of the engine.
+ * connection without an answer, or refuse new connections — or answer what is not a valid DynamoDB answer at all:
+ * an HTML error page (a load balancer's 502 or 503), a 200 whose body is not JSON, the engine's own answer cut
+ * short, or a 5xx without an error type. It also records every operation it sees, so a test can prove what was
+ * (and was not) asked of the engine.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** What happens to a request the rule matches. */
-export type FaultKind = 'delay' | 'throttle' | 'fail' | 'drop' | 'refuse';
+export type FaultKind =
+  | 'delay'
+  | 'throttle'
+  | 'fail'
+  | 'drop'
+  | 'refuse'
+  | 'html-502'
+  | 'html-503'
+  | 'not-json'
+  | 'truncated'
+  | 'bare-5xx';
 
 /** A fault for an operation (or every operation). */
 export interface FaultRule {
@@ -49,7 +61,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const operations: string[] = [];
   const sockets = new Set<Socket>();
 
-  const forward = (request: IncomingMessage, body: Buffer, response: import('node:http').ServerResponse) => {
+  const forward = (
+    request: IncomingMessage,
+    body: Buffer,
+    response: import('node:http').ServerResponse,
+    /** Changes the engine's answer before it is sent on (its status and headers are kept). */
+    alter?: (answer: Buffer) => Buffer,
+  ) => {
     const outgoing = httpRequest(
       {
         host: upstream.hostname,
@@ -59,8 +77,23 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         headers: request.headers,
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
+        if (!alter) {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const altered = alter(Buffer.concat(chunks));
+          // The engine signs its body with a CRC32: a changed body must not carry it, nor the old length.
+          const { 'x-amz-crc32': _crc, 'content-length': _length, ...headers } = answer.headers;
+          response.writeHead(answer.statusCode ?? 502, {
+            ...headers,
+            'content-length': String(altered.length),
+          });
+          response.end(altered);
+        });
       },
     );
     outgoing.on('error', () => response.destroy());
@@ -81,6 +114,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         response.writeHead(status, { 'Content-Type': AWS_JSON, 'x-amzn-RequestId': 'fault-proxy' });
         response.end(errorBody(type, message));
       };
+      const raw = (status: number, contentType: string, text: string) => {
+        response.writeHead(status, { 'Content-Type': contentType });
+        response.end(text);
+      };
       switch (rule?.kind) {
         case undefined:
           return forward(request, body, response);
@@ -93,6 +130,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           return reply(500, 'InternalServerError', 'Internal server error (injected)');
         case 'drop':
           return request.socket.destroy();
+        case 'html-502':
+          return raw(502, 'text/html', '<html><body><h1>502 Bad Gateway</h1></body></html>');
+        case 'html-503':
+          return raw(503, 'text/html', '<html><body>Service Temporarily Unavailable</body></html>');
+        case 'not-json':
+          return raw(200, AWS_JSON, 'upstream answered something else');
+        case 'truncated':
+          return forward(request, body, response, (answer) =>
+            answer.subarray(0, Math.floor(answer.length / 2)),
+          );
+        case 'bare-5xx':
+          return raw(504, 'application/json', '{"message":"Endpoint request timed out"}');
         case 'refuse':
           // This connection dies unanswered, and no new one is accepted until `clear()`.
           refusing = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DatabaseUnavailableError } from '../../lambda/dynamodb/errors';
+import { UnavailableError } from '../../lambda/aws/failure';
 import {
   errorEnvelope,
   errorResponse,
@@ -39,7 +39,7 @@ describe('HTTP helpers', () => {
     const aws = (name: string, fault: 'client' | 'server') =>
       Object.assign(new Error('Unauthorized'), { name, $fault: fault });
     for (const unavailable of [
-      new DatabaseUnavailableError('x'),
+      new UnavailableError('x'),
       aws('ProvisionedThroughputExceededException', 'client'),
       aws('InternalServerError', 'server'),
       Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }),

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { getVendor } from '../../../lambda/auth/vendor-lookup';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
-import { type Target, UserError } from '../target';
+import { UserError } from '../errors';
+import type { Target } from '../target';
 import { action, parse } from './program';
 
 async function requireVendor(target: Target, id: string) {

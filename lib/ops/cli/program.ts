@@ -2,9 +2,14 @@
  * The ops CLI's frame: global options, how a command runs against its target, and how it reports — one line
  * for any error, never a stack trace or a raw DynamoDB message. Each command group adds itself to the program.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { isDatabaseUnavailable } from '../../../lambda/dynamodb/errors';
+import { APIGatewayServiceException } from '@aws-sdk/client-api-gateway';
+import { CloudFormationServiceException } from '@aws-sdk/client-cloudformation';
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { awsFailure } from '../../../lambda/aws/failure';
+import { httpUrl } from '../../../lambda/config/checks';
 import { isVendorId, VENDOR_ID_RULE } from '../../../lambda/schema/vendors';
+import { UserError } from '../errors';
 import { resolveTarget, type Target, type TargetOptions } from '../target';
 
 /** The global options, and each command's own (commander merges them). */
@@ -25,27 +30,63 @@ export interface Outcome {
   readonly exitCode?: number;
 }
 
-/** One line for any failure: no stack trace for what the user can fix, no raw message from AWS. */
-export function describeError(error: unknown, target: Target | undefined): string {
-  if (!(error instanceof Error)) return String(error);
-  const where = target ? ` (${target.description})` : '';
-  if (error.name === 'UserError') return error.message;
-  if (error.name === 'ResourceNotFoundException') {
-    return `a table does not exist${where}: create the local tables with "tables create", or deploy the stack.`;
-  }
-  if (error.name === 'CredentialsProviderError') {
-    return 'no AWS credentials found: configure a profile or environment credentials, or use --endpoint for a local engine.';
-  }
-  if ('code' in error && typeof error.code === 'string')
-    return `cannot reach DynamoDB${where} (${error.code}).`;
-  if (isDatabaseUnavailable(error)) {
-    return `DynamoDB is throttling or unavailable${where} (${error.name}): try again.`;
-  }
-  if ('$fault' in error) return `DynamoDB refused the request${where} (${error.name}).`;
-  return `unexpected error${where}: ${error.name}.`;
+/** The AWS service an error came from, by its SDK exception type; the target's engine otherwise. */
+function serviceOf(error: Error, target: Target | undefined): string {
+  if (error instanceof APIGatewayServiceException) return 'API Gateway';
+  if (error instanceof CloudFormationServiceException) return 'CloudFormation';
+  if (error instanceof DynamoDBServiceException || target?.local) return 'DynamoDB';
+  return 'AWS';
 }
 
-/** Runs a command against the resolved target and prints its outcome; errors become one line, exit 1. */
+/** What to print for a failure: one line, and at most one hint line. */
+export interface ErrorReport {
+  readonly message: string;
+  readonly hint?: string;
+  /** 2 for a command not given as it must be, 1 otherwise. */
+  readonly exitCode: number;
+}
+
+/**
+ * One line for any failure, from what it is (`UserError`, or what `awsFailure` makes of an AWS error): no stack
+ * trace, no raw message from AWS.
+ */
+export function describeError(error: unknown, target: Target | undefined): ErrorReport {
+  if (error instanceof UserError) {
+    return { message: error.message, ...(error.hint && { hint: error.hint }), exitCode: error.exitCode };
+  }
+  if (!(error instanceof Error)) return { message: 'unexpected error.', exitCode: 1 };
+  const where = target ? ` (${target.description})` : '';
+  const service = serviceOf(error, target);
+  const { code } = error as { code?: unknown };
+  const message = (() => {
+    switch (awsFailure(error)) {
+      case 'not-found':
+        return `a table does not exist${where}: create the local tables with "tables create", or deploy the stack.`;
+      case 'no-credentials':
+        return 'no AWS credentials found: configure a profile or environment credentials, or use --endpoint for a local engine.';
+      case 'denied':
+        return `${service} refused these credentials${where} (${error.name}): they may not do this, or have expired.`;
+      case 'unavailable':
+        return typeof code === 'string' && !('$fault' in error)
+          ? `cannot reach ${service}${where} (${code}).`
+          : `${service} is throttling or unavailable${where} (${error.name}): try again.`;
+      case 'refused':
+      case 'condition-failed':
+        return `${service} refused the request${where} (${error.name}).`;
+      default:
+        return `unexpected error${where}: ${error.name}.`;
+    }
+  })();
+  return { message, exitCode: 1 };
+}
+
+/** Prints an error report to stderr. */
+function printError({ message, hint }: ErrorReport): void {
+  console.error(`error: ${message}`);
+  if (hint) console.error(`hint: ${hint}`);
+}
+
+/** Runs a command against the resolved target and prints its outcome; errors become one line (and a hint). */
 export function action<A extends unknown[]>(
   run: (target: Target, options: Options, ...args: A) => Promise<Outcome>,
 ) {
@@ -59,8 +100,9 @@ export function action<A extends unknown[]>(
       console.log(options.json ? JSON.stringify(outcome.data, null, 2) : [outcome.text].flat().join('\n'));
       process.exitCode = outcome.exitCode ?? 0;
     } catch (error) {
-      console.error(`error: ${describeError(error, target)}`);
-      process.exitCode = 1;
+      const report = describeError(error, target);
+      printError(report);
+      process.exitCode = report.exitCode;
     } finally {
       target?.close();
     }
@@ -78,6 +120,10 @@ export const parse = {
     if (!isVendorId(value)) throw new InvalidArgumentError(`Not a vendor id: ${VENDOR_ID_RULE}.`);
     return value;
   },
+  endpoint(value: string): string {
+    if (!httpUrl(value)) throw new InvalidArgumentError('Not an http(s) URL such as http://127.0.0.1:8000.');
+    return value;
+  },
   oneOf<T extends string>(values: readonly T[]) {
     return (value: string): T => {
       if (!(values as readonly string[]).includes(value))
@@ -87,15 +133,26 @@ export const parse = {
   },
 };
 
-/** The program with its global options; command groups are added by `bin/admin.ts`. */
+/** How commander's own errors (an unknown option, a bad argument) read: one line, one hint, exit code 2. */
+const USAGE_HINT = 'add --help to the command for its usage.';
+
+/**
+ * The program with its global options; command groups are added by `bin/admin.ts`, which runs it with
+ * `runProgram`. A usage error is commander's one line and a hint, never the whole usage.
+ */
 export function createProgram(): Command {
   return new Command('vacancy-admin')
+    .exitOverride()
+    .configureOutput({
+      outputError: (text, write) => write(`${text.trim().split('\n')[0]}\nhint: ${USAGE_HINT}\n`),
+    })
     .description(
       'Operate the Vendor Vacancy API: vendors, API keys and vacancies, on a local engine or in AWS.',
     )
     .option(
       '--endpoint <url>',
       "local DynamoDB endpoint, e.g. the local server's http://127.0.0.1:8000 (default: $DYNAMODB_ENDPOINT)",
+      parse.endpoint,
     )
     .option(
       '--stack <name>',
@@ -103,13 +160,25 @@ export function createProgram(): Command {
     )
     .option('--vacancies-table <name>', 'vacancies table name, instead of --stack')
     .option('--vendors-table <name>', 'vendors table name, instead of --stack')
-    .option('--region <region>', 'AWS region (default: from the environment or profile)')
+    .option(
+      '--region <region>',
+      "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION or the profile's, as the CDK finds it; for --stack, else us-east-1 as the CDK deploys there)",
+    )
     .addOption(
       new Option(
         '--time-zone <zone>',
         "service time zone of created_at values without an offset (default: the stack's, or the local server's; required with explicit table names)",
       ).env('SERVICE_TIMEZONE'),
     )
-    .option('--json', 'print JSON, for scripts')
-    .showHelpAfterError();
+    .option('--json', 'print JSON, for scripts');
+}
+
+/** Runs the program on the process's arguments; commander's usage errors end with exit code 2, help with 0. */
+export async function runProgram(program: Command, argv = process.argv): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createTables } from '../../create-tables';
-import { UserError } from '../target';
+import { UserError } from '../errors';
 import { action } from './program';
 
 /** `tables create`: the local engine's tables (in AWS the stack creates them). */

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
+import { UserError } from '../errors';
 import { type ImportReport, importVacancies, parseImportFile, type SourceRecord } from '../import';
 import { progressBar } from '../progress';
-import { UserError } from '../target';
 import { deleteVacancy, setVacancyStatus, type VacancyChange } from '../vacancies';
 import { action, parse } from './program';
 

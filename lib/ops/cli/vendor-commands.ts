@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { VendorStatus } from '../../../lambda/schema/vendors';
-import { type Target, UserError } from '../target';
+import { UserError } from '../errors';
+import type { Target } from '../target';
 import { moveUsageKey, syncUsageKey, type UsageKeyActions } from '../usage-keys';
 import { getVendorRecord, listVendors, putVendor, saveVendorUsage, setVendorStatus } from '../vendors';
 import { action, parse } from './program';

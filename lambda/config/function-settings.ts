@@ -1,0 +1,104 @@
+/**
+ * The deployment settings that reach the functions (docs/operating.md#settings), each written once: the environment
+ * variable that carries it, its default, its check and what it allows. The tools check a value with the same rule
+ * at synth (`lib/settings.ts`) as the function applies at cold start to what it receives, and write it into the
+ * functions' environment (`lib/function-environment.ts`).
+ */
+
+import { LOCALES, type Locale } from '../schema/vacancy';
+import { isTimeZone } from '../time/zone-clock';
+import { type Check, httpUrl, jsonObject, oneOf, whole } from './checks';
+import { DEFAULT_RATE_TIERS, PER_PAGE_LIMITS, type RateTier, SERVICE_DEFAULTS } from './defaults';
+
+/** A setting: its default, its check, and what it allows, in words, for the one-line error. */
+export interface SettingDefinition<T> {
+  readonly default: T;
+  readonly check: Check<T>;
+  /** What is allowed: "az or en", "a whole number from 1 to 100", … */
+  readonly allowed: string;
+}
+
+/** A setting that a function receives, through its environment variable. */
+export interface FunctionSettingDefinition<T> extends SettingDefinition<T> {
+  readonly variable: string;
+}
+
+/** A rate tier's name: lower case letters, digits and `-`, starting with a letter. */
+export const TIER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+/** The largest steady rate and burst a usage plan (and a stage) takes, in requests per second. */
+export const RATE_LIMIT_MAX = 10_000;
+export const BURST_LIMIT_MAX = 5_000;
+
+/** Rate tiers: at least one, each named like `TIER_NAME`, with a whole rate and burst of at least 1. */
+const rateTiers: Check<Readonly<Record<string, RateTier>>> = (value) => {
+  const object = jsonObject(value);
+  if (!object || Object.keys(object).length === 0) return undefined;
+  const tiers: Record<string, RateTier> = {};
+  for (const [name, tier] of Object.entries(object)) {
+    const { rate, burst } = jsonObject(tier) ?? {};
+    const checkedRate = whole(1, RATE_LIMIT_MAX)(rate);
+    const checkedBurst = whole(1, BURST_LIMIT_MAX)(burst);
+    if (!TIER_NAME.test(name) || checkedRate === undefined || checkedBurst === undefined) return undefined;
+    tiers[name] = { rate: checkedRate, burst: checkedBurst };
+  }
+  return tiers;
+};
+
+/** The settings the functions receive. */
+export const FUNCTION_SETTINGS = {
+  defaultLocale: {
+    variable: 'DEFAULT_LOCALE',
+    default: SERVICE_DEFAULTS.locale as Locale,
+    check: oneOf(LOCALES),
+    allowed: LOCALES.join(' or '),
+  },
+  serviceTimeZone: {
+    variable: 'SERVICE_TIMEZONE',
+    default: SERVICE_DEFAULTS.timeZone as string,
+    check: (value) => (typeof value === 'string' && isTimeZone(value) ? value : undefined),
+    allowed: 'an IANA time zone name, such as Asia/Baku',
+  },
+  defaultPerPage: {
+    variable: 'DEFAULT_PER_PAGE',
+    default: SERVICE_DEFAULTS.perPage as number,
+    check: whole(PER_PAGE_LIMITS.min, PER_PAGE_LIMITS.max),
+    allowed: `a whole number from ${PER_PAGE_LIMITS.min} to ${PER_PAGE_LIMITS.max}`,
+  },
+  publicBaseUrl: {
+    variable: 'PUBLIC_BASE_URL',
+    default: '' as string,
+    check: (value) => (value === '' ? '' : httpUrl(value)),
+    allowed: 'empty, or an absolute http(s) URL without query or fragment, such as https://api.example.az',
+  },
+  rateTiers: {
+    variable: 'RATE_TIERS',
+    default: DEFAULT_RATE_TIERS,
+    check: rateTiers,
+    allowed: `an object of tiers named a-z, 0-9 and "-", each {"rate": 1-${RATE_LIMIT_MAX}, "burst": 1-${BURST_LIMIT_MAX}}`,
+  },
+} as const satisfies Record<string, FunctionSettingDefinition<unknown>>;
+
+/** The name of a setting the functions receive. */
+export type FunctionSettingName = keyof typeof FUNCTION_SETTINGS;
+
+/** The values of the settings the functions receive. */
+export type FunctionSettings = {
+  readonly [K in FunctionSettingName]: NonNullable<ReturnType<(typeof FUNCTION_SETTINGS)[K]['check']>>;
+};
+
+/** A setting that cannot be used: one line that says which, why, and what would do (never a stack trace). */
+export class SettingError extends Error {
+  override readonly name = 'SettingError';
+}
+
+/** The error of a value a setting does not allow: the setting, the value, what is allowed. */
+export const notAllowed = (setting: string, value: unknown, allowed: string) =>
+  new SettingError(`${setting} = ${JSON.stringify(value)} is not allowed: ${allowed}.`);
+
+/** A value checked against its definition; `SettingError` when it is not allowed, the default when absent. */
+export function checkSetting<T>(definition: SettingDefinition<T>, name: string, value: unknown): T {
+  if (value === undefined || value === null) return definition.default;
+  const checked = definition.check(value);
+  if (checked === undefined) throw notAllowed(name, value, definition.allowed);
+  return checked;
+}
