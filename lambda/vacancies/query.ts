@@ -58,19 +58,25 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     return values[0] === '' ? undefined : values[0];
   };
 
-  const integer = (name: ParameterName, limits: Range, rangeMessage: string): number | undefined => {
+  /** An integer within its limits; `notIntegerMessage` is the message for a value that is not one (when it differs). */
+  const integer = (
+    name: ParameterName,
+    limits: Range,
+    rangeMessage: string,
+    notIntegerMessage = `The ${name} must be an integer.`,
+  ): number | undefined => {
     const value = raw(name);
     if (value === undefined || errors[name]) return undefined;
-    if (!DIGITS.test(value)) return fail(name, `The ${name} must be an integer.`);
+    if (!DIGITS.test(value)) return fail(name, notIntegerMessage);
     const number = Number(value);
     return number < limits.min || number > limits.max ? fail(name, rangeMessage) : number;
   };
   const between = (name: ParameterName, limits: Range) =>
     integer(name, limits, `The ${name} must be between ${limits.min} and ${limits.max}.`);
 
-  const type = integer('type', LIMITS.type, `The type must be one of ${VACANCY_TYPES.join(', ')}.`) as
-    | VacancyType
-    | undefined;
+  // `type` is one of four codes, whatever else the value is (`abc`, `+1`, `1.0`, `9`): one message for all.
+  const typeMessage = `The type must be one of ${VACANCY_TYPES.join(', ')}.`;
+  const type = integer('type', LIMITS.type, typeMessage, typeMessage) as VacancyType | undefined;
   const experienceMin = between('experience_min', LIMITS.experience);
   const experienceMax = between('experience_max', LIMITS.experience);
   if (experienceMin !== undefined && experienceMax !== undefined && experienceMax < experienceMin) {

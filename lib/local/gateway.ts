@@ -17,7 +17,7 @@
  * No authorizer cache: a revoked key is refused at once.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   APIGatewayAuthorizerResult,
@@ -195,11 +195,11 @@ function sendGatewayResponse(
   response.end(rendered.body);
 }
 
-/** A gateway response as raw HTTP, for a socket whose request Node's parser refused. */
+/** A gateway response as raw HTTP, for a socket that no `ServerResponse` serves. */
 function rawGatewayResponse(definition: GatewayResponseDefinition, fallbackStatus: number): string {
   const { statusCode, headers, body } = renderGatewayResponse(definition, randomUUID(), fallbackStatus);
   const lines = [
-    `HTTP/1.1 ${statusCode} ${statusCode === 400 ? 'Bad Request' : 'Error'}`,
+    `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Error'}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
@@ -207,10 +207,14 @@ function rawGatewayResponse(definition: GatewayResponseDefinition, fallbackStatu
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
+/** The path of a request target, without its query. */
+const pathOf = (target: string) => target.split('?', 1)[0] ?? '';
+
 /**
- * Answers, in the envelope, the requests Node refuses before any handler sees them: unparsable bytes, too many
- * header bytes (past `MAX_HEADER_BYTES`), methods not in upper case, and `Expect` values other than
- * `100-continue`. All are API Gateway's generic 400.
+ * Answers, in the envelope, the requests Node does not hand to the request handler: those its parser refuses
+ * (unparsable bytes, too many header bytes — past `MAX_HEADER_BYTES` —, methods not in upper case), `Expect`
+ * values other than `100-continue` — all API Gateway's generic 400 — and `CONNECT`, which Node gives a listener
+ * of its own: on the route a 405, elsewhere a 404, as for any other method.
  */
 export function answerRefusedRequests(server: Server): void {
   server.on('clientError', (_error: Error, socket: Socket) => {
@@ -220,6 +224,15 @@ export function answerRefusedRequests(server: Server): void {
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
     response.shouldKeepAlive = false;
     sendGatewayResponse(response, GATEWAY_RESPONSES.DEFAULT_4XX, randomUUID(), 400);
+  });
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const answer =
+      request.headers.host === undefined
+        ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400)
+        : pathOf(request.url ?? '') === LISTING_PATH
+          ? rawGatewayResponse(METHOD_NOT_ALLOWED, 405)
+          : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404);
+    socket.end(answer);
   });
 }
 
@@ -236,7 +249,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
 
     const target = request.url ?? '';
     const queryStart = target.indexOf('?');
-    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+    const rawPath = pathOf(target);
     if (rawPath !== LISTING_PATH) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
 

@@ -3,6 +3,7 @@
  * path tricks, a foreign `Host`, repeated `Authorization`, bytes Node's parser refuses, very long values. The
  * server must survive all of it, answer every request in the envelope with an `X-Request-Id`, and never 5xx.
  */
+import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
@@ -168,6 +169,28 @@ describe('the local server under hostile HTTP', () => {
     const response = await raw(port, request);
     expectContained(response);
     expect(response.status).toBe(400);
+  });
+
+  // Every method Node's parser accepts, CONNECT (which Node hands to a listener of its own) included.
+  const OTHER_METHODS = METHODS.filter((method) => method !== 'GET' && method !== 'HEAD');
+  it.each(OTHER_METHODS)('answers %s in the envelope: 405 on the route, 404 elsewhere', async (method) => {
+    const request = (target: string) =>
+      `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    const onRoute = await raw(port, request('/vendor/vacancies'));
+    expectContained(onRoute);
+    expect([onRoute.status, onRoute.headers.get('allow')]).toEqual([405, 'GET']);
+    const elsewhere = await raw(port, request('/vendor/other'));
+    expectContained(elsewhere);
+    expect(elsewhere.status).toBe(404);
+  });
+
+  it('answers HEAD on the route with the 405 head, and no body', async () => {
+    const response = await exchange(
+      port,
+      'HEAD /vendor/vacancies HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect([response.status, response.headers.get('allow'), response.body]).toEqual([405, 'GET', '']);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers very long values without failing: a 9 KB query, a 9 KB key', async () => {

@@ -32,6 +32,16 @@ describe('parseListingQuery', () => {
     },
   );
 
+  it.each(['abc', '+1', '1.0', '01.0', '1e0', '-1', ' 1'])(
+    'rejects type=%p as what it is not: one of the four codes (the contract\'s message)',
+    (value) => {
+      expect(parseListingQuery({ type: [value] })).toEqual({
+        ok: false,
+        errors: { type: ['The type must be one of 1, 2, 3, 4.'] },
+      });
+    },
+  );
+
   it.each([
     ['type=0', 'type', 'The type must be one of 1, 2, 3, 4.'],
     ['type=5', 'type', 'The type must be one of 1, 2, 3, 4.'],
