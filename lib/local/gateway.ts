@@ -17,7 +17,7 @@
  * No authorizer cache: a revoked key is refused at once.
  */
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   APIGatewayAuthorizerResult,

@@ -6,7 +6,7 @@ import { isVendorId, VENDOR_ID_RULE, VENDOR_STATUSES, type VendorStatus } from '
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { writeVacancies } from '../ops/import';
-import { validateVacancyRecord } from '../ops/vacancy-record';
+import { parseRecordJson, validateVacancyRecord } from '../ops/vacancy-record';
 import { putVendor } from '../ops/vendors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */
@@ -104,10 +104,19 @@ export function parseSeed(input: unknown, rules: SeedRules): Seed {
   return { vendors, vacancies };
 }
 
-/** Reads and checks a seed file (a byte order mark at its start is ignored). */
+/**
+ * Reads and checks a seed file: strictly UTF-8 (a byte order mark at its start is ignored), numbers as written (the
+ * import's rules: `parseRecordJson`).
+ */
 export async function readSeedFile(path: string, rules: SeedRules): Promise<Seed> {
-  const text = await readFile(path, 'utf8');
-  return parseSeed(JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text), rules);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(path));
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new InvalidSeedError(['the file is not valid UTF-8']);
+  }
+  return parseSeed(parseRecordJson(text), rules);
 }
 
 /** What a seed load wrote. */

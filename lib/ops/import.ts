@@ -16,15 +16,8 @@ import type { TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
+import type { SourceRecord } from './import-file';
 import { validateVacancyRecord } from './vacancy-record';
-
-/** One record of an import file and the line it starts on. */
-export interface SourceRecord {
-  readonly line: number;
-  /** The parsed value, or the JSON syntax error of that line (NDJSON). */
-  readonly value?: unknown;
-  readonly syntaxError?: string;
-}
 
 /** A record that was not imported, and why. */
 export interface Rejection {
@@ -73,64 +66,6 @@ export interface LinedVacancy {
 const DEFAULT_CONCURRENCY = 50;
 /** Retries of unprocessed keys when reading what is stored: patient, since nobody waits on a request. */
 const OPERATOR_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
-
-/** Line (from 1) at each offset where a top-level array element starts, found by scanning the JSON text. */
-function arrayElementLines(text: string): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let depth = 0;
-  let inString = false;
-  let expectingValue = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (char === '\n') line += 1;
-    if (inString) {
-      if (char === '\\') i += 1;
-      else if (char === '"') inString = false;
-      continue;
-    }
-    if (char === ' ' || char === '\t' || char === '\r' || char === '\n') continue;
-    if (depth === 1 && expectingValue && char !== ']') {
-      lines.push(line);
-      expectingValue = false;
-    }
-    if (char === '"') inString = true;
-    else if (char === '[' || char === '{') {
-      depth += 1;
-      if (depth === 1) expectingValue = true;
-    } else if (char === ']' || char === '}') depth -= 1;
-    else if (char === ',' && depth === 1) expectingValue = true;
-  }
-  return lines;
-}
-
-/**
- * The records of an import file: a JSON array (each element with the line it starts on), or NDJSON — one
- * record a line, blank lines skipped, a line that is not JSON reported as such. A byte order mark at the start
- * is ignored and CRLF line ends are accepted. A file that starts like an array but is not valid JSON is
- * rejected as a whole.
- */
-export function parseImportFile(content: string): SourceRecord[] {
-  const text = content.startsWith('\uFEFF') ? content.slice(1) : content;
-  if (text.trimStart().startsWith('[')) {
-    let values: unknown;
-    try {
-      values = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`The file is not a valid JSON array: ${(error as Error).message}`);
-    }
-    const lines = arrayElementLines(text);
-    return (values as unknown[]).map((value, i) => ({ line: lines[i] ?? 1, value }));
-  }
-  return text.split('\n').flatMap((content, i): SourceRecord[] => {
-    if (content.trim() === '') return [];
-    try {
-      return [{ line: i + 1, value: JSON.parse(content) as unknown }];
-    } catch (error) {
-      return [{ line: i + 1, syntaxError: `not valid JSON: ${(error as Error).message}` }];
-    }
-  });
-}
 
 /** Runs `work` over `items` with at most `concurrency` at once; stops starting new ones once `stop()` is true. */
 async function inPool<T>(
@@ -302,8 +237,8 @@ export async function importVacancies(
   const valid: LinedVacancy[] = [];
   const lineOfId = new Map<number, number>();
   for (const source of sources) {
-    if (source.syntaxError) {
-      rejected.push({ line: source.line, reasons: [source.syntaxError] });
+    if (source.unreadable) {
+      rejected.push({ line: source.line, reasons: [source.unreadable] });
       continue;
     }
     const result = validateVacancyRecord(source.value, options.clock);

@@ -21,6 +21,32 @@ import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { isDictionaryCode } from '../../lambda/vacancies/dictionary';
 import { toVacancyObjects } from '../../lambda/vacancies/presenter';
 
+/**
+ * A number of a record written as something other than an integer literal, whose value is nonetheless an integer
+ * — `1.0`, `1e3`, `0.9999999999999999999` (which JSON.parse rounds to 1), `9007199254740990.6` — kept apart so
+ * that no rule mistakes it for the integer it would be rounded to.
+ */
+export class NotAnIntegerLiteral {
+  constructor(readonly literal: string) {}
+}
+
+const INTEGER_LITERAL = /^-?(?:0|[1-9][0-9]*)$/;
+
+/**
+ * JSON.parse for import records and seed files, with numbers taken as written: an integer value whose literal is
+ * not an integer literal becomes a `NotAnIntegerLiteral` (the reviver sees each number's source text).
+ */
+export function parseRecordJson(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    context?.source !== undefined &&
+    !INTEGER_LITERAL.test(context.source)
+      ? new NotAnIntegerLiteral(context.source)
+      : value,
+  );
+}
+
 /** The outcome of validating one import record. */
 export type RecordValidation = { ok: true; vacancy: Vacancy } | { ok: false; reasons: string[] };
 
@@ -168,7 +194,16 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
 
   for (const name of Object.keys(value)) if (!KNOWN_FIELDS.has(name)) reasons.push(`unknown field "${name}"`);
 
-  if (!isInteger(value.id, 1)) reasons.push(`id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  /** The reason of an integer field: its rule, or — for a number not written as an integer — that. */
+  const integerRule = (name: string, rule: string) => {
+    const written = value[name];
+    return written instanceof NotAnIntegerLiteral
+      ? `${name} must be written as an integer, not ${written.literal}`
+      : rule;
+  };
+
+  if (!isInteger(value.id, 1))
+    reasons.push(integerRule('id', `id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`));
   if (!isVendorId(value.vendor_id)) reasons.push(`vendor_id is not valid: ${VENDOR_ID_RULE}`);
   if (!VACANCY_STATUSES.includes(value.status as VacancyStatus))
     reasons.push(`status must be one of ${VACANCY_STATUSES.join(', ')}`);
@@ -185,7 +220,7 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
     }
   }
   if (!VACANCY_TYPES.includes(value.type as never))
-    reasons.push(`type must be one of ${VACANCY_TYPES.join(', ')}`);
+    reasons.push(integerRule('type', `type must be one of ${VACANCY_TYPES.join(', ')}`));
 
   const salaryType = value.salary_type as SalaryType;
   const [salaryMin, salaryMax, salary] = [nullable('salary_min'), nullable('salary_max'), nullable('salary')];
@@ -195,7 +230,7 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
     ['salary', salary],
   ] as const) {
     if (amount !== null && !isInteger(amount, 0))
-      reasons.push(`${name} must be an integer of at least 0, or null`);
+      reasons.push(integerRule(name, `${name} must be an integer of at least 0, or null`));
   }
   if (!SALARY_TYPES.includes(salaryType)) {
     reasons.push(`salary_type must be one of ${SALARY_TYPES.join(', ')}`);
@@ -216,9 +251,9 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
 
   const experienceMax = nullable('experience_max');
   if (!isInteger(value.experience_min, 0, 100))
-    reasons.push('experience_min must be an integer from 0 to 100');
+    reasons.push(integerRule('experience_min', 'experience_min must be an integer from 0 to 100'));
   if (experienceMax !== null && !isInteger(experienceMax, 0, 100)) {
-    reasons.push('experience_max must be an integer from 0 to 100, or null');
+    reasons.push(integerRule('experience_max', 'experience_max must be an integer from 0 to 100, or null'));
   } else if (
     isInteger(experienceMax, 0, 100) &&
     isInteger(value.experience_min, 0, 100) &&

@@ -123,6 +123,27 @@ describe('vacancy-admin', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, unchanged: 1, dryRun: true });
   });
 
+  it('reads the file as bytes: a line that is not UTF-8 is refused with its number, the others imported', async () => {
+    const file = join(folder, 'latin1.ndjson');
+    await writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(`${JSON.stringify(vacancyRecord({ id: 12, vendor_id: 'acme' }))}\n`),
+        // "Bakı" written in Latin-1 by a spreadsheet: 0xFD is never UTF-8.
+        Buffer.from(
+          `${JSON.stringify(vacancyRecord({ id: 13, vendor_id: 'acme', title: 'Bak_' }))}\n`,
+          'latin1',
+        ).map((byte) => (byte === 0x5f ? 0xfd : byte)),
+      ]),
+    );
+    const run = await admin(['vacancies', 'import', file]);
+    expect(run).toMatchObject({
+      code: 1,
+      stdout:
+        'line 2: not valid UTF-8 (bytes that are not UTF-8 text)\nimported 1, rejected 1, unchanged 0\n',
+    });
+  });
+
   it('gives a contested new id to exactly one of two imports started at the same moment', async () => {
     await admin(['vendor', 'put', 'globex', '--company', 'Globex']);
     for (let round = 0; round < 3; round += 1) {

@@ -4,8 +4,10 @@ import { ACTIVE_INDEX } from '../../lambda/schema/tables';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
-import { importVacancies, parseImportFile, writeVacancies } from '../../lib/ops/import';
+import { importVacancies, writeVacancies } from '../../lib/ops/import';
+import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
+import { NotAnIntegerLiteral } from '../../lib/ops/vacancy-record';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
@@ -20,7 +22,7 @@ describe('parseImportFile', () => {
   it('reads NDJSON line by line, skipping blank lines and reporting what is not JSON', () => {
     expect(parseImportFile('{"a":1}\n\n  \nnope\n{"b":2}\n')).toEqual([
       { line: 1, value: { a: 1 } },
-      { line: 4, syntaxError: expect.stringMatching(/^not valid JSON/) },
+      { line: 4, unreadable: expect.stringMatching(/^not valid JSON/) },
       { line: 5, value: { b: 2 } },
     ]);
   });
@@ -48,6 +50,51 @@ describe('parseImportFile', () => {
 
   it('refuses an array that is not valid JSON as a whole', () => {
     expect(() => parseImportFile('[{"a":1},')).toThrow(/not a valid JSON array/);
+  });
+
+  /** A file's bytes: text, with raw bytes put in place of each `\u0000` marker. */
+  const bytes = (text: string, ...raw: number[][]) =>
+    Buffer.concat(
+      text.split('\u0000').flatMap((part, i) => [Buffer.from(part, 'utf8'), Buffer.from(raw[i] ?? [])]),
+    );
+  const NOT_UTF8 = 'not valid UTF-8 (bytes that are not UTF-8 text)';
+
+  it.each([
+    ['a byte that is never UTF-8', [0xff]],
+    ['a continuation byte alone', [0x80]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['a surrogate encoded as UTF-8', [0xed, 0xa0, 0x80]],
+    ['a sequence cut short', [0xe2, 0x82]],
+  ])('refuses the NDJSON line with %s, and reads every other line', (_case, raw) => {
+    expect(parseImportFile(bytes('{"a":"x"}\n{"b":"\u0000"}\n{"c":"\u00e9"}\n', raw))).toEqual([
+      { line: 1, value: { a: 'x' } },
+      { line: 2, unreadable: NOT_UTF8 },
+      { line: 3, value: { c: 'é' } },
+    ]);
+  });
+
+  it('refuses the array element on a line that is not UTF-8, and reads the others', () => {
+    const file = bytes('[\n{"a":1},\n{"b":\n  "\u0000"},\n{"c":3}\n]', [0xff]);
+    expect(parseImportFile(file)).toEqual([
+      { line: 2, value: { a: 1 } },
+      { line: 3, unreadable: NOT_UTF8 },
+      { line: 5, value: { c: 3 } },
+    ]);
+  });
+
+  it('keeps a number that is an integer only once rounded apart from that integer', () => {
+    const [record] = parseImportFile(
+      '{"a":7,"b":1.0,"c":1e3,"d":0.9999999999999999999,"e":9007199254740990.6,"f":1.5,"g":-0}\n',
+    );
+    expect(record?.value).toEqual({
+      a: 7,
+      b: new NotAnIntegerLiteral('1.0'),
+      c: new NotAnIntegerLiteral('1e3'),
+      d: new NotAnIntegerLiteral('0.9999999999999999999'),
+      e: new NotAnIntegerLiteral('9007199254740990.6'),
+      f: 1.5,
+      g: -0,
+    });
   });
 });
 
@@ -242,6 +289,53 @@ describe('vacancy import on the DynamoDB engine', () => {
     });
     expect(await list('acme')).not.toContain(3);
     expect(await deleteVacancy(documentClient, names.vacancies, 3)).toEqual({ notFound: true });
+  });
+
+  it('takes ids and other integers as written: a record whose integer is not written as one is refused, never rounded', async () => {
+    const numbers = [
+      `{${line({ id: 301 }).slice(1, -1).replace('"id":301', '"id":0.9999999999999999999')}}`,
+      line({ id: 302 }).replace('"id":302', '"id":9007199254740990.6'),
+      line({ id: 303 }).replace('"id":303', '"id":303.0'),
+      line({ id: 304, salary_type: 'fixed', salary_min: null, salary_max: null, salary: 1 }).replace(
+        '"salary":1',
+        '"salary":1e3',
+      ),
+      line({ id: 305 }).replace('"type":1', '"type":1.0'),
+      line({ id: 306 }),
+    ].join('\n');
+    const before = await stored(1);
+    const report = await run(numbers);
+    expect(report.rejected).toEqual([
+      { line: 1, reasons: ['id must be written as an integer, not 0.9999999999999999999'] },
+      { line: 2, reasons: ['id must be written as an integer, not 9007199254740990.6'] },
+      { line: 3, reasons: ['id must be written as an integer, not 303.0'] },
+      { line: 4, reasons: ['salary must be written as an integer, not 1e3'] },
+      { line: 5, reasons: ['type must be written as an integer, not 1.0'] },
+    ]);
+    expect(report.imported).toBe(1);
+    // Nothing was rounded into an id: 1 is as it was, 2^53 − 1 was never written.
+    expect(await stored(1)).toEqual(before);
+    for (const id of [9007199254740991, 303, 304, 305]) expect(await stored(id)).toBeUndefined();
+    expect(await stored(306)).toMatchObject({ id: 306 });
+  });
+
+  it('refuses a line that is not UTF-8 with its number, imports the rest, and stores no replacement character', async () => {
+    const file = Buffer.concat([
+      Buffer.from(`${line({ id: 311 })}\n`),
+      Buffer.from(`${line({ id: 312, title: 'Broken XX' })}\n`.replace('XX', '\u0000'), 'utf8').map((byte) =>
+        byte === 0 ? 0xff : byte,
+      ),
+      Buffer.from(`${line({ id: 313 })}\n`),
+    ]);
+    const report = await importVacancies(tables.documentClient, tables.names, parseImportFile(file), {
+      clock: CLOCK,
+    });
+    expect(report).toMatchObject({
+      imported: 2,
+      rejected: [{ line: 2, reasons: ['not valid UTF-8 (bytes that are not UTF-8 text)'] }],
+    });
+    expect(await stored(312)).toBeUndefined();
+    for (const id of [311, 313]) expect(JSON.stringify(await stored(id))).not.toContain('\uFFFD');
   });
 });
 

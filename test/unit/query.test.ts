@@ -33,7 +33,7 @@ describe('parseListingQuery', () => {
   );
 
   it.each(['abc', '+1', '1.0', '01.0', '1e0', '-1', ' 1'])(
-    'rejects type=%p as what it is not: one of the four codes (the contract\'s message)',
+    "rejects type=%p as what it is not: one of the four codes (the contract's message)",
     (value) => {
       expect(parseListingQuery({ type: [value] })).toEqual({
         ok: false,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
 import { UserError } from '../errors';
-import { type ImportReport, importVacancies, parseImportFile, type SourceRecord } from '../import';
+import { type ImportReport, importVacancies } from '../import';
+import { parseImportFile, type SourceRecord } from '../import-file';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus, type VacancyChange } from '../vacancies';
 import { action, parse } from './program';
@@ -74,15 +75,15 @@ export function addVacancyCommands(program: Command): void {
     .option('--dry-run', 'check only; write nothing')
     .action(
       action(async (target, options, file: string) => {
-        let text: string;
+        let bytes: Uint8Array;
         try {
-          text = await readFile(file, 'utf8');
+          bytes = await readFile(file);
         } catch {
           throw new UserError(`cannot read ${file}.`);
         }
         let sources: SourceRecord[];
         try {
-          sources = parseImportFile(text);
+          sources = parseImportFile(bytes);
         } catch (error) {
           throw new UserError((error as Error).message);
         }

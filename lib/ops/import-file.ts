@@ -1,0 +1,133 @@
+/**
+ * Reading an import file into records (docs/operating.md#imports): NDJSON or a JSON array, each record with the line
+ * it starts on. A file is read as bytes and each line decoded strictly: a line that is not valid UTF-8 is refused
+ * with its number — never stored with replacement characters — and every other record is still read. Numbers are
+ * taken as written (`parseRecordJson`).
+ */
+import { parseRecordJson } from './vacancy-record';
+
+/** One record of an import file and the line it starts on. */
+export interface SourceRecord {
+  readonly line: number;
+  /** The parsed value; absent when the record could not be read (`unreadable` says why). */
+  readonly value?: unknown;
+  /** Why the record could not be read: not valid UTF-8, or (NDJSON) not valid JSON. */
+  readonly unreadable?: string;
+}
+
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+const LINE_FEED = 0x0a;
+const NOT_UTF8 = 'not valid UTF-8 (bytes that are not UTF-8 text)';
+
+/** The lines (from 1) on which an element of a JSON array starts and ends. */
+interface Span {
+  readonly start: number;
+  end: number;
+}
+
+/** The span of each top-level element of a JSON array text, found by scanning it (JSON strings hold no line feed). */
+function arrayElementSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let line = 1;
+  let lastTokenLine = 1;
+  let depth = 0;
+  let inString = false;
+  let expectingValue = false;
+  let open: Span | undefined;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (char === '\n') line += 1;
+    if (inString) {
+      if (char === '\\') i += 1;
+      else if (char === '"') inString = false;
+      lastTokenLine = line;
+      continue;
+    }
+    if (char === ' ' || char === '\t' || char === '\r' || char === '\n') continue;
+    const closesElement = depth === 1 && (char === ',' || char === ']');
+    if (closesElement && open) {
+      open.end = lastTokenLine;
+      open = undefined;
+    }
+    if (depth === 1 && expectingValue && char !== ']') {
+      open = { start: line, end: line };
+      spans.push(open);
+      expectingValue = false;
+    }
+    if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      depth += 1;
+      if (depth === 1) expectingValue = true;
+    } else if (char === ']' || char === '}') depth -= 1;
+    else if (char === ',' && depth === 1) expectingValue = true;
+    lastTokenLine = line;
+  }
+  return spans;
+}
+
+/** A line of the file: its text, and whether its bytes were valid UTF-8 (if not, the text has U+FFFD in places). */
+interface DecodedLine {
+  readonly text: string;
+  readonly utf8: boolean;
+}
+
+/** The lines of a file's bytes, each decoded strictly, and leniently where it is not UTF-8. */
+function decodeLines(bytes: Uint8Array): DecodedLine[] {
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+  const lines: DecodedLine[] = [];
+  let start = BYTE_ORDER_MARK.every((byte, i) => bytes[i] === byte) ? BYTE_ORDER_MARK.length : 0;
+  while (start <= bytes.length) {
+    const end = bytes.indexOf(LINE_FEED, start);
+    const stop = end === -1 ? bytes.length : end;
+    const line = bytes.subarray(start, stop);
+    try {
+      lines.push({ text: strict.decode(line), utf8: true });
+    } catch {
+      lines.push({ text: lenient.decode(line), utf8: false });
+    }
+    start = stop + 1;
+  }
+  return lines;
+}
+
+/**
+ * The records of an import file: a JSON array (each element with the line it starts on), or NDJSON — one record a
+ * line, blank lines skipped, a line that is not JSON reported as such. A UTF-8 byte order mark at the start is
+ * ignored and CRLF line ends are accepted. A line that is not valid UTF-8 makes the record on it unreadable (in an
+ * array, the element or elements it is part of); the rest of the file is read. A file that starts like an array
+ * but is not valid JSON is rejected as a whole.
+ */
+export function parseImportFile(content: Uint8Array | string): SourceRecord[] {
+  const lines = decodeLines(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  const first = lines.find(({ text }) => text.trim() !== '');
+  if (first?.text.trimStart().startsWith('[')) return parseArray(lines);
+  return lines.flatMap(({ text, utf8 }, i): SourceRecord[] => {
+    if (!utf8) return [{ line: i + 1, unreadable: NOT_UTF8 }];
+    if (text.trim() === '') return [];
+    try {
+      return [{ line: i + 1, value: parseRecordJson(text) }];
+    } catch (error) {
+      return [{ line: i + 1, unreadable: `not valid JSON: ${(error as Error).message}` }];
+    }
+  });
+}
+
+/** The elements of a JSON array file; those on a line that is not UTF-8 are unreadable. */
+function parseArray(lines: readonly DecodedLine[]): SourceRecord[] {
+  // Bad bytes can only survive parsing inside a string (U+FFFD is not JSON's syntax), so each is in an element.
+  const text = lines.map((line) => line.text).join('\n');
+  let values: unknown;
+  try {
+    values = parseRecordJson(text);
+  } catch (error) {
+    throw new Error(`The file is not a valid JSON array: ${(error as Error).message}`);
+  }
+  const spans = arrayElementSpans(text);
+  const badLines = lines.flatMap(({ utf8 }, i) => (utf8 ? [] : [i + 1]));
+  return (values as unknown[]).map((value, i) => {
+    const { start: line, end } = spans[i] ?? { start: 1, end: lines.length };
+    const unreadable = badLines.some((bad) => bad >= line && bad <= end);
+    return unreadable ? { line, unreadable: NOT_UTF8 } : { line, value };
+  });
+}
