@@ -20,6 +20,11 @@ export const FUNCTION_METRICS = {
   dynamodbCalls: 'DynamoDBCalls',
   /** Per served listing: the vacancies on the page. */
   itemsReturned: 'ItemsReturned',
+  /**
+   * Per served listing: items the index named for the vendor that belong to another vendor — left out of the page,
+   * and 0 in a healthy service (docs/operating.md#alarms, `IsolationBreach`).
+   */
+  foreignItems: 'ForeignItems',
   /** Per key the authorizer refuses (a 401): unknown, revoked or of a vendor that does not exist. */
   keysRefused: 'KeysRefused',
   /** Per cold start of a function (Powertools' own metric), with the dimension `function_name`. */

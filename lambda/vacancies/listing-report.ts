@@ -7,8 +7,9 @@ import type { ListingResult, Vendor } from './listing';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds
- * its read units, DynamoDB calls and items to the invocation's metrics. Items of another vendor named by the
- * index — left out of the page — are an error worth a look.
+ * its read units, DynamoDB calls, items and items of another vendor to the invocation's metrics. Items of another
+ * vendor named by the index — left out of the page — are an isolation breach: alarmed on, and logged with the
+ * vendor for the investigation.
  */
 export function reportListing(logger: Logger, metrics: Metrics, vendor: Vendor, result: ListingResult): void {
   const { pagination, data } = result.body;
@@ -25,6 +26,8 @@ export function reportListing(logger: Logger, metrics: Metrics, vendor: Vendor, 
   metrics.addMetric(FUNCTION_METRICS.readUnits, MetricUnit.Count, result.readUnits);
   metrics.addMetric(FUNCTION_METRICS.dynamodbCalls, MetricUnit.Count, result.calls);
   metrics.addMetric(FUNCTION_METRICS.itemsReturned, MetricUnit.Count, data.length);
+  // Always emitted, 0 as a rule, so that the alarm on it reads a series rather than the absence of one.
+  metrics.addMetric(FUNCTION_METRICS.foreignItems, MetricUnit.Count, result.foreignItems);
   if (result.foreignItems > 0) {
     logger.error('The active index named items of another vendor; they were left out', {
       vendorId: vendor.vendorId,

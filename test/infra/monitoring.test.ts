@@ -46,11 +46,12 @@ describe('alarms', () => {
   const expression = (name: string) =>
     JSON.stringify((alarms.get(name)?.Metrics as unknown[] | undefined) ?? alarms.get(name));
 
-  it('are these seven, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
+  it('are these eight, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
     expect([...alarms.keys()].sort()).toEqual(
       [
         'AuthorizerFailing',
         'DynamoDBThrottling',
+        'IsolationBreach',
         'LatencyP99',
         'ServerErrorRate',
         'StageNearCeiling',
@@ -76,7 +77,14 @@ describe('alarms', () => {
   it.each([
     ['ServerErrorRate', 1, 'GreaterThanThreshold', 2, ['"MetricName":"5XXError"', '"MetricName":"Count"']],
     ['LatencyP99', 1000, 'GreaterThanThreshold', 3, ['"MetricName":"Latency"', '"ExtendedStatistic":"p99"']],
-    ['AuthorizerFailing', 0, 'GreaterThanThreshold', 1, ['"MetricName":"AuthorizerFailures"']],
+    ['AuthorizerFailing', 0, 'GreaterThanThreshold', 1, ['"MetricName":"KeyChecksFailed"']],
+    [
+      'IsolationBreach',
+      0,
+      'GreaterThanThreshold',
+      1,
+      ['"MetricName":"ForeignItems"', `"Namespace":"${METRICS_NAMESPACE}"`, '"Stat":"Sum"'],
+    ],
     [
       'DynamoDBThrottling',
       0,
@@ -105,6 +113,31 @@ describe('alarms', () => {
       for (const part of parts) expect(expression(name)).toContain(part);
     },
   );
+
+  it('read named metrics, never log levels: failed key checks and unusable usage keys are what API Gateway answered', () => {
+    const filters = ofType('AWS::Logs::MetricFilter').map(
+      ([, filter]) => filter.Properties as Record<string, unknown>,
+    );
+    expect(
+      filters.map(({ FilterPattern, LogGroupName, MetricTransformations }) => [
+        (MetricTransformations as { MetricName: string }[])[0]?.MetricName,
+        FilterPattern,
+        LogGroupName,
+      ]),
+    ).toEqual([
+      [
+        'KeyChecksFailed',
+        '{ ($.error = "AUTHORIZER_FAILURE") || ($.error = "AUTHORIZER_CONFIGURATION_ERROR") }',
+        { Ref: logicalIdOf('AWS::Logs::LogGroup', 'AccessLogs') },
+      ],
+      [
+        'InvalidUsageKeys',
+        '{ $.error = "INVALID_API_KEY" }',
+        { Ref: logicalIdOf('AWS::Logs::LogGroup', 'AccessLogs') },
+      ],
+    ]);
+    for (const { FilterPattern } of filters) expect(FilterPattern).not.toMatch(/level/);
+  });
 
   it('ignores a p99 over too few requests to mean anything', () => {
     expect(alarms.get('LatencyP99')?.EvaluateLowSampleCountPercentile).toBe('ignore');

@@ -5,9 +5,10 @@
 
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
@@ -19,6 +20,7 @@ const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'ht
 const dynamodb = mockClient(documentClient);
 const sleeps: number[] = [];
 
+const metrics = testMetrics('listing');
 const handler = createListingHandler({
   repository: createVacancyRepository(documentClient, {
     tableName: TABLE,
@@ -29,7 +31,7 @@ const handler = createListingHandler({
   }),
   settings: { defaultLocale: 'en', clock: zoneClock('Asia/Baku'), defaultPerPage: 15 },
   logger: silentLogger(),
-  metrics: testMetrics('listing'),
+  metrics,
 });
 const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext('listing'));
 
@@ -116,12 +118,15 @@ describe('listing faults', () => {
     expect(dynamodb.commandCalls(BatchGetCommand)).toHaveLength(10);
   });
 
-  it('leaves out an item that belongs to another vendor, whatever the index said', async () => {
+  it('leaves out an item that belongs to another vendor, whatever the index said, and counts it for the alarm', async () => {
     dynamodb.on(QueryCommand).resolves({ Items: [{ id: 2 }, { id: 1 }], Count: 2 });
     dynamodb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [vacancy(1), vacancy(2, 'globex')] } });
+    const added = jest.spyOn(metrics, 'addMetric');
     const response = await call();
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).data.map((v: { id: number }) => v.id)).toEqual([1]);
+    expect(added).toHaveBeenCalledWith(FUNCTION_METRICS.foreignItems, 'Count', 1);
+    added.mockRestore();
   });
 
   it('gives up on keys that stay unprocessed, round after round, after the bounded retries: 503', async () => {

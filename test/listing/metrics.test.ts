@@ -118,7 +118,7 @@ describe('the metrics of the functions (EMF on stdout)', () => {
       expect(coldStarts(second.emf)).toHaveLength(0);
     });
 
-    it("emits a served listing's read units, DynamoDB calls and items, in one namespace, never per vendor", async () => {
+    it("emits a served listing's read units, DynamoDB calls, items and foreign items (0), in one namespace, never per vendor", async () => {
       let body: ListingResponse | undefined;
       const { emf, other } = await emfLinesOf(async () => {
         body = JSON.parse((await call({ query: 'per_page=2&page=2' })).body) as ListingResponse;
@@ -131,16 +131,20 @@ describe('the metrics of the functions (EMF on stdout)', () => {
           Namespace: METRICS_NAMESPACE,
           Dimensions: [[SERVICE_DIMENSION]],
           Metrics: expect.arrayContaining(
-            [FUNCTION_METRICS.readUnits, FUNCTION_METRICS.dynamodbCalls, FUNCTION_METRICS.itemsReturned].map(
-              (Name) => ({ Name, Unit: 'Count' }),
-            ),
+            [
+              FUNCTION_METRICS.readUnits,
+              FUNCTION_METRICS.dynamodbCalls,
+              FUNCTION_METRICS.itemsReturned,
+              FUNCTION_METRICS.foreignItems,
+            ].map((Name) => ({ Name, Unit: 'Count' })),
           ),
         },
       ]);
-      expect(line?._aws.CloudWatchMetrics[0]?.Metrics).toHaveLength(3);
+      expect(line?._aws.CloudWatchMetrics[0]?.Metrics).toHaveLength(4);
       expect(line).toMatchObject({
         [SERVICE_DIMENSION]: SERVICE_NAME,
         [FUNCTION_METRICS.itemsReturned]: 2,
+        [FUNCTION_METRICS.foreignItems]: 0,
         [FUNCTION_METRICS.dynamodbCalls]: 2,
         [FUNCTION_METRICS.readUnits]: expect.any(Number),
       });

@@ -75,8 +75,15 @@ export class ServiceAlarms extends Construct {
         percentile: true,
       },
       AuthorizerFailing: {
-        description: 'The authorizer could not check keys (not refusals): those vendors got 503s',
-        metric: metrics.authorizerFailures,
+        description:
+          'Keys could not be checked (not refusals: the authorizer failed, timed out or could not run): those vendors got 503s',
+        metric: metrics.keyChecksFailed,
+        threshold: 0,
+      },
+      IsolationBreach: {
+        description:
+          "The active index named another vendor's vacancy in a vendor's listing (left out of the page): a bug or damaged data, never expected",
+        metric: metrics.emitted('foreignItems', 'Sum', 'Items of another vendor'),
         threshold: 0,
       },
       DynamoDBThrottling: {

@@ -103,11 +103,15 @@ export class ServiceDashboard extends Construct {
             metrics.emitted('readUnits', 'Maximum', 'max'),
           ]),
           graph('DynamoDB consumed reads', metrics.consumedReads(), { right: [metrics.throttledReads()] }),
-          graph('Per listing: DynamoDB calls and items', [
-            metrics.emitted('dynamodbCalls', 'p99', 'DynamoDB calls p99'),
-            metrics.emitted('itemsReturned', 'p50', 'items p50'),
-            metrics.emitted('itemsReturned', 'p99', 'items p99'),
-          ]),
+          graph(
+            'Per listing: DynamoDB calls and items',
+            [
+              metrics.emitted('dynamodbCalls', 'p99', 'DynamoDB calls p99'),
+              metrics.emitted('itemsReturned', 'p50', 'items p50'),
+              metrics.emitted('itemsReturned', 'p99', 'items p99'),
+            ],
+            { right: [metrics.emitted('foreignItems', 'Sum', 'items of another vendor (0 if healthy)')] },
+          ),
         ],
         [
           contributors.widget('requests-by-vendor'),
@@ -118,7 +122,7 @@ export class ServiceDashboard extends Construct {
           contributors.widget('client-errors-by-vendor'),
           contributors.widget('refused-keys-by-ip'),
           graph('Keys refused by the authorizer', [metrics.emitted('keysRefused', 'Sum', 'Keys refused')], {
-            right: [metrics.authorizerFailures.with({ label: 'Key checks failed' })],
+            right: [metrics.keyChecksFailed.with({ label: 'Key checks failed' })],
           }),
         ],
       ],

@@ -29,9 +29,6 @@ export interface ServiceMetricsProps {
   readonly accessLogs: logs.ILogGroup;
 }
 
-/** The gateway response type API Gateway logs (`$context.error.responseType`) when a usage key is in no plan. */
-const GATEWAY_RESPONSE_INVALID_API_KEY: keyof typeof GATEWAY_RESPONSES = 'INVALID_API_KEY';
-
 /** A statistic CloudWatch computes over a period. */
 type Statistic = 'Sum' | 'Average' | 'Maximum' | 'SampleCount' | `p${number}`;
 
@@ -60,37 +57,38 @@ function rateOfRequests(
  */
 export class ServiceMetrics extends Construct {
   readonly #props: ServiceMetricsProps;
-  /** Key checks that failed (not refusals): the authorizer's ERROR log lines. */
-  public readonly authorizerFailures: cloudwatch.Metric;
+  /**
+   * Key checks that failed (not refusals): requests API Gateway answered with AUTHORIZER_FAILURE or
+   * AUTHORIZER_CONFIGURATION_ERROR — the authorizer could not check the key, threw, timed out or could not run.
+   */
+  public readonly keyChecksFailed: cloudwatch.Metric;
   /** API Gateway's INVALID_API_KEY answers (the 500): a vendor's usage key is in no plan of the stage. */
   public readonly invalidUsageKeys: cloudwatch.Metric;
 
   constructor(scope: Construct, id: string, props: ServiceMetricsProps) {
     super(scope, id);
     this.#props = props;
-    const countOf = (filterId: string, logGroup: logs.ILogGroup, pattern: logs.IFilterPattern) =>
-      new logs.MetricFilter(this, filterId, {
-        logGroup,
+    // Counted from the access log, by the gateway response each request got: whatever made a key check fail, the
+    // vendor got the 503, and API Gateway says so there. Never from log levels, which anything can write at.
+    const errorField: AccessLogField = 'error';
+    const answered = (...types: (keyof typeof GATEWAY_RESPONSES)[]) =>
+      logs.FilterPattern.any(
+        ...types.map((type) => logs.FilterPattern.stringValue(`$.${errorField}`, '=', type)),
+      );
+    const countOf = (metricName: string, pattern: logs.IFilterPattern) =>
+      new logs.MetricFilter(this, metricName, {
+        logGroup: props.accessLogs,
         filterPattern: pattern,
         metricNamespace: METRICS_NAMESPACE,
-        metricName: filterId,
+        metricName,
         metricValue: '1',
         defaultValue: 0,
       }).metric({ period: PERIOD, statistic: 'Sum' });
-
-    // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an error; only its
-    // ERROR log lines (a key that could not be checked) are failures.
-    this.authorizerFailures = countOf(
-      'AuthorizerFailures',
-      props.functions.authorizer.logGroup,
-      logs.FilterPattern.stringValue('$.level', '=', 'ERROR'),
+    this.keyChecksFailed = countOf(
+      'KeyChecksFailed',
+      answered('AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'),
     );
-    const errorField: AccessLogField = 'error';
-    this.invalidUsageKeys = countOf(
-      'InvalidUsageKeys',
-      props.accessLogs,
-      logs.FilterPattern.stringValue(`$.${errorField}`, '=', GATEWAY_RESPONSE_INVALID_API_KEY),
-    );
+    this.invalidUsageKeys = countOf('InvalidUsageKeys', answered('INVALID_API_KEY'));
   }
 
   /** Requests the API answered. */
