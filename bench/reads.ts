@@ -4,6 +4,7 @@
  */
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { authorizerContext } from '../lambda/auth/context';
 import { ACTIVE_INDEX, VACANCIES_TABLE } from '../lambda/schema/tables';
 import { toVacancyItem } from '../lambda/schema/vacancy-item';
 import { zoneClock } from '../lambda/time/zone-clock';
@@ -15,10 +16,9 @@ import {
   type VacancyRepository,
 } from '../lambda/vacancies/repository';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
-import { lambdaContext } from '../lib/local/lambda-context';
+import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
+import { listingEvent } from '../lib/local/proxy-event';
 import { validateVacancyRecord } from '../lib/ops/vacancy-record';
-import { listingEvent } from '../test/support/events';
-import { silentLogger, testMetrics } from '../test/support/lambda';
 import { vacancyRecords } from './dataset';
 import { indexEntry, itemSize } from './item-size';
 import { loadItems } from './loader';
@@ -126,13 +126,13 @@ export async function measureReads(
       repository: ours.repository,
       settings,
       logger: silentLogger(),
-      metrics: testMetrics('listing'),
+      metrics: quietMetrics('listing'),
     }),
     naive: createListingHandler({
       repository: naive.repository,
       settings,
       logger: silentLogger(),
-      metrics: testMetrics('listing'),
+      metrics: quietMetrics('listing'),
     }),
   };
 
@@ -159,7 +159,11 @@ export async function measureReads(
     for (const filters of [null, FILTERS]) {
       const request = (page: number) => ({
         query: `${filters ? `${filters}&` : ''}page=${page}`,
-        authorizer: { vendorId, company: vendorId },
+        authorizer: authorizerContext({ vendorId, company: vendorId, rateTier: 'standard' }),
+        requestId: 'bench',
+        domainName: 'api.example.com',
+        path: '/prod/vendor/vacancies',
+        stage: 'prod',
       });
       const first = JSON.parse((await handlers.ours(listingEvent(request(1)), lambdaContext('bench'))).body);
       const last = lastPage(first.pagination.total, PER_PAGE);

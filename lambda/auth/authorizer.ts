@@ -10,6 +10,7 @@ import { deadlineSignal } from '../dynamodb/deadline';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import { FUNCTION_METRICS } from '../observability/metrics';
 import { bearerToken } from './bearer';
+import { authorizerContext } from './context';
 import { findApiKey, hashApiKey } from './key-lookup';
 import { getVendor } from './vendor-lookup';
 
@@ -120,7 +121,11 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       ...policy('Allow', vendor.vendorId, event.methodArn),
       // API Gateway throttles the request under the usage plan this key is in: the vendor's tier.
       usageIdentifierKey: vendor.usageKey,
-      context: { vendorId: vendor.vendorId, company: vendor.company, rateTier: vendor.rateTier },
+      context: authorizerContext({
+        vendorId: vendor.vendorId,
+        company: vendor.company,
+        rateTier: vendor.rateTier,
+      }),
     };
   };
 

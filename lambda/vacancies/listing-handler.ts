@@ -4,12 +4,13 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
 import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { conditionalGet, errorResponses, requestIdHeader } from '../http/middleware';
-import { type ListingSettings, listVacancies, type Vendor } from './listing';
+import { type ListingSettings, listVacancies } from './listing';
 import { reportListing } from './listing-report';
 import type { VacancyRepository } from './repository';
 
@@ -30,12 +31,10 @@ export interface ListingHandlerDependencies {
  * The vendor, only ever from the authorizer's context: no header or parameter of the request can choose it.
  * A missing context means the route is misconfigured (no authorizer); that fails closed, as a 500.
  */
-function authorizedVendor(event: APIGatewayProxyEvent): Vendor {
-  const { vendorId, company, rateTier } = event.requestContext.authorizer ?? {};
-  if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') {
-    throw new Error('No vendor in the authorizer context');
-  }
-  return { vendorId, company, ...(typeof rateTier === 'string' && { rateTier }) };
+function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
+  const vendor = authorizedVendor(event.requestContext.authorizer);
+  if (!vendor) throw new Error('No vendor in the authorizer context');
+  return vendor;
 }
 
 /** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
@@ -44,7 +43,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
   const listing = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const vendor = authorizedVendor(event);
+    const vendor = requestVendor(event);
     const result = await listVacancies(
       {
         vendor,
@@ -59,13 +58,9 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     );
     reportListing(logger, metrics, vendor, result);
     const tiers = settings.rateTiers ?? {};
-    const tier =
-      vendor.rateTier !== undefined && Object.hasOwn(tiers, vendor.rateTier)
-        ? tiers[vendor.rateTier]
-        : undefined;
-    if (vendor.rateTier !== undefined && !tier) {
+    const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
+    if (!tier)
       logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
-    }
     return {
       statusCode: 200,
       headers: {
@@ -74,7 +69,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         Vary: 'Accept-Language',
         'Cache-Control': 'private, no-cache',
         // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
-        ...(tier && vendor.rateTier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+        ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
       },
       body: JSON.stringify(result.body),
     };

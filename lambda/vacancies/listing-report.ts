@@ -1,9 +1,10 @@
 /** What a served listing reports: one structured log line, and its metrics (docs/operating.md#metrics). */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AuthorizedVendor } from '../auth/context';
 import { LISTING_SERVED, type ListingServedLog } from '../observability/log-fields';
 import { FUNCTION_METRICS } from '../observability/metrics';
-import type { ListingResult, Vendor } from './listing';
+import type { ListingResult } from './listing';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds
@@ -11,7 +12,12 @@ import type { ListingResult, Vendor } from './listing';
  * vendor named by the index — left out of the page — are an isolation breach: alarmed on, and logged with the
  * vendor for the investigation.
  */
-export function reportListing(logger: Logger, metrics: Metrics, vendor: Vendor, result: ListingResult): void {
+export function reportListing(
+  logger: Logger,
+  metrics: Metrics,
+  vendor: AuthorizedVendor,
+  result: ListingResult,
+): void {
   const { pagination, data } = result.body;
   const line: ListingServedLog = {
     vendorId: vendor.vendorId,

@@ -1,3 +1,4 @@
+import type { AuthorizedVendor } from '../auth/context';
 import type { RateTier } from '../config/defaults';
 import { invalidInput } from '../http/errors';
 import type { Locale } from '../schema/vacancy';
@@ -21,17 +22,9 @@ export interface ListingSettings {
   readonly publicBaseUrl?: string | undefined;
 }
 
-/** The authenticated vendor, as the authorizer resolved it from the API key. */
-export interface Vendor {
-  readonly vendorId: string;
-  readonly company: string;
-  /** Its rate tier (absent only behind an authorizer that does not name one). */
-  readonly rateTier?: string;
-}
-
 /** A listing request, stripped of its transport. */
 export interface ListingRequest {
-  readonly vendor: Vendor;
+  readonly vendor: AuthorizedVendor;
   readonly parameters: MultiValueParameters;
   readonly acceptLanguage: string | undefined;
   readonly location: RequestLocation;

@@ -27,6 +27,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { authorizedVendor } from '../../lambda/auth/context';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
@@ -36,7 +37,8 @@ import {
   renderGatewayResponse,
 } from '../../lambda/http/gateway-responses';
 import { LISTING_PATH } from '../../lambda/vacancies/pagination';
-import { lambdaContext } from './lambda-context';
+import { lambdaContext } from './lambda-runtime';
+import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';
 
 /** The two Lambda handlers behind the API, exactly as deployed. */
@@ -127,18 +129,11 @@ function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): bo
   return allowed;
 }
 
-/** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
-const namedMap = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> => {
-  const map: Record<string, V> = Object.create(null);
-  for (const [name, value] of entries) map[name] = value;
-  return map;
-};
-
 /**
- * Header maps as API Gateway builds them: names as the client first wrote them (a repeated header, in any case,
- * keeps every value), the single-value map holding the last value. `X-Forwarded-Proto` is the gateway's own.
+ * The request's headers as API Gateway passes them on: each name as the client first wrote it (a repeated header,
+ * in any case, keeps every value), and its own `X-Forwarded-Proto`, never the client's.
  */
-function headerMaps(request: IncomingMessage) {
+function requestHeaders(request: IncomingMessage) {
   const byLowerName = new Map<string, { name: string; values: string[] }>();
   for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i] as string;
@@ -150,23 +145,9 @@ function headerMaps(request: IncomingMessage) {
     byLowerName.set(key, entry);
   }
   byLowerName.set('x-forwarded-proto', { name: 'X-Forwarded-Proto', values: ['http'] });
-  const entries = [...byLowerName.values()];
   return {
-    headers: namedMap(entries.map(({ name, values }) => [name, values.at(-1) ?? ''] as const)),
-    multiValueHeaders: namedMap(entries.map(({ name, values }) => [name, values] as const)),
+    headers: new Map([...byLowerName.values()].map(({ name, values }) => [name, values])),
     authorization: byLowerName.get('authorization')?.values ?? [],
-  };
-}
-
-/** The query parameters of a raw query string, decoded, every value of every name. */
-function queryMaps(rawQuery: string) {
-  const multi = new Map<string, string[]>();
-  for (const [name, value] of new URLSearchParams(rawQuery))
-    multi.set(name, [...(multi.get(name) ?? []), value]);
-  if (multi.size === 0) return { single: null, multi: null };
-  return {
-    single: namedMap([...multi].map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
-    multi: namedMap(multi),
   };
 }
 
@@ -253,7 +234,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     if (rawPath !== LISTING_PATH) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
 
-    const { headers, multiValueHeaders, authorization } = headerMaps(request);
+    const { headers, authorization } = requestHeaders(request);
     const [token] = authorization;
     if (authorization.length !== 1 || token === undefined || !BEARER_HEADER.test(token)) {
       return gatewayResponse(GATEWAY_RESPONSES.UNAUTHORIZED);
@@ -281,41 +262,21 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     // throttles the request.
     const usageKey = policy.usageIdentifierKey;
     if (!usageKey) return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
-    const admission = options.rateLimiter?.admit(usageKey, String(policy.context?.rateTier ?? ''));
+    const admission = options.rateLimiter?.admit(usageKey, authorizedVendor(policy.context)?.rateTier ?? '');
     if (admission === 'invalid-key') return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
     if (admission === 'throttled') return gatewayResponse(GATEWAY_RESPONSES.THROTTLED);
 
-    const query = queryMaps(queryStart === -1 ? '' : target.slice(queryStart + 1));
-    const event: APIGatewayProxyEvent = {
-      resource: LISTING_PATH,
-      path: rawPath,
-      httpMethod: 'GET',
+    const event = listingEvent({
+      query: queryStart === -1 ? '' : target.slice(queryStart + 1),
       headers,
-      multiValueHeaders,
-      queryStringParameters: query.single,
-      multiValueQueryStringParameters: query.multi,
-      pathParameters: null,
-      stageVariables: null,
-      body: null,
-      isBase64Encoded: false,
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'local',
-        authorizer: { ...policy.context, principalId: policy.principalId },
-        domainName: options.domainName,
-        httpMethod: 'GET',
-        identity: {
-          sourceIp: request.socket.remoteAddress ?? '',
-        } as APIGatewayProxyEvent['requestContext']['identity'],
-        path: rawPath,
-        protocol: `HTTP/${request.httpVersion}`,
-        requestId,
-        requestTimeEpoch: Date.now(),
-        resourceId: 'local',
-        resourcePath: LISTING_PATH,
-        stage: STAGE,
-      },
-    };
+      authorizer: { ...policy.context, principalId: policy.principalId },
+      requestId,
+      domainName: options.domainName,
+      path: rawPath,
+      stage: STAGE,
+      sourceIp: request.socket.remoteAddress ?? '',
+      protocol: `HTTP/${request.httpVersion}`,
+    });
     const listed = await invoke(handlers.listing, event, 'listing', options.timeoutsMs.listing);
     // A failed or timed-out invocation: API Gateway answers 502 through DEFAULT_5XX.
     if (!('result' in listed)) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_5XX, 502);

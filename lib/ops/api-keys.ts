@@ -5,11 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../lambda/auth/key-lookup';
-import { getVendor } from '../../lambda/auth/vendor-lookup';
 import { isConditionFailed } from '../../lambda/aws/failure';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { type ApiKey, apiKeyItemKey, ITEM_KIND } from '../../lambda/schema/vendors';
-import { queryAll } from './vendors';
+import { getVendorRecord, queryAll } from './vendors';
 
 /**
  * Every key starts with this prefix, so secret scanners (GitHub's, for one) can be taught to recognise a
@@ -67,7 +66,7 @@ export async function issueApiKey(
   vendorId: string,
   label: string,
 ): Promise<IssuedApiKey | undefined> {
-  if (!(await getVendor(client, tableName, vendorId))) return undefined;
+  if (!(await getVendorRecord(client, tableName, vendorId))) return undefined;
   const apiKey = generateApiKey();
   return { ...(await storeApiKey(client, tableName, { apiKey, vendorId, label })), apiKey };
 }

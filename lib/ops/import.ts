@@ -9,7 +9,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { getVendor } from '../../lambda/auth/vendor-lookup';
 import { awsFailure, isConditionFailed } from '../../lambda/aws/failure';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../../lambda/dynamodb/batch-get';
 import type { TableNames } from '../../lambda/schema/tables';
@@ -18,6 +17,7 @@ import { toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-ite
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import type { SourceRecord } from './import-file';
 import { validateVacancyRecord } from './vacancy-record';
+import { getVendorRecord } from './vendors';
 
 /** A record that was not imported, and why. */
 export interface Rejection {
@@ -119,7 +119,7 @@ export async function writeVacancies(
     known = new Map(
       await Promise.all(
         vendorIds.map(
-          async (id) => [id, (await getVendor(client, tables.vendors, id)) !== undefined] as const,
+          async (id) => [id, (await getVendorRecord(client, tables.vendors, id)) !== undefined] as const,
         ),
       ),
     );

@@ -242,7 +242,7 @@ describe('Contributor Insights rules', () => {
       reportListing(
         logger,
         testMetrics('listing'),
-        { vendorId: 'acme', company: 'Acme' },
+        { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
         {
           body: {
             status: 'success',

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { getVendor } from '../../../lambda/auth/vendor-lookup';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';
+import { getVendorRecord } from '../vendors';
 import { action, parse } from './program';
 
 async function requireVendor(target: Target, id: string) {
-  const vendor = await getVendor(target.documentClient, target.tables.vendors, id);
+  const vendor = await getVendorRecord(target.documentClient, target.tables.vendors, id);
   if (!vendor)
     throw new UserError(`vendor "${id}" does not exist (create it with "vendor put ${id} --company …").`);
   return vendor;

@@ -1,0 +1,83 @@
+/**
+ * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies`, built one way for the local server's stand-in
+ * for API Gateway, the tests and the benchmark: query and headers in the single- and multi-value maps API Gateway
+ * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+
+/** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
+export function namedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
+  const map: Record<string, V> = Object.create(null);
+  for (const [name, value] of entries) map[name] = value;
+  return map;
+}
+
+/** The query parameters of a raw query string as API Gateway decodes them: every value of every name. */
+export function queryParameters(rawQuery: string): {
+  readonly single: Record<string, string> | null;
+  readonly multi: Record<string, string[]> | null;
+} {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    multi.set(name, [...(multi.get(name) ?? []), value]);
+  }
+  if (multi.size === 0) return { single: null, multi: null };
+  return {
+    single: namedMap([...multi].map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
+    multi: namedMap(multi),
+  };
+}
+
+/** What a listing request is made of. */
+export interface ListingEventInput {
+  /** The raw query string, as the client wrote it (`type=1&lang=en`); none when absent. */
+  readonly query?: string;
+  /** Each header's values, under the name the client first wrote it with. */
+  readonly headers?: ReadonlyMap<string, readonly string[]>;
+  /** The authorizer's context (`lambda/auth/context.ts`); null when no authorizer ran. */
+  readonly authorizer: Record<string, unknown> | null;
+  readonly requestId: string;
+  /** The API's own domain name (`requestContext.domainName`), never the client's `Host`. */
+  readonly domainName: string;
+  /** The path as the client sent it, stage or base path included (`requestContext.path`). */
+  readonly path: string;
+  readonly stage: string;
+  readonly sourceIp?: string;
+  /** `HTTP/1.1` unless given. */
+  readonly protocol?: string;
+}
+
+/** The proxy event of a `GET /vendor/vacancies` request. */
+export function listingEvent(input: ListingEventInput): APIGatewayProxyEvent {
+  const query = queryParameters(input.query ?? '');
+  const headers = [...(input.headers ?? new Map<string, readonly string[]>())];
+  return {
+    resource: LISTING_PATH,
+    path: LISTING_PATH,
+    httpMethod: 'GET',
+    headers: namedMap(headers.map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
+    multiValueHeaders: namedMap(headers.map(([name, values]) => [name, [...values]] as const)),
+    queryStringParameters: query.single,
+    multiValueQueryStringParameters: query.multi,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: input.authorizer,
+      domainName: input.domainName,
+      httpMethod: 'GET',
+      identity: { sourceIp: input.sourceIp ?? '' } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: input.path,
+      protocol: input.protocol ?? 'HTTP/1.1',
+      requestId: input.requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: LISTING_PATH,
+      stage: input.stage,
+    },
+  };
+}
