@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { answerRefusedRequests, createLocalGateway, type GatewayHandlers } from '../../lib/local/gateway';
 
 const allow = (context: Record<string, string>): APIGatewayAuthorizerResult => ({
@@ -54,6 +55,28 @@ describe('local gateway', () => {
   const okListing: GatewayHandlers['listing'] = async () => ({ statusCode: 200, body: '{}' });
   const allowAcme: GatewayHandlers['authorizer'] = async () => allow({ vendorId: 'acme', company: 'Acme' });
   const headers = { Authorization: 'Bearer k' };
+
+  it('gives each function a context with its deployed memory size and timeout', async () => {
+    const seen = new Map<string, { memory: string; remaining: number }>();
+    const record = (name: string, context: { memoryLimitInMB: string; getRemainingTimeInMillis(): number }) =>
+      seen.set(name, { memory: context.memoryLimitInMB, remaining: context.getRemainingTimeInMillis() });
+    const url = await serve({
+      authorizer: async (event, context) => {
+        record('authorizer', context);
+        return allowAcme(event, context);
+      },
+      listing: async (event, context) => {
+        record('listing', context);
+        return okListing(event, context);
+      },
+    });
+    expect((await fetch(url, { headers })).status).toBe(200);
+    for (const [name, limits] of Object.entries(FUNCTION_LIMITS)) {
+      expect(seen.get(name)?.memory).toBe(String(limits.memoryMb));
+    }
+    expect(seen.get('listing')?.remaining).toBeGreaterThan(9_000);
+    expect(seen.get('listing')?.remaining).toBeLessThanOrEqual(10_000);
+  });
 
   it('answers 503 with Retry-After when the authorizer fails for another reason than "Unauthorized"', async () => {
     const url = await serve({

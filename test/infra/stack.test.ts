@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -394,6 +395,28 @@ describe('the stack, with settings from context', () => {
       expect(read).toThrow(`${key} = ${JSON.stringify(value)} is not allowed: ${allowed}`);
     },
   );
+
+  it('stops `cdk synth` with that one line, and no stack trace', async () => {
+    const synth = (context: Record<string, unknown>) =>
+      new Promise<{ code: number; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', new URL('../../bin/app.ts', import.meta.url).pathname],
+          // How the CDK CLI hands `-c name=value` to the app.
+          { env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: tmpdir() } },
+          (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }),
+        );
+      });
+    expect(await synth({ wafRateLimit: '5' })).toEqual({
+      code: 1,
+      stderr:
+        'Invalid setting: wafRateLimit = "5" is not allowed: 0 (off), or a whole number of requests per 5 minutes from 10 (AWS WAF\'s least) to 2000000000.\n',
+    });
+    expect(await synth({ stackNme: 'Other' })).toEqual({
+      code: 1,
+      stderr: 'Invalid setting: stackNme is not a setting: did you mean stackName?\n',
+    });
+  });
 
   it('refuses a would-be setting that is none, naming the nearest setting', () => {
     expect(() => checkSettingNames(['@aws-cdk/core:checkSecretUsage', 'stackNme'])).toThrow(
