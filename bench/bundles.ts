@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { FUNCTION_NAMES } from '../lambda/config/defaults';
+import { functionEnvironment } from '../lib/function-environment';
+import { DEFAULT_SETTINGS } from '../lib/settings';
 import { ESBUILD_SETTINGS, FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { percentile, round } from './stats';
 
@@ -39,16 +42,19 @@ async function bundle(name: BundleName, folder: string): Promise<string> {
   return outfile;
 }
 
+/** Every function's environment as deployed with the default settings (each reads its own at cold start). */
+const FUNCTIONS_ENVIRONMENT = Object.assign(
+  {},
+  ...FUNCTION_NAMES.map((name) =>
+    functionEnvironment(name, DEFAULT_SETTINGS, { vacancies: 'bench', vendors: 'bench' }),
+  ),
+) as Record<string, string>;
+
 /** Milliseconds to import (load and initialise) a bundle in a fresh Node.js process, flags as on Lambda. */
 function importTime(file: string): number {
   const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
   const run = spawnSync(process.execPath, [FUNCTION_NODE_OPTIONS, '--input-type=module', '-e', script], {
-    env: {
-      PATH: process.env.PATH,
-      AWS_REGION: 'eu-central-1',
-      VACANCIES_TABLE: 'bench',
-      VENDORS_TABLE: 'bench',
-    },
+    env: { PATH: process.env.PATH, AWS_REGION: 'eu-central-1', ...FUNCTIONS_ENVIRONMENT },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`Importing ${file} failed: ${run.stderr}`);

@@ -2,7 +2,7 @@
  * The import's throughput and cost: 10,000 records through the real import (parse, validate, vendor check,
  * pre-read, one conditional put per record) next to the bare loader writing the same items the way the first
  * version's import did — BatchWriteItem, 25 a call, one call at a time — into fresh tables of the same engine,
- * in the same run.
+ * in the same run, interleaved over several rounds and compared by median.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -16,10 +16,12 @@ import { vacancyRecords } from './dataset';
 import { itemSize, putWriteUnits } from './item-size';
 import { loadItems } from './loader';
 import { CLOCK, indexEntrySizes } from './reads';
-import { round } from './stats';
+import { percentile, round } from './stats';
 
 export interface ImportResult {
   records: number;
+  /** Rounds of each writer, interleaved; the figures are each side's median. */
+  rounds: number;
   import_s: number;
   import_per_s: number;
   loader_s: number;
@@ -38,6 +40,7 @@ export async function measureImport(
   client: DynamoDBClient,
   documentClient: DynamoDBDocumentClient,
   count: number,
+  rounds: number,
 ): Promise<ImportResult> {
   const vendorId = 'importer';
   // The data set's mix: active vacancies, 10% with another status, 5% expired.
@@ -49,30 +52,38 @@ export async function measureImport(
     return toVacancyItem(validated.vacancy) as unknown as Record<string, unknown>;
   });
 
-  // Two rounds each, alternating, into fresh tables; the better round of each counts, so that one noisy moment
-  // of a shared machine does not decide the comparison.
-  let loaderSeconds = Number.POSITIVE_INFINITY;
-  let importSeconds = Number.POSITIVE_INFINITY;
+  // Several rounds, each writing both into fresh tables, the order alternating from one round to the next; each
+  // side's median round counts. So a busy moment of a shared machine weighs on both alike, and no single round
+  // decides.
+  const loaderTimes: number[] = [];
+  const importTimes: number[] = [];
   let report: Awaited<ReturnType<typeof importVacancies>> | undefined;
-  for (let round = 1; round <= 2; round += 1) {
-    const loaderTables = localTableNames(`bench-loader-${round}-`);
-    const importTables = localTableNames(`bench-import-${round}-`);
+  for (let pass = 1; pass <= rounds; pass += 1) {
+    const loaderTables = localTableNames(`bench-loader-${pass}-`);
+    const importTables = localTableNames(`bench-import-${pass}-`);
     await createTables(client, loaderTables);
     await createTables(client, importTables);
     await putVendor(documentClient, importTables.vendors, { vendorId, company: 'Importer' });
 
-    process.stderr.write(`round ${round}: loading ${count} vacancies with the bare loader…\n`);
-    let started = performance.now();
-    await loadItems(documentClient, loaderTables.vacancies, items, 1);
-    loaderSeconds = Math.min(loaderSeconds, (performance.now() - started) / 1000);
-
-    process.stderr.write(`round ${round}: importing ${count} vacancies…\n`);
-    started = performance.now();
-    report = await importVacancies(documentClient, importTables, parseImportFile(text), { clock: CLOCK });
-    importSeconds = Math.min(importSeconds, (performance.now() - started) / 1000);
-    if (report.imported !== count) throw new Error(`The import wrote ${report.imported} of ${count} records`);
+    const runLoader = async () => {
+      process.stderr.write(`round ${pass} of ${rounds}: loading ${count} vacancies with the bare loader…\n`);
+      const started = performance.now();
+      await loadItems(documentClient, loaderTables.vacancies, items, 1);
+      loaderTimes.push((performance.now() - started) / 1000);
+    };
+    const runImport = async () => {
+      process.stderr.write(`round ${pass} of ${rounds}: importing ${count} vacancies…\n`);
+      const started = performance.now();
+      report = await importVacancies(documentClient, importTables, parseImportFile(text), { clock: CLOCK });
+      importTimes.push((performance.now() - started) / 1000);
+      if (report.imported !== count)
+        throw new Error(`The import wrote ${report.imported} of ${count} records`);
+    };
+    for (const step of pass % 2 === 1 ? [runLoader, runImport] : [runImport, runLoader]) await step();
   }
   if (!report) throw new Error('No import ran');
+  const loaderSeconds = percentile(loaderTimes, 50);
+  const importSeconds = percentile(importTimes, 50);
 
   const entrySizes = new Map(items.map((item) => [item.id, indexEntrySizes([item])]));
   const writeUnits = items.reduce(
@@ -81,6 +92,7 @@ export async function measureImport(
   );
   return {
     records: count,
+    rounds,
     import_s: round(importSeconds),
     import_per_s: Math.round(count / importSeconds),
     loader_s: round(loaderSeconds),

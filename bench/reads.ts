@@ -8,6 +8,7 @@ import { authorizerContext } from '../lambda/auth/context';
 import { ACTIVE_INDEX, VACANCIES_TABLE } from '../lambda/schema/tables';
 import { toVacancyItem } from '../lambda/schema/vacancy-item';
 import { zoneClock } from '../lambda/time/zone-clock';
+import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
 import { createListingHandler } from '../lambda/vacancies/listing-handler';
 import { lastPage } from '../lambda/vacancies/pagination';
 import {
@@ -16,16 +17,19 @@ import {
   type VacancyRepository,
 } from '../lambda/vacancies/repository';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
+import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
 import { validateVacancyRecord } from '../lib/ops/vacancy-record';
+import { DEFAULT_SETTINGS } from '../lib/settings';
 import { vacancyRecords } from './dataset';
 import { indexEntry, itemSize } from './item-size';
 import { loadItems } from './loader';
 import { createNaiveRepository } from './naive-repository';
 import { percentile, round } from './stats';
 
-export const PER_PAGE = 15;
+/** The page size of every request measured: the deployed default. */
+export const PER_PAGE = DEFAULT_SETTINGS.defaultPerPage;
 export const FILTERS = 'type=1&experience_min=1';
 const REQUESTS = 30;
 const WARMUP = 3;
@@ -120,7 +124,8 @@ export async function measureReads(
 
   const ours = metered(createVacancyRepository(documentClient, { tableName: tables.vacancies }));
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
-  const settings = { defaultLocale: 'az' as const, clock: CLOCK, defaultPerPage: PER_PAGE };
+  // The listing configured as deployed with the default settings: the one configuration path.
+  const settings = listingConfigFromEnvironment(functionEnvironment('listing', DEFAULT_SETTINGS, tables));
   const handlers = {
     ours: createListingHandler({
       repository: ours.repository,

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --quick]`: bundle sizes and cold init, per-request read cost and latency of the listing,
- * index entry size, and the import's throughput — each next to a reference measured in the same run (a bare
- * function, a naive baseline, a bare loader). Prints markdown tables; writes bench/results.json.
+ * `npm run bench [-- --quick] [-- --save]`: bundle sizes and cold init, per-request read cost and latency of the
+ * listing, index entry size, and the import's throughput — each next to a reference measured in the same run (a
+ * bare function, a naive baseline, a bare loader). Prints markdown tables and the targets; exits non-zero when a
+ * target is missed. Writes bench/results.json only with `--save`, for a run the README quotes.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -15,9 +16,14 @@ import { FILTERS, type IndexEntryResult, measureReads, PER_PAGE, type ReadResult
 import { round, table } from './stats';
 
 const QUICK = process.argv.includes('--quick');
+const SAVE = process.argv.includes('--save');
 const SIZES = QUICK ? [10, 100, 1_000] : [10, 100, 1_000, 10_000];
 const INIT_RUNS = QUICK ? 20 : 40;
-const IMPORT_RECORDS = QUICK ? 2_000 : 10_000;
+// The import's target is stated at 10,000 records: below that its fixed costs (vendor reads, the pre-read) weigh
+// more than the rate, so the quick run imports as many, over fewer rounds.
+const IMPORT_RECORDS = 10_000;
+/** Rounds of the import and of its bare loader, interleaved (medians compared). */
+const IMPORT_ROUNDS = QUICK ? 3 : 5;
 const MEMORY_REQUESTS = QUICK ? 1_000 : 3_000;
 
 interface Check {
@@ -114,7 +120,7 @@ async function main() {
   let imported: ImportResult;
   try {
     ({ reads, entries } = await measureReads(client, documentClient, SIZES));
-    imported = await measureImport(client, documentClient, IMPORT_RECORDS);
+    imported = await measureImport(client, documentClient, IMPORT_RECORDS, IMPORT_ROUNDS);
   } finally {
     client.destroy();
     engine.process.kill();
@@ -193,7 +199,7 @@ async function main() {
     ),
   );
   console.log(
-    `\n## Import of ${imported.records.toLocaleString('en')} records, next to a bare BatchWriteItem loader\n`,
+    `\n## Import of ${imported.records.toLocaleString('en')} records, next to a bare BatchWriteItem loader (median of ${imported.rounds} interleaved rounds each)\n`,
   );
   console.log(
     table(
@@ -249,8 +255,17 @@ async function main() {
     memory,
     targets: checks,
   };
-  await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWrote bench/results.json in ${machine.duration_s} s.`);
+  if (SAVE) {
+    await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nWrote bench/results.json; the run took ${machine.duration_s} s.`);
+  } else {
+    console.log(`\nThe run took ${machine.duration_s} s (add -- --save to write bench/results.json).`);
+  }
+  const missed = checks.filter((check) => !check.met);
+  if (missed.length > 0) {
+    console.error(`\n${missed.length} target(s) missed: ${missed.map((check) => check.target).join('; ')}`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -57,6 +57,8 @@ export const FUNCTION_LIMITS = {
 
 /** The functions of the service. */
 export type FunctionName = keyof typeof FUNCTION_LIMITS;
+/** Their names, for what is done for each function. */
+export const FUNCTION_NAMES = Object.keys(FUNCTION_LIMITS) as FunctionName[];
 
 /** Seconds a client should wait before retrying a 429 or a 503. */
 export const RETRY_AFTER_SECONDS = 1;

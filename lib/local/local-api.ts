@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
+import { FUNCTION_LIMITS, FUNCTION_NAMES, type FunctionName } from '../../lambda/config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
@@ -65,9 +65,8 @@ export function localEnvironments(
   url: string,
 ): Record<FunctionName, Record<string, string>> {
   const local = { ...settings, publicBaseUrl: url };
-  const names = Object.keys(FUNCTION_LIMITS) as FunctionName[];
   return Object.fromEntries(
-    names.map((name) => [name, functionEnvironment(name, local, tables, endpoint)]),
+    FUNCTION_NAMES.map((name) => [name, functionEnvironment(name, local, tables, endpoint)]),
   ) as Record<FunctionName, Record<string, string>>;
 }
 

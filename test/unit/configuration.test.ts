@@ -4,7 +4,7 @@
  * the very checks the synth applies.
  */
 import { describe, expect, it } from '@jest/globals';
-import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
+import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../lambda/config/defaults';
 import { FUNCTION_ENVIRONMENTS, functionConfiguration } from '../../lambda/config/environment';
 import {
   FUNCTION_SETTINGS,
@@ -28,7 +28,6 @@ const SETTINGS: ServiceSettings = readSettings((key) =>
   key === 'defaultRateTier' ? 'basic' : (CONTEXT as Record<string, string>)[key],
 );
 const TABLES = { vacancies: 'Vacancies-x', vendors: 'Vendors-y' };
-const FUNCTIONS = Object.keys(FUNCTION_LIMITS) as FunctionName[];
 
 /** Invalid values of each function setting. */
 const INVALID: Record<FunctionSettingName, string[]> = {

@@ -1,6 +1,6 @@
 import { Aws, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { FUNCTION_LIMITS, type FunctionName } from '../../../lambda/config/defaults';
+import { FUNCTION_NAMES as FUNCTIONS } from '../../../lambda/config/defaults';
 import type { ServiceAlarms } from './alarms';
 import type { ServiceMetrics } from './service-metrics';
 import type { TopContributors } from './top-contributors';
@@ -12,9 +12,6 @@ export interface ServiceDashboardProps {
   readonly contributors: TopContributors;
   readonly alarms: ServiceAlarms;
 }
-
-/** The service's functions, as `FUNCTION_LIMITS` names them. */
-const FUNCTIONS = Object.keys(FUNCTION_LIMITS) as FunctionName[];
 
 /**
  * The service on one CloudWatch dashboard (docs/operating.md#dashboard), top to bottom: the alarms' state; the
