@@ -8,6 +8,7 @@ import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { awsFailure } from '../../../lambda/aws/failure';
 import { httpUrl } from '../../../lambda/config/checks';
+import { FUNCTION_SETTINGS } from '../../../lambda/config/function-settings';
 import { isVendorId, VENDOR_ID_RULE } from '../../../lambda/schema/vendors';
 import { UserError } from '../errors';
 import { resolveTarget, type Target, type TargetOptions } from '../target';
@@ -168,7 +169,7 @@ export function createProgram(): Command {
       new Option(
         '--time-zone <zone>',
         "service time zone of created_at values without an offset (default: the stack's, or the local server's; required with explicit table names)",
-      ).env('SERVICE_TIMEZONE'),
+      ).env(FUNCTION_SETTINGS.serviceTimeZone.variable),
     )
     .option('--json', 'print JSON, for scripts');
 }
