@@ -80,6 +80,30 @@ export const SETTINGS = {
     },
     allowed: `0 (off), or a whole number of requests per 5 minutes from ${WAF_RATE_LIMIT_MIN} (AWS WAF's least) to 2000000000`,
   },
+  domainName: {
+    default: '',
+    check: matching(
+      /^(?:(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9])?$/,
+    ),
+    allowed: 'empty, or a DNS name in lower case, such as api.example.az',
+  },
+  certificateArn: {
+    default: '',
+    check: matching(/^(?:arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36})?$/),
+    allowed:
+      "empty, or the ARN of an ACM certificate (arn:aws:acm:<region>:<account>:certificate/<id>) in the stack's region",
+  },
+  hostedZoneId: {
+    default: '',
+    check: matching(/^(?:Z[A-Z0-9]{1,31})?$/),
+    allowed: 'empty, or a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ',
+  },
+  basePath: {
+    default: '',
+    check: matching(/^(?:[A-Za-z0-9._-]{1,128})?$/),
+    allowed: 'empty, or one path segment of letters, digits, ".", "_" and "-", such as v1',
+  },
+  disableExecuteApiEndpoint: { default: false, check: flag, allowed: 'true or false' },
   ...FUNCTION_SETTINGS,
   serviceTimeZone: {
     ...FUNCTION_SETTINGS.serviceTimeZone,
@@ -104,8 +128,24 @@ export const DEFAULT_SETTINGS = Object.fromEntries(
   Object.entries(SETTINGS).map(([name, definition]) => [name, definition.default]),
 ) as unknown as ServiceSettings;
 
-/** Rules between settings: the default tier is a tier, and no tier is faster than the stage it is a plan of. */
+/** The settings that mean something only with a custom domain. */
+const DOMAIN_SETTINGS = ['certificateArn', 'hostedZoneId', 'basePath', 'disableExecuteApiEndpoint'] as const;
+
+/**
+ * Rules between settings: the default tier is a tier, no tier is faster than the stage it is a plan of, and a custom
+ * domain has its certificate (and the settings that refine it have a domain to refine).
+ */
 function checkTogether(settings: ServiceSettings): void {
+  if (settings.domainName && !settings.certificateArn) {
+    throw new SettingError(
+      `domainName = "${settings.domainName}" needs certificateArn: the ARN of an ACM certificate for that name, in the stack's region.`,
+    );
+  }
+  for (const name of DOMAIN_SETTINGS) {
+    if (settings[name] && !settings.domainName) {
+      throw new SettingError(`${name} is for a custom domain: give domainName too, or leave ${name} out.`);
+    }
+  }
   const tiers = Object.keys(settings.rateTiers);
   if (!tiers.includes(settings.defaultRateTier)) {
     throw notAllowed(
@@ -155,6 +195,16 @@ export function checkSettingNames(keys: Iterable<string>): void {
     );
     throw new SettingError(`${key} is not a setting: did you mean ${nearest}?`);
   }
+}
+
+/**
+ * The base of the URLs the API builds (pagination links): `publicBaseUrl` when it is set (a domain managed outside
+ * the stack, behind CloudFront say), else the stack's custom domain with its base path, else none — the address the
+ * request came to.
+ */
+export function linksBaseUrl(settings: ServiceSettings): string {
+  if (settings.publicBaseUrl || !settings.domainName) return settings.publicBaseUrl;
+  return `https://${settings.domainName}${settings.basePath ? `/${settings.basePath}` : ''}`;
 }
 
 /** Where settings come from: a CDK app's context (`node.tryGetContext`), or `cdk.json` read directly. */

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { ACTIVE_INDEX } from '../../lambda/schema/tables';
 import { functionEnvironment } from '../function-environment';
-import type { ServiceSettings } from '../settings';
+import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
 import type { DataTables } from './data-tables';
 
@@ -27,6 +27,8 @@ export class ServiceFunctions extends Construct {
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
     const tables = { vacancies: data.vacancies.tableName, vendors: data.vendors.tableName };
+    // The links' base: `publicBaseUrl`, or the stack's custom domain.
+    const deployed = { ...settings, publicBaseUrl: linksBaseUrl(settings) };
     const common = {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
@@ -38,7 +40,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('auth/handler.ts'),
       description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
       limits: FUNCTION_LIMITS.authorizer,
-      environment: functionEnvironment('authorizer', settings, tables),
+      environment: functionEnvironment('authorizer', deployed, tables),
       statements: [
         new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
       ],
@@ -49,7 +51,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
       limits: FUNCTION_LIMITS.listing,
-      environment: functionEnvironment('listing', settings, tables),
+      environment: functionEnvironment('listing', deployed, tables),
       statements: [
         // Exactly the two reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
         // BatchGetItem of a page.

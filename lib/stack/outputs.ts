@@ -3,6 +3,9 @@
 export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
   listingUrl: 'ListingUrl',
+  stageUrl: 'StageUrl',
+  domainTarget: 'DomainTarget',
+  domainTargetHostedZoneId: 'DomainTargetHostedZoneId',
   stageName: 'StageName',
   vacanciesTable: 'VacanciesTableName',
   vendorsTable: 'VendorsTableName',

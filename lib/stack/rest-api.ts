@@ -86,6 +86,8 @@ export class ServiceApi extends Construct {
       apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
       description: 'Vendor Vacancy API: a vendor lists its own active vacancies',
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      // With a custom domain, the operator may make it the only way in.
+      disableExecuteApiEndpoint: settings.disableExecuteApiEndpoint,
       // Execution logging needs the account's API Gateway CloudWatch role. It is account-wide and shared with
       // other APIs, so it outlives this stack.
       cloudWatchRole: true,

@@ -8,7 +8,8 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { LISTING_PATH } from '../../lambda/vacancies/pagination';
-import type { ServiceSettings } from '../settings';
+import { linksBaseUrl, type ServiceSettings } from '../settings';
+import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
 import { ServiceFunctions } from './functions';
 import { ServiceAlarms } from './monitoring/alarms';
@@ -26,8 +27,8 @@ export interface VacancyApiStackProps extends StackProps {
 
 /**
  * The Vendor Vacancy API (docs/design.md#architecture): its tables, its two functions, the REST API with its rate
- * tiers, and its monitoring — metrics, top-vendor rules, alarms and a dashboard — with the outputs the operator
- * and the ops CLI use.
+ * tiers and (when the settings name one) its custom domain, and its monitoring — metrics, top-vendor rules, alarms
+ * and a dashboard — with the outputs the operator and the ops CLI use.
  */
 export class VacancyApiStack extends Stack {
   public readonly api: apigateway.RestApi;
@@ -44,6 +45,9 @@ export class VacancyApiStack extends Stack {
     });
     this.api = new ServiceApi(this, 'Api', { settings, functions, accessLogs }).api;
     const rateTiers = new RateTiers(this, 'RateLimits', { settings, api: this.api });
+    const domain = settings.domainName
+      ? new CustomDomain(this, 'Domain', { settings, api: this.api })
+      : undefined;
 
     const metrics = new ServiceMetrics(this, 'Metrics', { api: this.api, functions, data, accessLogs });
     const contributors = new TopContributors(this, 'TopVendors', {
@@ -62,12 +66,33 @@ export class VacancyApiStack extends Stack {
     const output = (outputId: string, value: string, description: string) =>
       new CfnOutput(this, outputId, { value, description });
     const { api } = this;
-    output(STACK_OUTPUTS.apiUrl, api.url, 'Base URL of the API (stage included)');
+    // Clients use the custom domain (or the public base URL) where there is one, else the stage's own URL.
+    const base = linksBaseUrl(settings);
+    output(
+      STACK_OUTPUTS.apiUrl,
+      base ? `${base}/` : api.url,
+      'Base URL of the API for clients (the custom domain when there is one)',
+    );
     output(
       STACK_OUTPUTS.listingUrl,
-      api.urlForPath(LISTING_PATH),
+      base ? `${base}${LISTING_PATH}` : api.urlForPath(LISTING_PATH),
       'GET this with Authorization: Bearer <key>',
     );
+    if (!settings.disableExecuteApiEndpoint) {
+      output(STACK_OUTPUTS.stageUrl, api.url, "The stage's own execute-api URL (stage included)");
+    }
+    if (domain) {
+      output(
+        STACK_OUTPUTS.domainTarget,
+        domain.target,
+        `Point ${settings.domainName} at this name (CNAME, or an alias with DomainTargetHostedZoneId)`,
+      );
+      output(
+        STACK_OUTPUTS.domainTargetHostedZoneId,
+        domain.targetHostedZoneId,
+        'Hosted zone of DomainTarget, for a Route 53 alias record',
+      );
+    }
     output(STACK_OUTPUTS.stageName, settings.stageName, 'API Gateway stage');
     output(STACK_OUTPUTS.vacanciesTable, data.vacancies.tableName, 'Vacancies table (ops CLI target)');
     output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');

@@ -504,16 +504,128 @@ describe('rate tiers', () => {
   });
 });
 
+describe('a custom domain', () => {
+  const CERTIFICATE =
+    'arn:aws:acm:eu-central-1:123456789012:certificate/0b6e7c55-6f3c-4b7a-9d5e-1f2a3b4c5d6e';
+  const DOMAIN = { domainName: 'api.example.az', certificateArn: CERTIFICATE };
+
+  it('is not there without domainName: no domain, mapping, record or target; the stage URL is the API URL', () => {
+    const template = stackTemplate();
+    for (const type of [
+      'AWS::ApiGateway::DomainName',
+      'AWS::ApiGateway::BasePathMapping',
+      'AWS::Route53::RecordSet',
+    ]) {
+      template.resourceCountIs(type, 0);
+    }
+    expect(Object.keys(template.findOutputs('DomainTarget'))).toEqual([]);
+    const stageUrl = template.findOutputs('StageUrl').StageUrl?.Value;
+    expect(template.findOutputs('ApiUrl').ApiUrl?.Value).toEqual(stageUrl);
+    expect(lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables).not.toHaveProperty(
+      'PUBLIC_BASE_URL',
+    );
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: false });
+  });
+
+  it('maps a regional TLS 1.2 domain to the stage, derives the links from it, and outputs where to point DNS', () => {
+    const template = stackTemplate({ ...DOMAIN, basePath: 'v1' });
+    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'api.example.az',
+      RegionalCertificateArn: CERTIFICATE,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', {
+      BasePath: 'v1',
+      DomainName: { Ref: Match.stringLikeRegexp('^Domain') },
+      RestApiId: { Ref: Match.stringLikeRegexp('^Api') },
+      Stage: { Ref: Match.stringLikeRegexp('^ApiDeploymentStage') },
+    });
+    expect(lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables.PUBLIC_BASE_URL).toBe(
+      'https://api.example.az/v1',
+    );
+    template.hasOutput('ApiUrl', { Value: 'https://api.example.az/v1/' });
+    template.hasOutput('ListingUrl', { Value: 'https://api.example.az/v1/vendor/vacancies' });
+    template.hasOutput('DomainTarget', {
+      Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Domain'), 'RegionalDomainName'] },
+    });
+    template.hasOutput('DomainTargetHostedZoneId', {
+      Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Domain'), 'RegionalHostedZoneId'] },
+    });
+    // No hosted zone given: the operator points the name in their own DNS.
+    template.resourceCountIs('AWS::Route53::RecordSet', 0);
+    // The stage's own URL still works, and is an output of its own.
+    template.hasOutput('StageUrl', {});
+  });
+
+  it('adds a Route 53 alias record with hostedZoneId, and makes the domain the only way in with disableExecuteApiEndpoint', () => {
+    const template = stackTemplate({
+      ...DOMAIN,
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      disableExecuteApiEndpoint: 'true',
+    });
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      HostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      Name: 'api.example.az',
+      Type: 'A',
+      AliasTarget: {
+        DNSName: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Domain'), 'RegionalDomainName'] },
+        HostedZoneId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Domain'), 'RegionalHostedZoneId'] },
+      },
+    });
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
+    template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', { BasePath: Match.absent() });
+    template.hasOutput('ApiUrl', { Value: 'https://api.example.az/' });
+    expect(Object.keys(template.findOutputs('StageUrl'))).toEqual([]);
+  });
+
+  it('leaves the links to publicBaseUrl when one is set (a domain managed elsewhere, behind CloudFront say)', () => {
+    const template = stackTemplate({ ...DOMAIN, publicBaseUrl: 'https://jobs.example.az' });
+    expect(lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables.PUBLIC_BASE_URL).toBe(
+      'https://jobs.example.az',
+    );
+  });
+
+  it.each([
+    [
+      { domainName: 'api.example.az' },
+      'domainName = "api.example.az" needs certificateArn: the ARN of an ACM certificate for that name, in the stack\'s region.',
+    ],
+    [
+      { certificateArn: CERTIFICATE },
+      'certificateArn is for a custom domain: give domainName too, or leave certificateArn out.',
+    ],
+    [{ basePath: 'v1' }, 'basePath is for a custom domain: give domainName too, or leave basePath out.'],
+    [
+      { disableExecuteApiEndpoint: 'true' },
+      'disableExecuteApiEndpoint is for a custom domain: give domainName too, or leave disableExecuteApiEndpoint out.',
+    ],
+    [{ ...DOMAIN, domainName: 'API.example.az' }, 'domainName = "API.example.az" is not allowed'],
+    [{ ...DOMAIN, basePath: 'v1/extra' }, 'basePath = "v1/extra" is not allowed'],
+  ])('refuses %p in one line', (context, message) => {
+    expect(() => stackTemplate(context)).toThrow(new SettingError(message).message);
+  });
+
+  it("refuses a certificate of another region than the stack's", () => {
+    const elsewhere = CERTIFICATE.replace('eu-central-1', 'us-east-1');
+    expect(() => stackTemplate({ ...DOMAIN, certificateArn: elsewhere })).toThrow(
+      new SettingError(
+        "certificateArn is in us-east-1, the stack in eu-central-1: a regional custom domain needs a certificate of the stack's region.",
+      ),
+    );
+  });
+});
+
 describe('cdk-nag (AWS Solutions)', () => {
   const outdirs: string[] = [];
   afterAll(() => {
     for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
   });
 
-  function synthWithChecks(addResources?: (stack: Stack) => void) {
+  function synthWithChecks(addResources?: (stack: Stack) => void, context: Record<string, unknown> = {}) {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'));
     outdirs.push(outdir);
-    const app = new App({ outdir, context: CDK_CONTEXT });
+    const app = new App({ outdir, context: { ...CDK_CONTEXT, ...context } });
     const stack = new VacancyApiStack(app, 'Nag', {
       settings: readSettings((key) => app.node.tryGetContext(key)),
     });
@@ -524,6 +636,18 @@ describe('cdk-nag (AWS Solutions)', () => {
 
   it('finds nothing unacknowledged in the stack (with real esbuild bundles)', () => {
     expect(synthWithChecks()).not.toThrow();
+  });
+
+  it('finds nothing unacknowledged in a stack on a custom domain, its endpoint disabled', () => {
+    const context = {
+      domainName: 'api.example.az',
+      certificateArn:
+        'arn:aws:acm:eu-central-1:123456789012:certificate/0b6e7c55-6f3c-4b7a-9d5e-1f2a3b4c5d6e',
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      disableExecuteApiEndpoint: true,
+      'aws:cdk:bundling-stacks': [],
+    };
+    expect(synthWithChecks(undefined, context)).not.toThrow();
   });
 
   it('would fail the synth on a finding nobody acknowledged', () => {
