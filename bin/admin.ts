@@ -6,11 +6,18 @@
 import { addKeyCommands } from '../lib/ops/cli/key-commands';
 import { createProgram, runProgram } from '../lib/ops/cli/program';
 import { addTableCommands } from '../lib/ops/cli/table-commands';
+import { addUsageKeyCommands } from '../lib/ops/cli/usage-key-commands';
 import { addVacancyCommands } from '../lib/ops/cli/vacancy-commands';
 import { addVendorCommands } from '../lib/ops/cli/vendor-commands';
 
 const program = createProgram();
-for (const addCommands of [addVendorCommands, addKeyCommands, addVacancyCommands, addTableCommands]) {
+for (const addCommands of [
+  addVendorCommands,
+  addKeyCommands,
+  addVacancyCommands,
+  addTableCommands,
+  addUsageKeyCommands,
+]) {
   addCommands(program);
 }
 await runProgram(program);

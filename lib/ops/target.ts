@@ -53,7 +53,7 @@ export interface StackDescription {
 }
 
 /** Where a region came from, for the messages that depend on it. */
-interface Region {
+export interface Region {
   readonly name: string;
   /** True when nothing configured one and the CDK's own default was taken. */
   readonly defaulted: boolean;
@@ -68,7 +68,7 @@ export const CDK_DEFAULT_REGION = 'us-east-1';
  * stack was deployed. Without any, a stack is looked for where the CDK would have put it (`us-east-1`); explicit
  * tables need a region given.
  */
-async function resolveRegion(
+export async function resolveRegion(
   options: TargetOptions,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Region> {
@@ -259,4 +259,16 @@ export async function resolveTarget(
       apiGateway?.destroy();
     },
   };
+}
+
+/** Whether a stack exists (and has not been deleted) in the region of a CloudFormation client. */
+export async function stackExists(cloudFormation: CloudFormationClient, stackName: string): Promise<boolean> {
+  try {
+    const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    return Stacks.some((stack) => stack.StackStatus !== 'DELETE_COMPLETE');
+  } catch (error) {
+    // DescribeStacks of one stack by name refuses only a stack that is not there.
+    if (awsFailure(error) === 'refused') return false;
+    throw error;
+  }
 }

@@ -63,10 +63,14 @@ export interface UsagePlans {
   readonly plans: Readonly<Record<string, string>>;
 }
 
-/** What usage keys are managed with. */
-export interface UsageKeyContext {
+/** API Gateway's control plane, and the pacing of calls to it. */
+export interface ControlPlane {
   readonly apiGateway: APIGatewayClient;
   readonly pacer: ControlPlanePacer;
+}
+
+/** What usage keys are managed with. */
+export interface UsageKeyContext extends ControlPlane {
   readonly usagePlans: UsagePlans;
   readonly documentClient: DynamoDBDocumentClient;
   readonly vendorsTable: string;
@@ -102,7 +106,7 @@ type OutputOf<K extends Operation> =
 
 /** Calls an operation when the pacer allows it. */
 async function call<K extends Operation>(
-  context: UsageKeyContext,
+  context: ControlPlane,
   operation: K,
   input: ConstructorParameters<Operations[K]>[0],
 ): Promise<OutputOf<K>> {
@@ -111,7 +115,10 @@ async function call<K extends Operation>(
   return (await context.apiGateway.send(new Command(input))) as OutputOf<K>;
 }
 
-/** The name of a vendor's API key: its stack and id, so a key can be found again by name. */
+/**
+ * The name of a vendor's API key: its stack and id, so a key can be found again by name — and every key of a stack
+ * by the prefix `<stack>.`, which no other stack's keys share (a stack name has no ".").
+ */
 const keyName = (stackName: string, vendorId: string) => `${stackName}.${vendorId}`;
 
 function planOf(context: UsageKeyContext, tier: string): string {
@@ -275,4 +282,45 @@ export async function moveUsageKey(
   }
   actions.push(`retired API key ${vendor.usageKeyId} (deleted after ${deleteAfter})`);
   return actions;
+}
+
+/** What removing a stack's usage keys did. */
+export interface RemovedUsageKeys {
+  /** The keys deleted, by id and name. */
+  readonly deleted: readonly { readonly id: string; readonly name: string }[];
+}
+
+/**
+ * Deletes every API Gateway key the ops CLI made for a stack's vendors — found by the name prefix `<stack>.` (and
+ * the `stack` tag, when a key has tags), outside CloudFormation, so `cdk destroy` leaves them — paced to API
+ * Gateway's quota. Deleting a key takes it out of its usage plans. The vendors' items keep their values: after a
+ * new deployment, `vendor sync-usage-keys` makes the keys again.
+ */
+export async function removeStackUsageKeys(
+  context: ControlPlane,
+  stackName: string,
+): Promise<RemovedUsageKeys> {
+  const prefix = `${stackName}.`;
+  const keys: { id: string; name: string }[] = [];
+  let position: string | undefined;
+  do {
+    const page = await call(context, 'GetApiKeys', { nameQuery: prefix, limit: 500, position });
+    for (const { id, name, tags } of page.items ?? []) {
+      if (!id || !name?.startsWith(prefix) || (tags?.stack !== undefined && tags.stack !== stackName))
+        continue;
+      keys.push({ id, name });
+    }
+    position = page.position;
+  } while (position);
+  const deleted: { id: string; name: string }[] = [];
+  for (const key of keys) {
+    try {
+      await call(context, 'DeleteApiKey', { apiKey: key.id });
+      deleted.push(key);
+    } catch (error) {
+      // Deleted meanwhile (by another run): gone all the same.
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  return { deleted };
 }

@@ -3,101 +3,20 @@
  * aws-sdk-client-mock (there is no engine to run here): keys, values, usage plans and their keys, and API
  * Gateway's conflicts. The vendor items are real, on the DynamoDB engine.
  */
-import {
-  APIGatewayClient,
-  ConflictException,
-  CreateApiKeyCommand,
-  CreateUsagePlanKeyCommand,
-  DeleteApiKeyCommand,
-  DeleteUsagePlanKeyCommand,
-  GetApiKeyCommand,
-  GetApiKeysCommand,
-  GetUsagePlanKeyCommand,
-  NotFoundException,
-} from '@aws-sdk/client-api-gateway';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mockClient } from 'aws-sdk-client-mock';
 import {
   CONTROL_PLANE_INTERVALS_MS,
   ControlPlanePacer,
   moveUsageKey,
   RETIRED_KEY_GRACE_MS,
+  removeStackUsageKeys,
   syncUsageKey,
   type UsageKeyContext,
 } from '../../lib/ops/usage-keys';
 import { getVendorRecord, putVendor, saveVendorUsage } from '../../lib/ops/vendors';
+import { fakeApiGateway, PLANS } from '../support/api-gateway';
 import { createTestTables, type TestTables } from '../support/dynamodb';
-
-const PLANS = { standard: 'plan-standard', partner: 'plan-partner' };
-
-/** API Gateway's control plane, as far as usage keys go: what it holds, and what it refuses. */
-function fakeApiGateway(client: APIGatewayClient, clock: { now(): number }) {
-  const keys = new Map<string, { id: string; name: string; value: string }>();
-  const links = new Map<string, Set<string>>(Object.values(PLANS).map((plan) => [plan, new Set<string>()]));
-  const calls: { operation: string; at: number }[] = [];
-  const notFound = () =>
-    new NotFoundException({ message: 'Invalid API Key identifier specified', $metadata: {} });
-  const conflict = () => new ConflictException({ message: 'Conflict', $metadata: {} });
-  const mock = mockClient(client);
-  const record = (operation: string) => calls.push({ operation, at: clock.now() });
-  let nextId = 1;
-
-  mock.on(CreateApiKeyCommand).callsFake(({ name, value }) => {
-    record('CreateApiKey');
-    if ([...keys.values()].some((key) => key.value === value)) throw conflict();
-    const id = `key${nextId++}`;
-    keys.set(id, { id, name, value });
-    return { id, name, value, enabled: true };
-  });
-  mock.on(GetApiKeyCommand).callsFake(({ apiKey, includeValue }) => {
-    record('GetApiKey');
-    const key = keys.get(apiKey);
-    if (!key) throw notFound();
-    return { id: key.id, name: key.name, ...(includeValue && { value: key.value }) };
-  });
-  mock.on(GetApiKeysCommand).callsFake(({ nameQuery, includeValues }) => {
-    record('GetApiKeys');
-    const items = [...keys.values()].filter((key) => key.name.startsWith(nameQuery ?? ''));
-    return {
-      items: items.map((key) => ({ id: key.id, name: key.name, ...(includeValues && { value: key.value }) })),
-    };
-  });
-  mock.on(GetUsagePlanKeyCommand).callsFake(({ usagePlanId, keyId }) => {
-    record('GetUsagePlanKey');
-    if (!links.get(usagePlanId)?.has(keyId)) throw notFound();
-    return { id: keyId, type: 'API_KEY' };
-  });
-  mock.on(CreateUsagePlanKeyCommand).callsFake(({ usagePlanId, keyId }) => {
-    record('CreateUsagePlanKey');
-    if (!keys.has(keyId)) throw notFound();
-    // All the plans are on the same stage: a key can be in one of them only.
-    if ([...links.values()].some((members) => members.has(keyId))) throw conflict();
-    links.get(usagePlanId)?.add(keyId);
-    return { id: keyId };
-  });
-  mock.on(DeleteUsagePlanKeyCommand).callsFake(({ usagePlanId, keyId }) => {
-    record('DeleteUsagePlanKey');
-    if (!links.get(usagePlanId)?.delete(keyId)) throw notFound();
-    return {};
-  });
-  mock.on(DeleteApiKeyCommand).callsFake(({ apiKey }) => {
-    record('DeleteApiKey');
-    if (!keys.delete(apiKey)) throw notFound();
-    for (const members of links.values()) members.delete(apiKey);
-    return {};
-  });
-
-  return {
-    keys,
-    calls,
-    /** The plan a key is in, by tier name. */
-    tierOf: (keyId: string) => Object.entries(PLANS).find(([, plan]) => links.get(plan)?.has(keyId))?.[0],
-    unlink: (keyId: string) => {
-      for (const members of links.values()) members.delete(keyId);
-    },
-    link: (keyId: string, tier: keyof typeof PLANS) => links.get(PLANS[tier])?.add(keyId),
-  };
-}
 
 describe('usage keys', () => {
   let tables: TestTables;
@@ -245,5 +164,31 @@ describe('usage keys', () => {
       CONTROL_PLANE_INTERVALS_MS.CreateApiKey as number,
     );
     expect(Math.min(...gaps())).toBeGreaterThanOrEqual(CONTROL_PLANE_INTERVALS_MS.default as number);
+  });
+
+  it("removes every usage key of one stack, paced, and none of another stack's — also one whose name starts alike", async () => {
+    for (const [id, name, stack] of [
+      ['other1', 'Other.globex.standard', 'Other'],
+      ['dev1', 'Api-dev.globex.standard', 'Api-dev'],
+    ] as const) {
+      apiGateway.keys.set(id, { id, name, value: `value-of-${id}`, tags: { stack } });
+    }
+    const ours = [...apiGateway.keys.values()]
+      .filter((key) => key.name.startsWith('Api.'))
+      .map((key) => key.id);
+    expect(ours.length).toBeGreaterThan(0);
+    const calls = apiGateway.calls.length;
+    const { deleted } = await removeStackUsageKeys(context, 'Api');
+    expect(deleted.map((key) => key.id).sort()).toEqual([...ours].sort());
+    expect([...apiGateway.keys.keys()].sort()).toEqual(['dev1', 'other1']);
+    // API Gateway allows five key deletions a second.
+    const deletions = apiGateway.calls.slice(calls).filter((call) => call.operation === 'DeleteApiKey');
+    for (let i = 1; i < deletions.length; i += 1) {
+      expect((deletions[i]?.at ?? 0) - (deletions[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(
+        CONTROL_PLANE_INTERVALS_MS.DeleteApiKey as number,
+      );
+    }
+    // Running it again finds nothing more to delete.
+    expect((await removeStackUsageKeys(context, 'Api')).deleted).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ export interface Options extends TargetOptions {
   readonly dryRun?: boolean;
   readonly vendor?: string;
   readonly tier?: string;
+  readonly force?: boolean;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */
@@ -32,7 +33,15 @@ export interface Outcome {
 }
 
 /** The AWS service an error came from, by its SDK exception type; the target's engine otherwise. */
-function serviceOf(error: Error, target: Target | undefined): string {
+/** Where a command works, as its messages name it. */
+export interface Place {
+  readonly description: string;
+  /** A local engine, rather than AWS. */
+  readonly local?: boolean;
+  close(): void;
+}
+
+function serviceOf(error: Error, target: Place | undefined): string {
   if (error instanceof APIGatewayServiceException) return 'API Gateway';
   if (error instanceof CloudFormationServiceException) return 'CloudFormation';
   if (error instanceof DynamoDBServiceException || target?.local) return 'DynamoDB';
@@ -51,7 +60,7 @@ export interface ErrorReport {
  * One line for any failure, from what it is (`UserError`, or what `awsFailure` makes of an AWS error): no stack
  * trace, no raw message from AWS.
  */
-export function describeError(error: unknown, target: Target | undefined): ErrorReport {
+export function describeError(error: unknown, target: Place | undefined): ErrorReport {
   if (error instanceof UserError) {
     return { message: error.message, ...(error.hint && { hint: error.hint }), exitCode: error.exitCode };
   }
@@ -87,28 +96,37 @@ function printError({ message, hint }: ErrorReport): void {
   if (hint) console.error(`hint: ${hint}`);
 }
 
-/** Runs a command against the resolved target and prints its outcome; errors become one line (and a hint). */
-export function action<A extends unknown[]>(
-  run: (target: Target, options: Options, ...args: A) => Promise<Outcome>,
+/**
+ * Runs a command where `resolve` says — its target, or for some commands only the AWS control plane — and prints
+ * its outcome; errors become one line (and a hint), with their exit code.
+ */
+export function placedAction<P extends Place, A extends unknown[]>(
+  resolve: (options: Options) => Promise<P>,
+  run: (place: P, options: Options, ...args: A) => Promise<Outcome>,
 ) {
   return async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
     const options = command.optsWithGlobals<Options>();
-    let target: Target | undefined;
+    let place: P | undefined;
     try {
-      target = await resolveTarget(options);
-      const outcome = await run(target, options, ...(args.slice(0, -2) as A));
+      place = await resolve(options);
+      const outcome = await run(place, options, ...(args.slice(0, -2) as A));
       console.log(options.json ? JSON.stringify(outcome.data, null, 2) : [outcome.text].flat().join('\n'));
       process.exitCode = outcome.exitCode ?? 0;
     } catch (error) {
-      const report = describeError(error, target);
+      const report = describeError(error, place);
       printError(report);
       process.exitCode = report.exitCode;
     } finally {
-      target?.close();
+      place?.close();
     }
   };
 }
+
+/** Runs a command against the resolved target (`resolveTarget`) and prints its outcome. */
+export const action = <A extends unknown[]>(
+  run: (target: Target, options: Options, ...args: A) => Promise<Outcome>,
+) => placedAction(resolveTarget, run);
 
 /** Argument parsers: a bad value is commander's one-line error, before anything runs. */
 export const parse = {
