@@ -73,6 +73,22 @@ describe('the documents', () => {
     expect(outside).toEqual([]);
   });
 
+  it('link every example file, and give valid IAM policies', () => {
+    const examples = tracked.filter((file) => file.startsWith('docs/examples/'));
+    expect(examples.length).toBeGreaterThan(0);
+    const linked = documents.map(read).join('\n');
+    for (const example of examples)
+      expect([example, linked.includes(example.replace('docs/', ''))]).toEqual([example, true]);
+    for (const policy of examples.filter((file) => file.endsWith('-policy.json'))) {
+      const document = JSON.parse(read(policy)) as {
+        Version: string;
+        Statement: { Effect: string; Action: unknown }[];
+      };
+      expect(document.Version).toBe('2012-10-17');
+      for (const statement of document.Statement) expect(statement.Effect).toBe('Allow');
+    }
+  });
+
   it("show the code's dictionary in docs/api.md", () => {
     const rows = [
       ...read('docs/api.md').matchAll(
