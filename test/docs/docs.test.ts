@@ -89,6 +89,16 @@ describe('the documents', () => {
     }
   });
 
+  it('show example files as they are, where a code block names its file on its first line', () => {
+    const shown = documents.flatMap((file) =>
+      [...read(file).matchAll(/^```ts\n\/\/ (examples\/\S+)[^\n]*\n[\s\S]*?^```$/gm)].map(
+        ([block, path = '']) => [path, block.slice('```ts\n'.length, -'```'.length)],
+      ),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [path, code] of shown) expect([path, code]).toEqual([path, read(path as string)]);
+  });
+
   it("show the code's dictionary in docs/api.md", () => {
     const rows = [
       ...read('docs/api.md').matchAll(

@@ -73,7 +73,7 @@ export function steps(transcript: string): Step[] {
   return result.map(({ command, output }) => ({ command, output: output.join('\n').trimEnd() }));
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whether printed text matches a transcript's output, capturing its `<name>`s into `values` (names seen before must
@@ -91,8 +91,8 @@ export function matchOutput(expected: string, actual: string, values: Map<string
         .map((part) => {
           if (part === '…') return '[^\\n]*?';
           const name = /^<([A-Za-z][A-Za-z0-9]*)>$/.exec(part)?.[1];
-          if (!name) return escape(part);
-          if (values.has(name)) return escape(values.get(name) as string);
+          if (!name) return escapeRegExp(part);
+          if (values.has(name)) return escapeRegExp(values.get(name) as string);
           if (names.includes(name)) return `\\k<${name}>`;
           names.push(name);
           return `(?<${name}>[^\\s"'<>,)]+)`;

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
+import type { components } from '../../examples/generated-client/openapi-types';
 import { ERROR_MESSAGES } from '../../lambda/http/errors';
 import { LOCALES } from '../../lambda/schema/vacancy';
 import { DICTIONARY } from '../../lambda/vacancies/dictionary';
 import { LIMITS } from '../../lambda/vacancies/query';
 import type { ListingResponse, Pagination } from '../../lambda/vacancies/types';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../support/openapi';
-import type { components } from '../support/openapi-types';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
 
 /**
@@ -68,6 +68,18 @@ describe('docs/openapi.yaml', () => {
       .filter((message): message is string => typeof message === 'string');
     for (const message of messages) expect(Object.values(ERROR_MESSAGES)).toContain(message);
     expect(new Set(messages)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
+    const error = ((schemas.Error?.properties ?? {}) as Json).message as { enum: string[] };
+    expect(new Set(error.enum)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
+  });
+
+  it('attaches to the operation every answer a client calling it can get, and describes the 405 of other methods', () => {
+    const operation = ((OPENAPI.paths as Json)['/vendor/vacancies'] as Json).get as Json;
+    expect(Object.keys(operation.responses as Json).sort()).toEqual(
+      ['200', '304', '400', '401', '403', '404', '422', '429', '500', '502', '503'].sort(),
+    );
+    expect((OPENAPI['x-other-methods'] as Json)['/vendor/vacancies']).toEqual({
+      '405': { $ref: '#/components/responses/MethodNotAllowed' },
+    });
   });
 
   it("has response types the compiler finds equal to the code's", () => {
@@ -76,7 +88,10 @@ describe('docs/openapi.yaml', () => {
 
   it('has client types generated from it that are up to date (npm run openapi:types)', async () => {
     const generated = astToString(await openapiTS(new URL('../../docs/openapi.yaml', import.meta.url)));
-    const committed = readFileSync(new URL('../support/openapi-types.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(
+      new URL('../../examples/generated-client/openapi-types.ts', import.meta.url),
+      'utf8',
+    );
     expect(committed).toContain(generated.trim());
   });
 });
@@ -107,7 +122,7 @@ describe('the response check', () => {
 
   it.each([
     ['an undocumented status', { ...ok, status: 418 }],
-    ['a 404 on the documented path', { ...ok, status: 404 }],
+    ['a 404 on the documented path in the body of another', { ...ok, status: 404 }],
     ['a 405 for GET', { ...ok, status: 405 }],
     ['a missing X-Request-Id', withHeader('x-request-id')],
     ['a missing WWW-Authenticate', withHeader('www-authenticate')],

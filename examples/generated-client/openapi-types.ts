@@ -53,6 +53,7 @@ export interface components {
         };
         /** @description A vacancy object, its 15 fields always present and in this order. */
         Vacancy: {
+            /** Format: int64 */
             id: number;
             title: string;
             /** @description The vacancy's public page (absolute http or https). */
@@ -60,14 +61,25 @@ export interface components {
             description: string;
             requirements: string;
             responsibilities: string;
+            /** @description A label of the dictionary, in the response's locale (its values are those of CategoryAz or CategoryEn). */
             category: string;
+            /** @description A label of the dictionary, in the response's locale. */
             city: string;
+            /** @description A label of the dictionary, in the response's locale. */
             type: string;
-            /** @description Set, with `salary_max`, for a range salary; null otherwise. */
+            /**
+             * Format: int64
+             * @description Set, with `salary_max`, for a range salary; null otherwise.
+             */
             salary_min: number | null;
+            /** Format: int64 */
             salary_max: number | null;
-            /** @description Set for a fixed salary; null otherwise. */
+            /**
+             * Format: int64
+             * @description Set for a fixed salary; null otherwise.
+             */
             salary: number | null;
+            /** @description A label of the dictionary, in the response's locale. */
             salary_type: string;
             /**
              * Format: date
@@ -108,10 +120,16 @@ export interface components {
         /** @enum {unknown} */
         CityEn: "Baku" | "Ganja" | "Sumgait" | "Mingachevir" | "Lankaran" | "Shaki" | "Shirvan" | "Nakhchivan" | "Quba" | "Khirdalan" | "Gabala" | "Shamakhi";
         Pagination: {
+            /** Format: int64 */
             current_page: number;
-            /** @description At least 1, even when nothing matches. */
+            /**
+             * Format: int64
+             * @description At least 1, even when nothing matches.
+             */
             last_page: number;
+            /** Format: int32 */
             per_page: number;
+            /** Format: int64 */
             total: number;
             /**
              * Format: uri
@@ -127,7 +145,9 @@ export interface components {
         Error: {
             /** @constant */
             status: "error";
-            message: string;
+            /** @enum {string} */
+            message: "Bad Request." | "Unauthenticated." | "Forbidden." | "Not Found." | "Method Not Allowed." | "The given data was invalid." | "Too Many Requests." | "Server Error." | "Service Unavailable.";
+            /** @description The request's id (`X-Request-Id`); empty only in AWS WAF's 429, which cannot fill it in. */
             request_id: string;
         };
         ErrorBadRequest: {
@@ -433,6 +453,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidParameters"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
