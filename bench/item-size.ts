@@ -5,6 +5,8 @@
  * benchmark uses it for the size of an index entry and for write units, which the embedded engine reports
  * only for the table (not for the index writes DynamoDB also bills).
  */
+import { VACANCIES_TABLE } from '../lambda/schema/tables';
+
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 function numberSize(value: number): number {
@@ -31,12 +33,30 @@ export function itemSize(item: Readonly<Record<string, unknown>>): number {
   return Object.entries(item).reduce((sum, [name, value]) => sum + utf8(name) + valueSize(value), 0);
 }
 
-/** The part of an item an index entry holds: the table's key, the index's keys and its projected attributes. */
-export function indexEntry(
-  item: Readonly<Record<string, unknown>>,
-  attributes: readonly string[],
-): Record<string, unknown> {
-  return Object.fromEntries(attributes.flatMap((name) => (name in item ? [[name, item[name]]] : [])));
+/**
+ * The entries an item of the vacancies table has in its indexes, by index name, each as the part of the item it
+ * holds: the table's key, the index's keys and its projected attributes — only in the indexes whose keys it has
+ * (they are sparse). Derived from the schema module's definitions.
+ */
+export function indexEntries(item: Readonly<Record<string, unknown>>): Map<string, Record<string, unknown>> {
+  const entries = new Map<string, Record<string, unknown>>();
+  for (const index of VACANCIES_TABLE.globalIndexes) {
+    const keys = [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])];
+    if (!keys.every((name) => name in item)) continue;
+    const projected =
+      index.projection.type === 'ALL'
+        ? Object.keys(item)
+        : [
+            VACANCIES_TABLE.partitionKey.name,
+            ...keys,
+            ...(index.projection.type === 'INCLUDE' ? index.projection.nonKeyAttributes : []),
+          ];
+    entries.set(
+      index.indexName,
+      Object.fromEntries(projected.flatMap((name) => (name in item ? [[name, item[name]]] : []))),
+    );
+  }
+  return entries;
 }
 
 /**

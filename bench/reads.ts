@@ -5,8 +5,8 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/auth/context';
-import { ACTIVE_INDEX, VACANCIES_TABLE } from '../lambda/schema/tables';
-import { toVacancyItem } from '../lambda/schema/vacancy-item';
+import { VACANCIES_TABLE } from '../lambda/schema/tables';
+import { expiredIfPast, toVacancyItem } from '../lambda/schema/vacancy-item';
 import { zoneClock } from '../lambda/time/zone-clock';
 import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
 import { createListingHandler } from '../lambda/vacancies/listing-handler';
@@ -23,7 +23,7 @@ import { listingEvent } from '../lib/local/proxy-event';
 import { validateVacancyRecord } from '../lib/ops/vacancy-record';
 import { DEFAULT_SETTINGS } from '../lib/settings';
 import { vacancyRecords } from './dataset';
-import { indexEntry, itemSize } from './item-size';
+import { indexEntries, itemSize } from './item-size';
 import { loadItems } from './loader';
 import { createNaiveRepository } from './naive-repository';
 import { percentile, round } from './stats';
@@ -35,6 +35,8 @@ const REQUESTS = 30;
 const WARMUP = 3;
 /** The zone the data set's times are read in (they carry offsets, so any zone gives the same instants). */
 export const CLOCK = zoneClock('Asia/Baku');
+/** When the data set's vacancies last changed (ms): a fixed instant, so that entry sizes do not vary by run. */
+const CHANGED_AT = Date.UTC(2026, 10, 1);
 
 interface Side {
   rcu: number;
@@ -55,10 +57,12 @@ export interface ReadResult {
   latency_ratio_p50: number;
 }
 
-/** Index entry sizes of a data set, by DynamoDB's rules: what every listing request reads per vacancy. */
+/** Index entry sizes of a data set, by DynamoDB's rules: what a read of the index pays per vacancy. */
 export interface IndexEntryResult {
   vacancies: number;
   vendor_id: string;
+  /** The index: active (what a listing reads), changes (what a sync reads), expiring (what the expiry job reads). */
+  index: string;
   mean_bytes: number;
   max_bytes: number;
 }
@@ -77,32 +81,36 @@ function metered(repository: VacancyRepository) {
   };
 }
 
-/** The table items of a vendor's data set: import records, validated as an import would. */
-export function dataSetItems(vendorId: string, firstId: number, active: number) {
-  return vacancyRecords(vendorId, firstId, active, active).map((input) => {
+/**
+ * Import records as the service stores them: validated as an import would, and `expired` when active past their
+ * deadline (what the import, or else the expiry job, records).
+ */
+export function storedItems(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const today = CLOCK.today(new Date());
+  return records.map((input) => {
     const validated = validateVacancyRecord(input, CLOCK);
     if (!validated.ok) throw new Error(validated.reasons.join('; '));
-    return toVacancyItem(validated.vacancy) as unknown as Record<string, unknown>;
+    return toVacancyItem(expiredIfPast(validated.vacancy, today), CHANGED_AT) as unknown as Record<
+      string,
+      unknown
+    >;
   });
 }
 
-/** The attributes of an active-index entry: the table's key, the index's keys, the projected attributes. */
-const ENTRY_ATTRIBUTES = (() => {
-  const index = VACANCIES_TABLE.globalIndexes.find(({ indexName }) => indexName === ACTIVE_INDEX.name);
-  if (index?.projection.type !== 'INCLUDE') throw new Error('The active index projects INCLUDE');
-  return [
-    VACANCIES_TABLE.partitionKey.name,
-    index.partitionKey.name,
-    ...(index.sortKey ? [index.sortKey.name] : []),
-    ...index.projection.nonKeyAttributes,
-  ];
-})();
+/** The table items of a vendor's data set. */
+export function dataSetItems(vendorId: string, firstId: number, active: number) {
+  return storedItems(vacancyRecords(vendorId, firstId, active, active));
+}
 
-/** Sizes of the index entries of some items (those in the index). */
-export function indexEntrySizes(items: readonly Record<string, unknown>[]): number[] {
-  return items
-    .filter((item) => ACTIVE_INDEX.attributes.vendorId in item)
-    .map((item) => itemSize(indexEntry(item, ENTRY_ATTRIBUTES)));
+/** Sizes of the entries of some items in each index (of those in it), by index name. */
+export function indexEntrySizes(items: readonly Record<string, unknown>[]): Map<string, number[]> {
+  const sizes = new Map<string, number[]>(
+    VACANCIES_TABLE.globalIndexes.map(({ indexName }) => [indexName, []]),
+  );
+  for (const item of items) {
+    for (const [index, entry] of indexEntries(item)) sizes.get(index)?.push(itemSize(entry));
+  }
+  return sizes;
 }
 
 /**
@@ -148,13 +156,15 @@ export async function measureReads(
     const vendorId = `vendor-${size}`;
     const items = dataSetItems(vendorId, firstId, size);
     firstId += items.length;
-    const sizesOfEntries = indexEntrySizes(items);
-    entries.push({
-      vacancies: size,
-      vendor_id: vendorId,
-      mean_bytes: round(sizesOfEntries.reduce((a, b) => a + b, 0) / sizesOfEntries.length, 1),
-      max_bytes: Math.max(...sizesOfEntries),
-    });
+    for (const [index, sizesOfEntries] of indexEntrySizes(items)) {
+      entries.push({
+        vacancies: size,
+        vendor_id: vendorId,
+        index,
+        mean_bytes: round(sizesOfEntries.reduce((a, b) => a + b, 0) / sizesOfEntries.length, 1),
+        max_bytes: Math.max(...sizesOfEntries),
+      });
+    }
     process.stderr.write(`loading ${items.length} vacancies of ${vendorId}…\n`);
     await Promise.all([
       loadItems(documentClient, tables.vacancies, items),

@@ -53,6 +53,13 @@ export const FUNCTION_LIMITS = {
     reserveMs: 1_000,
     dynamodb: { maxAttempts: 3, connectionTimeoutMs: 500, requestTimeoutMs: 2_000 },
   },
+  // Hourly, and nobody waits on it: patient with a throttling DynamoDB, and what it leaves the next run does.
+  expiry: {
+    timeoutSeconds: 300,
+    memoryMb: 256,
+    reserveMs: 15_000,
+    dynamodb: { maxAttempts: 8, connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+  },
 } as const satisfies Record<string, FunctionLimits>;
 
 /** The functions of the service. */

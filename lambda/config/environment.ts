@@ -35,6 +35,7 @@ export const FUNCTION_ENVIRONMENTS = {
     tables: ['vacancies'],
     settings: ['defaultLocale', 'serviceTimeZone', 'defaultPerPage', 'publicBaseUrl', 'rateTiers'],
   },
+  expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
 } as const satisfies Record<
   FunctionName,
   { readonly tables: readonly (keyof TableNames)[]; readonly settings: readonly FunctionSettingName[] }

@@ -25,6 +25,12 @@ export const FUNCTION_METRICS = {
    * and 0 in a healthy service (docs/operating.md#alarms, `IsolationBreach`).
    */
   foreignItems: 'ForeignItems',
+  /** Per run of the expiry job: the vacancies it recorded as expired. */
+  vacanciesExpired: 'VacanciesExpired',
+  /** Per run of the expiry job: the summaries it counted anew (docs/design.md#the-summary). */
+  summariesRecounted: 'SummariesRecounted',
+  /** Per run of the expiry job: 1 when its time ran out with work left (the next run goes on), else 0. */
+  expiryUnfinished: 'ExpiryUnfinished',
   /** Per key the authorizer refuses (a 401): unknown, revoked or of a vendor that does not exist. */
   keysRefused: 'KeysRefused',
   /** Per cold start of a function (Powertools' own metric), with the dimension `function_name`. */

@@ -1,26 +1,17 @@
 /**
  * The compact entries of the active index and the condition that reads them (docs/design.md#data-model).
  * An entry holds the table key (`id`), the vendor id once (`v`), a 12-byte order key (`o`), and the filter
- * values as small numbers: about 45 bytes where readable names and ISO strings took about 80.
+ * values as small numbers: about 45 bytes where readable names and ISO strings took about 80. An active item also
+ * has its expiry shard (`e`), which with the deadline day keys the expiry index.
  */
 
-import { ACTIVE_INDEX, type ActiveIndexAttribute } from './tables';
+import { writeBigEndian } from './big-endian';
+import { ACTIVE_INDEX, EXPIRY_SHARDS, ITEM, type ItemAttribute } from './tables';
 import type { Vacancy, VacancyType } from './vacancy';
-
-const A = ACTIVE_INDEX.attributes;
 
 /** Bytes of the order key: 5 for the creation second (to the year 36812), 7 for the id (up to 2^53 − 1). */
 export const ORDER_KEY_BYTES = 12;
 const SECOND_BYTES = 5;
-
-/** Writes `value` (a non-negative safe integer) big-endian into `bytes[offset, offset + width)`. */
-function writeBigEndian(bytes: Uint8Array, offset: number, width: number, value: number): void {
-  let rest = value;
-  for (let i = offset + width - 1; i >= offset; i -= 1) {
-    bytes[i] = rest % 256;
-    rest = Math.floor(rest / 256);
-  }
-}
 
 /**
  * The index's sort key: the creation second since 1970, then the id, fixed width and big-endian, so that
@@ -46,18 +37,34 @@ export function dayNumber(date: string): number {
   return Math.floor(utc.getTime() / DAY_MS);
 }
 
-/** The active-index attributes of an active vacancy (empty for any other status). */
-export function activeIndexAttributes(vacancy: Vacancy): Partial<Record<ActiveIndexAttribute, unknown>> {
+/** The expiry index's shard of an id. */
+export const expiryShard = (id: number) => id % EXPIRY_SHARDS;
+
+/**
+ * The attributes an active vacancy has for the active and the expiry indexes (none for any other status: a write
+ * that changes the status drops them, and the item leaves both indexes).
+ */
+export function activeIndexAttributes(vacancy: Vacancy): Partial<Record<ItemAttribute, unknown>> {
   if (vacancy.status !== 'active') return {};
   return {
-    [A.vendorId]: vacancy.vendor_id,
-    [A.order]: orderKey(vacancy.created_at, vacancy.id),
-    [A.type]: vacancy.type,
-    [A.experienceMin]: vacancy.experience_min,
-    ...(vacancy.experience_max !== null && { [A.experienceMax]: vacancy.experience_max }),
-    [A.deadline]: dayNumber(vacancy.deadline),
+    [ITEM.order]: orderKey(vacancy.created_at, vacancy.id),
+    [ITEM.type]: vacancy.type,
+    [ITEM.experienceMin]: vacancy.experience_min,
+    ...(vacancy.experience_max !== null && { [ITEM.experienceMax]: vacancy.experience_max }),
+    [ITEM.deadline]: dayNumber(vacancy.deadline),
+    [ITEM.expiryShard]: expiryShard(vacancy.id),
   };
 }
+
+/** The attributes of `activeIndexAttributes`, to remove from an item that stops being active. */
+export const ACTIVE_ATTRIBUTES = [
+  ITEM.order,
+  ITEM.type,
+  ITEM.experienceMin,
+  ITEM.experienceMax,
+  ITEM.deadline,
+  ITEM.expiryShard,
+] as const;
 
 /** Filters of a listing request; absent means "no filter". */
 export interface VacancyFilters {
@@ -71,22 +78,22 @@ export interface VacancyFilters {
  * `today` or later (`today` is `YYYY-MM-DD` in the service time zone), with the filters.
  */
 export function activeIndexCondition(vendorId: string, filters: VacancyFilters, today: string) {
-  const names: Record<string, string> = { '#vendor': A.vendorId, '#deadline': A.deadline };
+  const names: Record<string, string> = { '#vendor': ACTIVE_INDEX.partitionKey, '#deadline': ITEM.deadline };
   const values: Record<string, string | number> = { ':vendor': vendorId, ':today': dayNumber(today) };
   const conditions = ['#deadline >= :today'];
   if (filters.type !== undefined) {
-    names['#type'] = A.type;
+    names['#type'] = ITEM.type;
     values[':type'] = filters.type;
     conditions.push('#type = :type');
   }
   if (filters.experienceMin !== undefined) {
-    names['#expMin'] = A.experienceMin;
+    names['#expMin'] = ITEM.experienceMin;
     values[':expMin'] = filters.experienceMin;
     conditions.push('#expMin >= :expMin');
   }
   if (filters.experienceMax !== undefined) {
     // An open-ended vacancy (no maximum stored) never satisfies an upper bound.
-    names['#expMax'] = A.experienceMax;
+    names['#expMax'] = ITEM.experienceMax;
     values[':expMax'] = filters.experienceMax;
     conditions.push('attribute_exists(#expMax) AND #expMax <= :expMax');
   }

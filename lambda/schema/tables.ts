@@ -32,35 +32,71 @@ export interface TableDefinition {
 }
 
 /**
- * The sparse "active by vendor" index. Its attributes are written on a vacancy item only while its status is
- * `active`, so the index holds active vacancies and nothing else. Every listing request reads all of a
- * vendor's entries (they give the exact `total`), so an entry's size is the cost of a request: names are one
- * letter and values compact (see `active-index.ts`).
+ * The attributes a vacancy item has besides the vacancy's own fields (docs/design.md#data-model). Their names are a
+ * letter or two: index entries are read by the thousand, and their size is what a request costs.
+ */
+export const ITEM = {
+  /** The vendor, always: the id's owner, and the partition of the active and change indexes. */
+  vendor: 'v',
+  /** When the vacancy last changed as a client sees it: milliseconds since 1970 (a number). */
+  updatedAt: 'updated_at',
+  /** The change index's sort key: `updated_at` (6 bytes) then the id (7 bytes), big-endian. */
+  change: 'c',
+  /** While active: the active index's sort key, the creation second (5 bytes) then the id (7 bytes). */
+  order: 'o',
+  /** While active: the vacancy type (1..4), for the `type` filter. */
+  type: 't',
+  /** While active: the minimum years of experience, for `experience_min`. */
+  experienceMin: 'n',
+  /** While active: the maximum years (absent when open-ended), for `experience_max`. */
+  experienceMax: 'x',
+  /** While active: the deadline as a day number (days since 1970-01-01); the expiry index's sort key. */
+  deadline: 'd',
+  /** While active: the expiry index's partition, one of `EXPIRY_SHARDS` by id, so no one partition is hot. */
+  expiryShard: 'e',
+} as const;
+
+/** An attribute of `ITEM`. */
+export type ItemAttribute = (typeof ITEM)[keyof typeof ITEM];
+
+/** Partitions of the expiry index. */
+export const EXPIRY_SHARDS = 16;
+
+/**
+ * The sparse "active by vendor" index: an item is in it while it has an order key, which it has while its status is
+ * `active`. Every listing reads a vendor's entries, so they hold only what the filters need.
  */
 export const ACTIVE_INDEX = {
   name: 'active-by-vendor',
-  attributes: {
-    /** Partition key: the vendor id. */
-    vendorId: 'v',
-    /** Sort key: creation second then id, 12 bytes big-endian; read descending, newest first. */
-    order: 'o',
-    /** Vacancy type (1..4), for the `type` filter. */
-    type: 't',
-    /** Minimum years of experience, for the `experience_min` filter. */
-    experienceMin: 'n',
-    /** Maximum years of experience (absent when open-ended), for the `experience_max` filter. */
-    experienceMax: 'x',
-    /** Deadline as a day number (days since 1970-01-01), so expired vacancies are filtered on the index. */
-    deadline: 'd',
-  },
+  partitionKey: ITEM.vendor,
+  sortKey: ITEM.order,
+  projected: [ITEM.type, ITEM.experienceMin, ITEM.experienceMax, ITEM.deadline],
 } as const;
 
-/** The name of an attribute of the active index. */
-export type ActiveIndexAttribute = (typeof ACTIVE_INDEX.attributes)[keyof typeof ACTIVE_INDEX.attributes];
+/**
+ * The change index: every item of a vendor — active or not, a tombstone too — ordered by when it last changed, then
+ * by id. An incremental sync reads it; writing an item moves its entry.
+ */
+export const CHANGE_INDEX = {
+  name: 'changes-by-vendor',
+  partitionKey: ITEM.vendor,
+  sortKey: ITEM.change,
+  projected: ['status'],
+} as const;
 
 /**
- * Vacancies: one item per vacancy, keyed by its id alone, so that an id belongs to one vendor by construction
- * (an import claims it with a conditional put).
+ * The sparse expiry index: active items by deadline day, in a few shards. The expiry job finds what is past its
+ * deadline with a Query per shard (`d` < today), never a Scan; an expired item leaves it.
+ */
+export const EXPIRY_INDEX = {
+  name: 'expiring',
+  partitionKey: ITEM.expiryShard,
+  sortKey: ITEM.deadline,
+} as const;
+
+/**
+ * Vacancies: one item per vacancy (or tombstone of one), keyed by its id alone, so that an id belongs to one vendor
+ * by construction (a write claims it with a condition).
  */
 export const VACANCIES_TABLE: TableDefinition = {
   logicalName: 'Vacancies',
@@ -68,17 +104,21 @@ export const VACANCIES_TABLE: TableDefinition = {
   globalIndexes: [
     {
       indexName: ACTIVE_INDEX.name,
-      partitionKey: { name: ACTIVE_INDEX.attributes.vendorId, type: 'S' },
-      sortKey: { name: ACTIVE_INDEX.attributes.order, type: 'B' },
-      projection: {
-        type: 'INCLUDE',
-        nonKeyAttributes: [
-          ACTIVE_INDEX.attributes.type,
-          ACTIVE_INDEX.attributes.experienceMin,
-          ACTIVE_INDEX.attributes.experienceMax,
-          ACTIVE_INDEX.attributes.deadline,
-        ],
-      },
+      partitionKey: { name: ACTIVE_INDEX.partitionKey, type: 'S' },
+      sortKey: { name: ACTIVE_INDEX.sortKey, type: 'B' },
+      projection: { type: 'INCLUDE', nonKeyAttributes: ACTIVE_INDEX.projected },
+    },
+    {
+      indexName: CHANGE_INDEX.name,
+      partitionKey: { name: CHANGE_INDEX.partitionKey, type: 'S' },
+      sortKey: { name: CHANGE_INDEX.sortKey, type: 'B' },
+      projection: { type: 'INCLUDE', nonKeyAttributes: CHANGE_INDEX.projected },
+    },
+    {
+      indexName: EXPIRY_INDEX.name,
+      partitionKey: { name: EXPIRY_INDEX.partitionKey, type: 'N' },
+      sortKey: { name: EXPIRY_INDEX.sortKey, type: 'N' },
+      projection: { type: 'KEYS_ONLY' },
     },
   ],
 };

@@ -1,36 +1,71 @@
 /**
- * A vacancy as an item of the vacancies table, and back. The item keeps the record's field names (so the
- * listing reads exactly the vacancy object's fields), with the vendor as `vendorId`, `created_at` as a UTC
- * instant, null fields left out, and the active-index attributes while the vacancy is active.
+ * A vacancy as an item of the vacancies table, and back (docs/design.md#data-model). The item keeps the record's
+ * field names (so the listing reads exactly the vacancy object's fields), with the vendor as `v`, `created_at` as a
+ * UTC instant, null fields left out, when it last changed (`updated_at`, and the change index's key), and — while
+ * active — the attributes of the active and expiry indexes. A deleted vacancy is a tombstone: its id, vendor,
+ * status and change time only.
  */
 import { activeIndexAttributes } from './active-index';
-import type { ActiveIndexAttribute } from './tables';
-import { NULLABLE_FIELDS, RECORD_FIELDS, type Vacancy, type VacancyField } from './vacancy';
+import { changeKey } from './change-index';
+import { ITEM, type ItemAttribute } from './tables';
+import {
+  NULLABLE_FIELDS,
+  RECORD_FIELDS,
+  type StoredStatus,
+  type Vacancy,
+  type VacancyField,
+} from './vacancy';
 
 type NullableField = (typeof NULLABLE_FIELDS)[number];
 
-/** A vacancy as stored: null fields absent, the vendor as `vendorId`, `created_at` in UTC. */
-export type StoredVacancy = {
-  readonly [F in Exclude<keyof Vacancy, NullableField | 'vendor_id' | 'created_at'>]: Vacancy[F];
+/** What every item has: its id, vendor, status and when it last changed. */
+interface ItemHead {
+  readonly id: number;
+  readonly [ITEM.vendor]: string;
+  readonly status: StoredStatus;
+  /** Milliseconds since 1970. */
+  readonly [ITEM.updatedAt]: number;
+  /** The change index's key: `updated_at` and the id. */
+  readonly [ITEM.change]: Uint8Array;
+}
+
+/** A vacancy as stored: null fields absent, `created_at` in UTC. */
+export type StoredVacancy = ItemHead & {
+  readonly [F in Exclude<
+    keyof Vacancy,
+    NullableField | 'vendor_id' | 'created_at' | 'id' | 'status'
+  >]: Vacancy[F];
 } & { readonly [F in NullableField]?: number } & {
-  readonly vendorId: string;
+  readonly status: Exclude<StoredStatus, 'deleted'>;
   /** UTC instant to the second: `2026-03-01T05:30:00Z`. */
   readonly created_at: string;
 };
 
-/** A vacancy item of the table: the stored vacancy, with the active-index attributes while active. */
-export type VacancyItem = StoredVacancy & Partial<Record<ActiveIndexAttribute, unknown>>;
+/** A vacancy item of the table: the stored vacancy, with the active and expiry indexes' attributes while active. */
+export type VacancyItem = StoredVacancy & Partial<Record<ItemAttribute, unknown>>;
+
+/** What is left of a deleted vacancy: enough to tell a sync, and to keep the id the vendor's. */
+export type Tombstone = ItemHead & { readonly status: 'deleted' };
+
+/** Any item of the vacancies table. */
+export type StoredItem = VacancyItem | Tombstone;
 
 /** What the listing reads of an item: the vacancy object's fields, and the vendor (to check it owns the item). */
-export type ListedVacancy = Pick<StoredVacancy, VacancyField | 'vendorId'>;
+export type ListedVacancy = Pick<StoredVacancy, VacancyField | typeof ITEM.vendor>;
 
 /** `2026-03-01T05:30:00Z`: an instant in UTC, to the second. */
 export function utcInstant(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
-/** The table item of a vacancy: a put replaces the whole item, so a status change moves it in or out of the index. */
-export function toVacancyItem(vacancy: Vacancy): VacancyItem {
+/** Whether an item is a tombstone. */
+export const isTombstone = (item: StoredItem): item is Tombstone => item.status === 'deleted';
+
+/**
+ * The item of a vacancy that changed at `updatedAt` (ms): a put replaces the whole item, so a status change moves it
+ * in or out of the active and expiry indexes, and its new change time moves its change index entry.
+ */
+export function toVacancyItem(vacancy: Vacancy, updatedAt: number): VacancyItem {
   const item: Record<string, unknown> = {};
   for (const field of RECORD_FIELDS) {
     const value = vacancy[field];
@@ -38,10 +73,33 @@ export function toVacancyItem(vacancy: Vacancy): VacancyItem {
   }
   delete item.vendor_id;
   return {
-    ...(item as Omit<VacancyItem, 'vendorId' | 'created_at'>),
-    vendorId: vacancy.vendor_id,
+    ...(item as Omit<VacancyItem, ItemAttribute | 'created_at'>),
+    [ITEM.vendor]: vacancy.vendor_id,
     created_at: utcInstant(vacancy.created_at),
+    [ITEM.updatedAt]: updatedAt,
+    [ITEM.change]: changeKey(updatedAt, vacancy.id),
     ...activeIndexAttributes(vacancy),
+  } as VacancyItem;
+}
+
+/**
+ * A vacancy as the service records it on `today` (`YYYY-MM-DD` in the service zone): `expired` rather than `active`
+ * once its deadline has passed — what the expiry job would record within the hour anyway.
+ */
+export function expiredIfPast(vacancy: Vacancy, today: string): Vacancy {
+  return vacancy.status === 'active' && vacancy.deadline < today
+    ? { ...vacancy, status: 'expired' }
+    : vacancy;
+}
+
+/** The tombstone of a vacancy deleted at `updatedAt` (ms). */
+export function toTombstone(id: number, vendorId: string, updatedAt: number): Tombstone {
+  return {
+    id,
+    [ITEM.vendor]: vendorId,
+    status: 'deleted',
+    [ITEM.updatedAt]: updatedAt,
+    [ITEM.change]: changeKey(updatedAt, id),
   };
 }
 
@@ -52,7 +110,35 @@ export function fromVacancyItem(item: VacancyItem): Vacancy {
   for (const field of NULLABLE_FIELDS) vacancy[field] ??= null;
   return {
     ...(vacancy as unknown as Vacancy),
-    vendor_id: item.vendorId,
+    vendor_id: item[ITEM.vendor],
     created_at: new Date(item.created_at),
   };
+}
+
+/** An item without what only records when it changed: what a client can see of it, and the index attributes. */
+function content(item: StoredItem): Record<string, unknown> {
+  const {
+    [ITEM.updatedAt]: _updatedAt,
+    [ITEM.change]: _change,
+    ...rest
+  } = item as unknown as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * Whether writing `next` over `stored` would change nothing a client can see: the same fields, status and vendor
+ * (when it changed is not compared). An unchanged record is not written, and keeps its `updated_at`.
+ */
+export function sameContent(stored: StoredItem, next: StoredItem): boolean {
+  const a = content(stored);
+  const b = content(next);
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => {
+    const [x, y] = [a[key], b[key]];
+    if (x instanceof Uint8Array && y instanceof Uint8Array) {
+      return x.length === y.length && x.every((byte, i) => byte === y[i]);
+    }
+    return Object.hasOwn(b, key) && x === y;
+  });
 }

@@ -4,9 +4,19 @@
  * field added here is a field everywhere.
  */
 
-/** Statuses a vacancy can have; only `active` ones (with a deadline not yet passed) are listed. */
+/**
+ * Statuses an operator gives a vacancy (an import record's, `set-status`'s); only `active` ones with a deadline not
+ * yet passed are listed.
+ */
 export const VACANCY_STATUSES = ['active', 'inactive', 'draft', 'closed'] as const;
 export type VacancyStatus = (typeof VACANCY_STATUSES)[number];
+
+/** Statuses the service records itself: `expired` once the deadline has passed, `deleted` on a tombstone. */
+export const SERVICE_STATUSES = ['expired', 'deleted'] as const;
+
+/** Every status a stored item can have. */
+export const STORED_STATUSES = [...VACANCY_STATUSES, ...SERVICE_STATUSES] as const;
+export type StoredStatus = (typeof STORED_STATUSES)[number];
 
 /** Employment type codes (spec §2.4); their labels are in the dictionary. */
 export const VACANCY_TYPES = [1, 2, 3, 4] as const;
@@ -86,7 +96,8 @@ export type Vacancy = { readonly [F in TextField]: string } & {
 } & {
   readonly id: number;
   readonly vendor_id: string;
-  readonly status: VacancyStatus;
+  /** An operator's status; a stored vacancy may also be `expired`. */
+  readonly status: Exclude<StoredStatus, 'deleted'>;
   readonly category: string;
   readonly city: string;
   readonly type: VacancyType;

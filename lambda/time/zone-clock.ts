@@ -25,6 +25,8 @@ export interface ZoneClock {
    * a repeated one is its first occurrence.
    */
   fromLocal(dateTime: string): Date;
+  /** The instant the zone's next day begins after `now` (its first wall-clock moment, should midnight be skipped). */
+  nextDayStart(now: Date): Date;
 }
 
 /** Runs `compute` with the process time zone set to `zone`, then restores it. */
@@ -62,11 +64,16 @@ export function zoneClock(zone: string): ZoneClock {
   if (!isTimeZone(zone)) throw new Error(`"${zone}" is not a known time zone.`);
   const formatAll = (instants: readonly Date[]) =>
     inZone(zone, () => instants.map((instant) => `${wallDate(instant)} ${wallTime(instant)}`));
-  return {
+  const clock: ZoneClock = {
     zone,
     today: (now) => inZone(zone, () => wallDate(now)),
     formatAll,
     format: (instant) => formatAll([instant])[0] as string,
+    nextDayStart(now) {
+      const tomorrow = new Date(`${clock.today(now)}T00:00:00Z`);
+      tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+      return clock.fromLocal(`${tomorrow.toISOString().slice(0, 10)} 00:00:00`);
+    },
     fromLocal(dateTime) {
       const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = dateTime
         .split(/[- :]/)
@@ -80,4 +87,5 @@ export function zoneClock(zone: string): ZoneClock {
       });
     },
   };
+  return clock;
 }

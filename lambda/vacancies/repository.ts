@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
 import { activeIndexCondition, type VacancyFilters } from '../schema/active-index';
+import { ITEM } from '../schema/tables';
 import { VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
 
@@ -56,7 +57,7 @@ const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, ma
 
 // The vacancy object's fields and the owner. Several (`type`, `url`, …) are DynamoDB reserved words: every
 // name goes through a placeholder.
-const LISTED_ATTRIBUTES = [...VACANCY_FIELDS, 'vendorId'] as const;
+const LISTED_ATTRIBUTES = [...VACANCY_FIELDS, ITEM.vendor] as const;
 const LISTED_PROJECTION = {
   ProjectionExpression: LISTED_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
@@ -131,7 +132,7 @@ export function createVacancyRepository(
     const found = new Map<number, ListedVacancy>();
     let foreignItems = 0;
     for (const item of items as unknown as ListedVacancy[]) {
-      if (item.vendorId === vendorId) found.set(item.id, item);
+      if (item[ITEM.vendor] === vendorId) found.set(item.id, item);
       else foreignItems += 1;
     }
     const vacancies = ids.flatMap((id) => found.get(id) ?? []);

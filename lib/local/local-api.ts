@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { awsFailure } from '../../lambda/aws/failure';
 import { FUNCTION_LIMITS, FUNCTION_NAMES, type FunctionName } from '../../lambda/config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import type { TableNames } from '../../lambda/schema/tables';
@@ -9,6 +10,7 @@ import { createTables, localTableNames } from '../create-tables';
 import { functionEnvironment } from '../function-environment';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
+import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
 import {
   answerRefusedRequests,
   createLocalGateway,
@@ -16,6 +18,7 @@ import {
   type GatewayOptions,
   MAX_HEADER_BYTES,
 } from './gateway';
+import { lambdaContext } from './lambda-runtime';
 import { recordLocalDeployment } from './local-deployment';
 import { RateLimiter } from './rate-limiter';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
@@ -116,7 +119,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const tables = localTableNames(options.tablePrefix);
   const served = new ServedSummary();
   const untap = tapEmbeddedMetrics(process.stdout, (line) => served.recordMetrics(line));
+  let expiry: ExpiryRunner | undefined;
   const stop = async () => {
+    expiry?.stop();
     untap();
     server.closeAllConnections();
     if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -149,6 +154,25 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier);
       seed = { file: seedFile, data, summary };
     }
+
+    // The expiry job, as the schedule runs it: now, and after each day boundary of the service zone.
+    const expiryHandler = (await import('../../lambda/expiry/handler')).handler;
+    expiry = startExpiryRunner({
+      clock: zoneClock(settings.serviceTimeZone),
+      run: () =>
+        expiryHandler(
+          {},
+          lambdaContext('expiry', {
+            timeoutMs: FUNCTION_LIMITS.expiry.timeoutSeconds * 1000,
+            memoryMb: FUNCTION_LIMITS.expiry.memoryMb,
+          }),
+        ),
+      onError: (error) =>
+        console.error(
+          `The expiry job failed (${awsFailure(error)}); it runs again after the next day boundary, or now with "vacancy-admin vacancies expire".`,
+        ),
+    });
+    await expiry.started;
 
     const handlers: GatewayHandlers = {
       authorizer: (await import('../../lambda/auth/handler')).handler,

@@ -68,6 +68,7 @@ export class ServedSummary {
   readonly #items = new Tally();
   readonly #coldStarts = new Map<string, number>();
   #keysRefused = 0;
+  readonly #expiry = { runs: 0, expired: 0, recounted: 0, unfinished: 0 };
 
   /** One answered request. */
   recordStatus(status: number): void {
@@ -86,6 +87,16 @@ export class ServedSummary {
     each(FUNCTION_METRICS.itemsReturned, (value) => this.#items.add(value));
     each(FUNCTION_METRICS.keysRefused, (value) => {
       this.#keysRefused += value;
+    });
+    each(FUNCTION_METRICS.vacanciesExpired, (value) => {
+      this.#expiry.runs += 1;
+      this.#expiry.expired += value;
+    });
+    each(FUNCTION_METRICS.summariesRecounted, (value) => {
+      this.#expiry.recounted += value;
+    });
+    each(FUNCTION_METRICS.expiryUnfinished, (value) => {
+      this.#expiry.unfinished += value;
     });
     const functionName = (line as Record<string, unknown>).function_name;
     each(FUNCTION_METRICS.coldStart, (value) => {
@@ -114,6 +125,13 @@ export class ServedSummary {
       );
     }
     if (this.#keysRefused > 0) lines.push(`  keys refused by the authorizer: ${this.#keysRefused}`);
+    const { runs, expired, recounted, unfinished } = this.#expiry;
+    if (runs > 0) {
+      lines.push(
+        `  expiry job: ${runs} run${runs === 1 ? '' : 's'}, ${expired} vacancies expired, ${recounted} summaries recounted` +
+          (unfinished > 0 ? `, ${unfinished} unfinished` : ''),
+      );
+    }
     if (this.#coldStarts.size > 0) {
       const starts = [...this.#coldStarts].map(([name, count]) => `${name} ${count}`).join(', ');
       lines.push(`  cold starts: ${starts}`);

@@ -2,13 +2,15 @@
  * Issuing, listing and revoking API keys (docs/operating.md#vendors-and-keys): the operator's side of the keys the
  * authorizer checks. Each command addresses the items it touches through a key or an index, never a Scan.
  */
+
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../lambda/auth/key-lookup';
 import { isConditionFailed } from '../../lambda/aws/failure';
+import { queryAll } from '../../lambda/dynamodb/query-all';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { type ApiKey, apiKeyItemKey, ITEM_KIND } from '../../lambda/schema/vendors';
-import { getVendorRecord, queryAll } from './vendors';
+import { getVendorRecord } from './vendors';
 
 /**
  * Every key starts with this prefix, so secret scanners (GitHub's, for one) can be taught to recognise a

@@ -1,19 +1,18 @@
 /**
- * The vacancy import, the only write path of vacancies (docs/design.md#writes-the-import). Its guarantees: every
- * record is checked before anything is written, and a rejected record is reported with its line while every
- * other valid one is still imported; an id belongs to the vendor that first stored it, even when two imports
- * race (a conditional put claims it); an interrupted import says what it wrote and which lines it did not, and
- * running the file again completes it; nothing reads the whole table.
+ * The vacancy import (docs/design.md#writes-the-import). Its guarantees: every record is checked before anything is
+ * written, and a rejected record is reported with its line while every other valid one is still imported; an id
+ * belongs to the vendor that first stored it, even when two imports race (a conditional put claims it); an
+ * interrupted import says what it wrote and which lines it did not, and running the file again completes it;
+ * every write stamps when the vacancy changed and moves its vendor's summary; nothing reads the whole table.
  */
-import { isDeepStrictEqual } from 'node:util';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { awsFailure, isConditionFailed } from '../../lambda/aws/failure';
-import { batchGetItems, capacityUnits, type RetryPolicy } from '../../lambda/dynamodb/batch-get';
-import type { TableNames } from '../../lambda/schema/tables';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsFailure } from '../../lambda/aws/failure';
+import { batchGetItems, type RetryPolicy } from '../../lambda/dynamodb/batch-get';
+import { ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
-import { toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
+import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../../lambda/schema/vacancy-item';
+import { inPool } from '../../lambda/store/pool';
+import { type Decide, LeaseLostError, VacancyWriters } from '../../lambda/store/writers';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import type { SourceRecord } from './import-file';
 import { validateVacancyRecord } from './vacancy-record';
@@ -40,11 +39,16 @@ export interface ImportReport {
   /** Capacity units DynamoDB reported for the import's writes and reads. */
   readonly writeUnits: number;
   readonly readUnits: number;
+  /** Updates of vendors' summaries among the writes: a few per vendor, however many records. */
+  readonly summaryWrites: number;
 }
 
 /** How an import runs. */
 export interface ImportOptions {
-  /** Reads `created_at` without an offset; absent, such records are refused (the zone is unknown). */
+  /**
+   * The service zone's clock: reads `created_at` without an offset (absent, such records are refused), and says
+   * what day it is (an active record past its deadline is stored expired).
+   */
   readonly clock?: ZoneClock | undefined;
   readonly dryRun?: boolean;
   /** Writes done so far, of how many. */
@@ -53,6 +57,8 @@ export interface ImportOptions {
   readonly signal?: AbortSignal;
   /** Writes in flight at once. */
   readonly concurrency?: number;
+  /** The clock of change times (ms); the writers' own (`lambda/store/clock.ts`) unless given. */
+  readonly now?: () => number;
 }
 
 /** A valid record and the line it came from. */
@@ -67,41 +73,46 @@ const DEFAULT_CONCURRENCY = 50;
 /** Retries of unprocessed keys when reading what is stored: patient, since nobody waits on a request. */
 const OPERATOR_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 
-/** Runs `work` over `items` with at most `concurrency` at once; stops starting new ones once `stop()` is true. */
-async function inPool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-  stop: () => boolean,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !stop()) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-/** Why a failure of DynamoDB stops the import, in one line for the operator (no raw message). */
+/** Why a failure stops the import, in one line for the operator (no raw message). */
 function describeFailure(error: unknown): string {
+  if (error instanceof LeaseLostError) {
+    return `DynamoDB was too slow to keep vendor ${error.vendorId}'s counts (its lease ran out); nothing more was written`;
+  }
   const name = error instanceof Error ? error.name : 'Error';
   return `DynamoDB failed (${name}); nothing more was written`;
 }
 
 /**
- * Imports validated vacancies: checks that their vendors exist (one read per distinct vendor) and that no id
- * belongs to another vendor, skips those identical to what is stored, and writes the rest with conditional
- * puts, `concurrency` at a time (the SDK backs off on throttling). A database failure stops the import
- * cleanly; the report lists the lines not written.
+ * What a record makes of the item stored under its id: refused when the id is another vendor's (a tombstone keeps
+ * it its vendor's), unchanged when nothing a client can see would change, else written — as `expired` when it is
+ * active and its deadline has passed already (`today` known).
+ */
+function importDecision(vacancy: Vacancy, today: string | undefined): Decide {
+  return (current, updatedAt) => {
+    if (current && current[ITEM.vendor] !== vacancy.vendor_id) {
+      return { refuse: `id ${vacancy.id} belongs to vendor ${current[ITEM.vendor]}` };
+    }
+    const next = toVacancyItem(today ? expiredIfPast(vacancy, today) : vacancy, updatedAt);
+    return current && sameContent(current, next) ? { unchanged: true } : { put: next };
+  };
+}
+
+/**
+ * Imports validated vacancies: checks that their vendors exist (one read per distinct vendor), reads what is stored
+ * under their ids, skips those identical to it, and writes the rest through the writers (`lambda/store/writers.ts`)
+ * — each write on the condition that the item is as read, so that an id is claimed by exactly one vendor and every
+ * vendor's summary moves by exactly what was written — `concurrency` at a time (the SDK backs off on throttling). A
+ * database failure stops the import cleanly, what was written is still counted, and the report lists the lines
+ * not written.
  */
 export async function writeVacancies(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   entries: readonly LinedVacancy[],
-  options: Omit<ImportOptions, 'clock'> = {},
+  options: ImportOptions = {},
 ): Promise<Omit<ImportReport, 'dryRun'>> {
   const rejected: Rejection[] = [];
   let readUnits = 0;
-  let writeUnits = 0;
   const stopped = (reason: string) => ({
     imported: 0,
     unchanged: 0,
@@ -109,11 +120,12 @@ export async function writeVacancies(
     notWritten: entries.map(({ line }) => line),
     interrupted: reason,
     readUnits,
-    writeUnits,
+    writeUnits: 0,
+    summaryWrites: 0,
   });
 
   let known: Map<string, boolean>;
-  let stored: Map<number, VacancyItem>;
+  let stored: Map<number, StoredItem>;
   try {
     const vendorIds = [...new Set(entries.map(({ vacancy }) => vacancy.vendor_id))];
     known = new Map(
@@ -130,71 +142,77 @@ export async function writeVacancies(
       { retry: OPERATOR_RETRY, concurrency: 8 },
     );
     readUnits += result.readUnits;
-    stored = new Map(result.items.map((item) => [item.id as number, item as unknown as VacancyItem]));
+    stored = new Map(result.items.map((item) => [item.id as number, item as unknown as StoredItem]));
   } catch (error) {
     return stopped(describeFailure(error));
   }
 
+  const now = options.now ?? Date.now;
+  const today = options.clock?.today(new Date(now()));
   let unchanged = 0;
-  const writes: { line: number; vacancy: Vacancy; item: VacancyItem }[] = [];
+  const writes: { line: number; vacancy: Vacancy; decide: Decide }[] = [];
   for (const { line, vacancy } of entries) {
     if (!known.get(vacancy.vendor_id)) {
       rejected.push({ line, reasons: [`vendor ${vacancy.vendor_id} does not exist`] });
       continue;
     }
-    const current = stored.get(vacancy.id);
-    if (current && current.vendorId !== vacancy.vendor_id) {
-      rejected.push({ line, reasons: [`id ${vacancy.id} belongs to vendor ${current.vendorId}`] });
-      continue;
-    }
-    const item = toVacancyItem(vacancy);
-    if (current && isDeepStrictEqual(current, item)) unchanged += 1;
-    else writes.push({ line, vacancy, item });
+    const decide = importDecision(vacancy, today);
+    // Decided here on what was read; decided again at the write if the item changed meanwhile.
+    const decision = decide(stored.get(vacancy.id), now());
+    if ('refuse' in decision) rejected.push({ line, reasons: [decision.refuse] });
+    else if ('unchanged' in decision) unchanged += 1;
+    else writes.push({ line, vacancy, decide });
   }
   if (options.dryRun) {
-    return { imported: writes.length, unchanged, rejected, notWritten: [], readUnits, writeUnits };
+    return {
+      imported: writes.length,
+      unchanged,
+      rejected,
+      notWritten: [],
+      readUnits,
+      writeUnits: 0,
+      summaryWrites: 0,
+    };
   }
 
+  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
   let imported = 0;
   let done = 0;
   let interrupted: string | undefined;
   const failed: number[] = [];
   const started = new Set<number>();
-  await inPool(
-    writes,
-    options.concurrency ?? DEFAULT_CONCURRENCY,
-    async ({ line, vacancy, item }) => {
-      started.add(line);
-      try {
-        // The document client's own PutCommand would marshal the item in a middleware of each call; marshalled
-        // here and sent as the plain PutItem, a write costs about a fifth less CPU (`npm run bench`).
-        const output = await client.send(
-          new PutItemCommand({
-            TableName: tables.vacancies,
-            Item: marshall(item, { removeUndefinedValues: true }),
-            // The claim: a new id, or one this vendor already holds. Atomic, so racing imports cannot both win.
-            ConditionExpression: 'attribute_not_exists(id) OR vendorId = :vendor',
-            ExpressionAttributeValues: { ':vendor': { S: vacancy.vendor_id } },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-        writeUnits += capacityUnits(output.ConsumedCapacity);
-        imported += 1;
-      } catch (error) {
-        if (isConditionFailed(error)) {
-          rejected.push({ line, reasons: [await ownerReason(client, tables.vacancies, vacancy.id)] });
-        } else if (awsFailure(error) === 'refused') {
-          rejected.push({ line, reasons: [`DynamoDB refused the record (${(error as Error).name})`] });
-        } else {
-          failed.push(line);
-          interrupted ??= describeFailure(error);
+  try {
+    await inPool(
+      writes,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async ({ line, vacancy, decide }) => {
+        started.add(line);
+        try {
+          const outcome = await writers.write(vacancy.id, decide, stored.get(vacancy.id) ?? null);
+          if ('written' in outcome) imported += 1;
+          else if ('unchanged' in outcome) unchanged += 1;
+          else if ('refused' in outcome) rejected.push({ line, reasons: [outcome.refused] });
+        } catch (error) {
+          if (awsFailure(error) === 'refused') {
+            rejected.push({ line, reasons: [`DynamoDB refused the record (${(error as Error).name})`] });
+          } else {
+            failed.push(line);
+            interrupted ??= describeFailure(error);
+          }
         }
-      }
-      done += 1;
-      options.onProgress?.(done, writes.length);
-    },
-    () => interrupted !== undefined || options.signal?.aborted === true,
-  );
+        done += 1;
+        options.onProgress?.(done, writes.length);
+      },
+      () => interrupted !== undefined || options.signal?.aborted === true,
+    );
+  } finally {
+    try {
+      // What was written is counted in its vendors' summaries, whatever stopped the import.
+      await writers.close();
+    } catch (error) {
+      interrupted ??= describeFailure(error);
+    }
+  }
   if (interrupted === undefined && options.signal?.aborted)
     interrupted = 'interrupted; nothing more was written';
 
@@ -205,22 +223,10 @@ export async function writeVacancies(
     rejected,
     notWritten: notWritten.sort((a, b) => a - b),
     ...(interrupted && { interrupted }),
-    readUnits,
-    writeUnits,
+    readUnits: readUnits + writers.readUnits,
+    writeUnits: writers.writeUnits,
+    summaryWrites: writers.summaryWrites,
   };
-}
-
-/** The reason a claim failed: the id was taken by another vendor in the meantime (named when still there). */
-async function ownerReason(client: DynamoDBDocumentClient, tableName: string, id: number): Promise<string> {
-  try {
-    const { Item } = await client.send(
-      new GetCommand({ TableName: tableName, Key: { id }, ProjectionExpression: 'vendorId' }),
-    );
-    if (Item) return `id ${id} belongs to vendor ${Item.vendorId as string}`;
-  } catch {
-    // The reason stays less specific; the record is rejected all the same.
-  }
-  return `id ${id} belongs to another vendor`;
 }
 
 /**

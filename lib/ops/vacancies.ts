@@ -1,85 +1,171 @@
-/** The operator's changes to one vacancy, addressed by its id (the table's key): no Scan, ever. */
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../../lambda/aws/failure';
+/**
+ * The operator's changes to vacancies (docs/operating.md#the-ops-cli, #upkeep): a status, a deletion — addressed by id, the
+ * table's key — and the purge of old tombstones, addressed through the change index. Each goes through the writers
+ * (`lambda/store/writers.ts`), so it stamps when the vacancy changed and moves its vendor's summary. No Scan, ever.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { changeKey } from '../../lambda/schema/change-index';
+import { SUMMARY } from '../../lambda/schema/summary';
+import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { VacancyStatus } from '../../lambda/schema/vacancy';
-import { fromVacancyItem, toVacancyItem, type VacancyItem } from '../../lambda/schema/vacancy-item';
+import {
+  expiredIfPast,
+  fromVacancyItem,
+  isTombstone,
+  type StoredItem,
+  sameContent,
+  toTombstone,
+  toVacancyItem,
+  type VacancyItem,
+} from '../../lambda/schema/vacancy-item';
+import { purgeHorizon, VacancyWriters } from '../../lambda/store/writers';
+import type { ZoneClock } from '../../lambda/time/zone-clock';
 
-/** What a change found: the vacancy (as it was before), none with that id, or one of another vendor. */
+/** What a change found and did. */
 export type VacancyChange =
-  | { readonly found: VacancyItem }
+  /** Changed: the vacancy as it was, and as it is now. */
+  | { readonly changed: VacancyItem; readonly now: StoredItem }
+  /** Already so: nothing to write. */
+  | { readonly unchanged: VacancyItem }
   | { readonly notFound: true }
   | { readonly otherVendor: string };
 
-/** The stored vacancy with this id, or undefined: one GetItem. */
-export async function findVacancy(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  id: number,
-): Promise<VacancyItem | undefined> {
-  const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: { id } }));
-  return Item as VacancyItem | undefined;
+/** How a change is made. */
+export interface ChangeOptions {
+  /** Only if the vacancy is this vendor's. */
+  readonly vendorId?: string | undefined;
+  /** The service zone's clock: an `active` vacancy past its deadline is recorded `expired`. */
+  readonly clock?: ZoneClock | undefined;
+  /** The clock of change times (ms); the writers' own unless given. */
+  readonly now?: () => number;
 }
 
-/** Whether a stored vacancy may be changed by a command that named `vendorId` (or named none). */
-function check(item: VacancyItem | undefined, vendorId: string | undefined): VacancyChange {
-  if (!item) return { notFound: true };
-  if (vendorId !== undefined && item.vendorId !== vendorId) return { otherVendor: item.vendorId };
-  return { found: item };
+const NOT_FOUND = 'not-found';
+const OTHER_VENDOR = 'other-vendor';
+
+/** Runs one decided change of one vacancy through the writers. */
+async function change(
+  client: DynamoDBDocumentClient,
+  tables: TableNames,
+  id: number,
+  options: ChangeOptions,
+  next: (current: VacancyItem, updatedAt: number) => StoredItem,
+): Promise<VacancyChange> {
+  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  try {
+    const outcome = await writers.write(id, (current, updatedAt) => {
+      if (!current || isTombstone(current)) return { refuse: NOT_FOUND };
+      if (options.vendorId !== undefined && current[ITEM.vendor] !== options.vendorId)
+        return { refuse: OTHER_VENDOR };
+      const after = next(current, updatedAt);
+      return !isTombstone(after) && sameContent(current, after) ? { unchanged: true } : { put: after };
+    });
+    if ('written' in outcome) return { changed: outcome.before as VacancyItem, now: outcome.written };
+    if ('unchanged' in outcome) return { unchanged: outcome.unchanged as VacancyItem };
+    if ('refused' in outcome && outcome.refused === OTHER_VENDOR) {
+      return { otherVendor: (outcome.current as StoredItem)[ITEM.vendor] };
+    }
+    return { notFound: true };
+  } finally {
+    await writers.close();
+  }
 }
 
 /**
- * Changes a vacancy's status; any status but `active` takes it out of the listing, `active` puts it back (the
- * whole item is rewritten from the stored one, so the index attributes follow). With `vendorId`, only that
- * vendor's vacancy is changed.
+ * Changes a vacancy's status; any status but `active` takes it out of the listing, `active` puts it back (as
+ * `expired`, when its deadline has passed). With `vendorId`, only that vendor's vacancy is changed.
  */
-export async function setVacancyStatus(
+export function setVacancyStatus(
   client: DynamoDBDocumentClient,
-  tableName: string,
+  tables: TableNames,
   id: number,
   status: VacancyStatus,
-  vendorId?: string,
+  options: ChangeOptions = {},
 ): Promise<VacancyChange> {
-  const outcome = check(await findVacancy(client, tableName, id), vendorId);
-  if (!('found' in outcome)) return outcome;
-  const item = toVacancyItem({ ...fromVacancyItem(outcome.found), status });
-  try {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: item,
-        ConditionExpression: 'vendorId = :vendor',
-        ExpressionAttributeValues: { ':vendor': outcome.found.vendorId },
-      }),
-    );
-  } catch (error) {
-    // Deleted since it was read.
-    if (isConditionFailed(error)) return { notFound: true };
-    throw error;
-  }
-  return outcome;
+  const today = options.clock?.today(new Date());
+  return change(client, tables, id, options, (current, updatedAt) => {
+    const vacancy = { ...fromVacancyItem(current), status };
+    return toVacancyItem(today ? expiredIfPast(vacancy, today) : vacancy, updatedAt);
+  });
 }
 
-/** Deletes a vacancy; with `vendorId`, only that vendor's. */
-export async function deleteVacancy(
+/**
+ * Deletes a vacancy, leaving its tombstone: the id stays its vendor's, a sync reports the deletion, and importing it
+ * again brings it back. With `vendorId`, only that vendor's.
+ */
+export function deleteVacancy(
   client: DynamoDBDocumentClient,
-  tableName: string,
+  tables: TableNames,
   id: number,
-  vendorId?: string,
+  options: ChangeOptions = {},
 ): Promise<VacancyChange> {
+  return change(client, tables, id, options, (current, updatedAt) =>
+    toTombstone(current.id, current[ITEM.vendor], updatedAt),
+  );
+}
+
+/** What a purge did for one vendor. */
+export interface PurgeReport {
+  readonly vendorId: string;
+  readonly removed: number;
+  /** The vendor's purge horizon now (ms): a sync from before it gets 410. */
+  readonly purgedBefore: number;
+}
+
+/**
+ * Removes a vendor's tombstones that changed before `before` (ms), found on the change index (its entries before
+ * that time, deletions among them) — never a Scan — and records the vendor's purge horizon: a sync asking for
+ * changes from before it is told to start over (410). Each tombstone is removed only if it is still the same
+ * tombstone. A later horizon than `before` already recorded is kept.
+ */
+export async function purgeTombstones(
+  client: DynamoDBDocumentClient,
+  tables: TableNames,
+  vendorId: string,
+  before: number,
+  options: { readonly now?: () => number } = {},
+): Promise<PurgeReport> {
+  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  let removed = 0;
   try {
-    const { Attributes } = await client.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: { id },
-        ConditionExpression:
-          vendorId === undefined ? 'attribute_exists(id)' : 'attribute_exists(id) AND vendorId = :vendor',
-        ...(vendorId !== undefined && { ExpressionAttributeValues: { ':vendor': vendorId } }),
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return { found: Attributes as VacancyItem };
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return check(await findVacancy(client, tableName, id), vendorId);
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tables.vacancies,
+          IndexName: CHANGE_INDEX.name,
+          KeyConditionExpression: '#vendor = :vendor AND #change < :before',
+          FilterExpression: '#status = :deleted',
+          ExpressionAttributeNames: {
+            '#vendor': CHANGE_INDEX.partitionKey,
+            '#change': CHANGE_INDEX.sortKey,
+            '#status': 'status',
+          },
+          ExpressionAttributeValues: {
+            ':vendor': vendorId,
+            ':before': changeKey(before, 0),
+            ':deleted': 'deleted',
+          },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const entry of output.Items ?? []) {
+        const outcome = await writers.write(entry.id as number, (current) =>
+          current && isTombstone(current) && current[ITEM.updatedAt] < before
+            ? { remove: true }
+            : { unchanged: true },
+        );
+        if ('removed' in outcome) removed += 1;
+      }
+      startKey = output.LastEvaluatedKey;
+    } while (startKey);
+    // The horizon is recorded even where nothing was removed: the vendor's changes before it are gone as far as a
+    // sync can tell.
+    const horizon = Math.max(before, (await purgeHorizon(client, tables.vendors, vendorId)) ?? 0);
+    await writers.settleWith(vendorId, SUMMARY.purgedBefore, horizon);
+    return { vendorId, removed, purgedBefore: horizon };
+  } finally {
+    await writers.close();
   }
 }

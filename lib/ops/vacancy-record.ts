@@ -3,6 +3,7 @@
  * reported in plain words. A tool's job, so it lives with the tools: the functions never validate records.
  */
 
+import { ITEM } from '../../lambda/schema/tables';
 import {
   LOCALES,
   RECORD_FIELDS,
@@ -155,7 +156,8 @@ const UTC_CLOCK = zoneClock('UTC');
 
 /** Bytes the vacancy adds to a listing response as Lambda returns it, in its longest locale. */
 export function vacancyResponseBytes(vacancy: Vacancy): number {
-  const item = toVacancyItem(vacancy);
+  // When it changed does not show in the vacancy object: any time will do.
+  const item = toVacancyItem(vacancy, 0);
   return Math.max(
     ...LOCALES.map((locale) => {
       const [object] = toVacancyObjects([item], locale, UTC_CLOCK);
@@ -192,7 +194,11 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   const reasons: string[] = [];
   const nullable = (name: string): unknown => (value[name] === undefined ? null : value[name]);
 
-  for (const name of Object.keys(value)) if (!KNOWN_FIELDS.has(name)) reasons.push(`unknown field "${name}"`);
+  for (const name of Object.keys(value)) {
+    if (name === ITEM.updatedAt)
+      reasons.push(`${name} is recorded by the service when a vacancy changes: leave it out`);
+    else if (!KNOWN_FIELDS.has(name)) reasons.push(`unknown field "${name}"`);
+  }
 
   /** The reason of an integer field: its rule, or — for a number not written as an integer — that. */
   const integerRule = (name: string, rule: string) => {

@@ -1,8 +1,10 @@
 /** The operator's writes and listings of vendors (docs/operating.md#vendors-and-keys). Each addresses what it touches by key. */
 import { randomBytes } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../lambda/aws/failure';
 import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';
+import { queryAll } from '../../lambda/dynamodb/query-all';
+import { SUMMARY, summaryItemKey } from '../../lambda/schema/summary';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import {
   ITEM_KIND,
@@ -21,21 +23,6 @@ export type VendorRecord = Vendor & VendorUsageKeyRecord;
  */
 export function generateUsageKey(): string {
   return randomBytes(20).toString('hex');
-}
-
-/** Every item of a Query, following `LastEvaluatedKey`. */
-export async function queryAll(
-  client: DynamoDBDocumentClient,
-  input: ConstructorParameters<typeof QueryCommand>[0],
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const output = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(output.Items ?? []));
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 /** The fields of a vendor item the CLI shows and works with. */
@@ -102,7 +89,24 @@ export async function putVendor(
       ReturnValues: 'ALL_NEW',
     }),
   );
+  await bumpSummaryVersion(client, tableName, vendor.vendorId);
   return toVendorRecord(Attributes ?? {});
+}
+
+/**
+ * Changes the version of a vendor's summary (docs/design.md#the-summary): what a client sees of the vendor's
+ * vacancies depends on its company name and status too, so a change of either is a change of the listing.
+ */
+async function bumpSummaryVersion(client: DynamoDBDocumentClient, tableName: string, vendorId: string) {
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: summaryItemKey(vendorId),
+      UpdateExpression: 'ADD #version :one',
+      ExpressionAttributeNames: { '#version': SUMMARY.version },
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
 }
 
 /** A vendor with what the CLI keeps about its usage key, or undefined. */
@@ -157,7 +161,7 @@ export async function setVendorStatus(
   status: VendorStatus,
   now = new Date(),
 ): Promise<boolean> {
-  return updateIfCondition(client, {
+  const updated = await updateIfCondition(client, {
     TableName: tableName,
     Key: vendorItemKey(vendorId),
     UpdateExpression: 'SET #status = :status, updatedAt = :now',
@@ -165,6 +169,8 @@ export async function setVendorStatus(
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':status': status, ':now': now.toISOString() },
   });
+  if (updated) await bumpSummaryVersion(client, tableName, vendorId);
+  return updated;
 }
 
 /** Sends a conditional update: false when its condition fails (no such vendor, or changed meanwhile). */

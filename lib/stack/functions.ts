@@ -1,7 +1,12 @@
-import { aws_iam as iam, type aws_logs as logs, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  type aws_dynamodb as dynamodb,
+  aws_iam as iam,
+  type aws_logs as logs,
+  RemovalPolicy,
+} from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
-import { ACTIVE_INDEX } from '../../lambda/schema/tables';
+import { ACTIVE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
@@ -16,13 +21,16 @@ export interface ServiceFunctionsProps {
 const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url).pathname;
 
 /**
- * The two functions of the API: the TOKEN authorizer, which may only read the vendors table, and the listing,
- * which may only Query the active index and BatchGetItem vacancies. Memory and timeouts are their own limits
+ * The functions of the service: the TOKEN authorizer, which may only read the vendors table; the listing, which may
+ * only Query the active index and BatchGetItem vacancies; and the expiry job, which may read and put vacancies by
+ * id, Query the expiry and active indexes, list vendors and keep their summaries — and nothing else of the vendors
+ * table. Memory and timeouts are their own limits
  * (`FUNCTION_LIMITS`), which the local server enforces too.
  */
 export class ServiceFunctions extends Construct {
   public readonly authorizer: ApiFunction;
   public readonly listing: ApiFunction;
+  public readonly expiry: ApiFunction;
 
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
@@ -60,6 +68,38 @@ export class ServiceFunctions extends Construct {
           resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
         }),
         new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+      ],
+    });
+
+    const index = (table: dynamodb.ITable, name: string) => `${table.tableArn}/index/${name}`;
+    this.expiry = new ApiFunction(this, 'Expiry', {
+      ...common,
+      entry: entry('expiry/handler.ts'),
+      description: 'Vendor Vacancy API: records expired vacancies, and counts untrusted summaries anew',
+      limits: FUNCTION_LIMITS.expiry,
+      environment: functionEnvironment('expiry', deployed, tables),
+      statements: [
+        // What expired, by the expiry index; and a vendor's active index, to count it anew.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vacancies, EXPIRY_INDEX.name), index(data.vacancies, ACTIVE_INDEX.name)],
+        }),
+        // Read and write vacancies by id: each expiry is a conditional put of the item read.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
+          resources: [data.vacancies.tableArn],
+        }),
+        // Every vendor, by the vendors table's index of vendor items…
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
+        }),
+        // …and of the vendors table, only the summaries: never a key.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          resources: [data.vendors.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['summary#*'] } },
+        }),
       ],
     });
   }

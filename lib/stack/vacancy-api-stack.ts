@@ -11,6 +11,7 @@ import { LISTING_PATH } from '../../lambda/vacancies/pagination';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
+import { ExpirySchedule } from './expiry-schedule';
 import { ServiceFunctions } from './functions';
 import { ServiceAlarms } from './monitoring/alarms';
 import { ServiceDashboard } from './monitoring/dashboard';
@@ -26,7 +27,8 @@ export interface VacancyApiStackProps extends StackProps {
 }
 
 /**
- * The Vendor Vacancy API (docs/design.md#architecture): its tables, its two functions, the REST API with its rate
+ * The Vendor Vacancy API (docs/design.md#architecture): its tables, its functions (the expiry job on its schedule),
+ * the REST API with its rate
  * tiers and (when the settings name one) its custom domain, and its monitoring — metrics, top-vendor rules, alarms
  * and a dashboard — with the outputs the operator and the ops CLI use.
  */
@@ -39,6 +41,10 @@ export class VacancyApiStack extends Stack {
 
     const data = new DataTables(this, 'Data', { destroyOnRemoval: settings.destroyOnRemoval });
     const functions = new ServiceFunctions(this, 'Functions', { settings, data });
+    new ExpirySchedule(this, 'Expiry', {
+      function: functions.expiry.function,
+      timeZone: settings.serviceTimeZone,
+    });
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: settings.logRetentionDays as logs.RetentionDays,
       removalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,

@@ -53,10 +53,11 @@ describe('the layers', () => {
       "import { Metrics } from '@aws-lambda-powertools/metrics';",
       "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
       "import { QueryCommand } from '@aws-sdk/lib-dynamodb';",
+      "import { marshall } from '@aws-sdk/util-dynamodb';",
       "import middy from '@middy/core';",
       "import type { Context } from 'aws-lambda';",
       "import { SERVICE_NAME } from './config/defaults';",
-      'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, middy, SERVICE_NAME };',
+      'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, marshall, middy, SERVICE_NAME };',
       'export type { Context };',
     ];
     expect(await refusedLines(allowed)).toEqual([]);
@@ -70,7 +71,6 @@ describe('the layers', () => {
       "import { Command } from 'commander';",
       "import { CloudFormationClient } from '@aws-sdk/client-cloudformation';",
       "import { APIGatewayClient } from '@aws-sdk/client-api-gateway';",
-      "import { marshall } from '@aws-sdk/util-dynamodb';",
       "import dynalite from 'dynalite';",
       "import fc from 'fast-check';",
       "import { settingsOfCdkJson } from '../lib/settings';",

@@ -123,7 +123,8 @@ describe('npm start, stopped with Ctrl-C', () => {
     expect(output).toContain('listings:    2 served');
     expect(output).toMatch(/read units per listing: +p50 \d+(\.\d+)?, p99 \d+(\.\d+)?/);
     expect(output).toContain('keys refused by the authorizer: 1');
-    expect(output).toContain('cold starts: authorizer 1, listing 1');
+    expect(output).toContain('cold starts: expiry 1, authorizer 1, listing 1');
+    expect(output).toMatch(/expiry job: 1 run, \d+ vacancies expired, 0 summaries recounted\n/);
     expect(output).not.toContain('"_aws"');
   });
 });

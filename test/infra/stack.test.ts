@@ -14,14 +14,37 @@ import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../lib/set
 import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
 import { CDK_CONTEXT, stackTemplate } from '../support/stack';
 
-type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
+type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
 
-function statements(template: Template): Statement[] {
-  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-    (policy) => (policy.Properties.PolicyDocument.Statement as Statement[]) ?? [],
-  );
+/** The statements of the stack's policies; of those attached to one role, given its logical id. */
+function statements(template: Template, roleId?: string): Statement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter(
+      (policy) =>
+        roleId === undefined || JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]),
+    )
+    .flatMap((policy) => (policy.Properties.PolicyDocument.Statement as Statement[]) ?? []);
 }
 const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+/** The logical id of the stack's table whose id starts with `prefix`. */
+const tableId = (template: Template, prefix: string) =>
+  Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => id.startsWith(prefix)) ?? prefix;
+
+/** The logical id of a function's role. */
+const roleOf = (template: Template, description: string) =>
+  (lambdaFunction(template, description).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+
+/** A function's grants of DynamoDB: each statement's actions and resources (and condition, if any). */
+function dynamodbGrants(template: Template, description: string) {
+  return statements(template, roleOf(template, description))
+    .filter((statement) => actionsOf(statement).some((a) => a.startsWith('dynamodb:')))
+    .map((statement) => [
+      actionsOf(statement),
+      JSON.stringify(statement.Resource),
+      ...(statement.Condition ? [statement.Condition] : []),
+    ]);
+}
 
 /** The function whose Description starts with `prefix`. */
 function lambdaFunction(template: Template, description: string) {
@@ -73,42 +96,111 @@ describe('the stack, with default settings', () => {
     });
 
     it('keeps every log group for 30 days', () => {
-      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 3);
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 4);
+    });
+
+    it('runs the expiry job at five past every hour of the service time zone, once, without retries', () => {
+      const expiry = lambdaFunction(template, 'records expired vacancies');
+      expect(expiry).toMatchObject({
+        MemorySize: 256,
+        Timeout: 300,
+        Environment: {
+          Variables: expect.objectContaining({
+            VACANCIES_TABLE: { Ref: expect.stringMatching(/^DataVacancies/) },
+            VENDORS_TABLE: { Ref: expect.stringMatching(/^DataVendors/) },
+            SERVICE_TIMEZONE: 'Asia/Baku',
+          }),
+        },
+      });
+      template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        ScheduleExpression: 'cron(5 * * * ? *)',
+        ScheduleExpressionTimezone: 'Asia/Baku',
+        State: 'ENABLED',
+        Target: {
+          Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FunctionsExpiry'), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        },
+      });
     });
   });
 
   describe('least privilege', () => {
     const all = statements(template);
 
-    it('grants no wildcard action, no DynamoDB write and no Scan anywhere', () => {
+    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's", () => {
       for (const action of all.flatMap(actionsOf)) {
         expect(action).not.toContain('*');
-        expect(action).not.toMatch(
-          /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/,
-        );
+        expect(action).not.toMatch(/^dynamodb:(Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/);
       }
+      const writers = all.filter((statement) =>
+        actionsOf(statement).some((action) => /^dynamodb:(Put|Update)/.test(action)),
+      );
+      const expiry = statements(template, roleOf(template, 'records expired vacancies'));
+      expect(writers).toHaveLength(2);
+      for (const statement of writers) expect(expiry).toContainEqual(statement);
     });
 
     it('lets the listing Query only the active index and BatchGetItem only the vacancies table', () => {
-      const dynamodbStatements = all.filter((statement) =>
-        actionsOf(statement).some((a) => a.startsWith('dynamodb:')),
-      );
-      const grants = dynamodbStatements.map((statement) => [
-        actionsOf(statement),
-        JSON.stringify(statement.Resource),
-      ]);
-      expect(grants).toHaveLength(3);
+      const grants = dynamodbGrants(template, 'GET /vendor/vacancies');
+      expect(grants).toHaveLength(2);
       expect(grants).toContainEqual([
         ['dynamodb:Query'],
-        expect.stringMatching(/DataVacancies.*\/index\/active-by-vendor/),
+        expect.stringMatching(
+          /^\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\},"\/index\/active-by-vendor"\]\]\}$/,
+        ),
       ]);
       expect(grants).toContainEqual([
         ['dynamodb:BatchGetItem'],
         expect.stringMatching(/^\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\}$/),
       ]);
-      expect(grants).toContainEqual([
-        ['dynamodb:GetItem'],
-        expect.stringMatching(/^\{"Fn::GetAtt":\["DataVendors\w+","Arn"\]\}$/),
+    });
+
+    it('lets the authorizer GetItem the vendors table, nothing more', () => {
+      expect(dynamodbGrants(template, 'resolves a Bearer API key')).toEqual([
+        [['dynamodb:GetItem'], expect.stringMatching(/^\{"Fn::GetAtt":\["DataVendors\w+","Arn"\]\}$/)],
+      ]);
+    });
+
+    it('lets the expiry job find by key, write vacancies by id, list vendors and keep summaries — no key item', () => {
+      const grants = dynamodbGrants(template, 'records expired vacancies');
+      const indexArn = (table: string, index: string) =>
+        JSON.stringify({
+          'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(template, table), 'Arn'] }, `/index/${index}`]],
+        });
+      expect(grants).toEqual([
+        [
+          ['dynamodb:Query'],
+          `[${indexArn('DataVacancies', 'active-by-vendor')},${indexArn('DataVacancies', 'expiring')},${indexArn('DataVendors', 'by-kind')}]`,
+        ],
+        [
+          ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
+          expect.stringMatching(/^\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\}$/),
+        ],
+        [
+          ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          expect.stringMatching(/^\{"Fn::GetAtt":\["DataVendors\w+","Arn"\]\}$/),
+          { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['summary#*'] } },
+        ],
+      ]);
+    });
+
+    it('lets the schedule invoke the expiry function and nothing else, for this account only', () => {
+      const roles = template.findResources('AWS::IAM::Role', {
+        Properties: {
+          AssumeRolePolicyDocument: {
+            Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
+          },
+        },
+      });
+      const [roleId, role] = Object.entries(roles)[0] ?? [];
+      expect(Object.keys(roles)).toHaveLength(1);
+      expect(JSON.stringify(role?.Properties.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
+      expect(statements(template, roleId)).toEqual([
+        {
+          Action: 'lambda:InvokeFunction',
+          Effect: 'Allow',
+          Resource: { 'Fn::GetAtt': [expect.stringMatching(/^FunctionsExpiry/), 'Arn'] },
+        },
       ]);
     });
 
@@ -117,7 +209,7 @@ describe('the stack, with default settings', () => {
       const lambdaRoles = roles.filter((role) =>
         JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
       );
-      expect(lambdaRoles).toHaveLength(2);
+      expect(lambdaRoles).toHaveLength(3);
       for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     });
   });
@@ -310,7 +402,7 @@ describe('the stack, with settings from context', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 3);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 4);
     template.hasResourceProperties('AWS::Lambda::Function', {
       TracingConfig: Match.absent(),
       Environment: {

@@ -37,13 +37,33 @@ describe('table definitions', () => {
     },
   );
 
-  it('make the active-vacancy index sparse and narrow: an INCLUDE projection of the filter attributes only', () => {
+  it('make each vacancy index as narrow as what reads it: the filters, the status, the keys', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       GlobalSecondaryIndexes: [
         {
           IndexName: 'active-by-vendor',
+          KeySchema: [
+            { AttributeName: 'v', KeyType: 'HASH' },
+            { AttributeName: 'o', KeyType: 'RANGE' },
+          ],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['t', 'n', 'x', 'd'] },
+        },
+        {
+          IndexName: 'changes-by-vendor',
+          KeySchema: [
+            { AttributeName: 'v', KeyType: 'HASH' },
+            { AttributeName: 'c', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['status'] },
+        },
+        {
+          IndexName: 'expiring',
+          KeySchema: [
+            { AttributeName: 'e', KeyType: 'HASH' },
+            { AttributeName: 'd', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
     });

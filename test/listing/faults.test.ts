@@ -37,7 +37,7 @@ const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaConte
 
 const vacancy = (id: number, vendorId = 'acme') => ({
   id,
-  vendorId,
+  v: vendorId,
   title: `Job ${id}`,
   url: `https://example.com/${id}`,
   description: '',

@@ -58,6 +58,7 @@ describe('the ops CLI output', () => {
         notWritten: [11, 12, 13, 20],
         interrupted: 'DynamoDB failed (InternalServerError); nothing more was written',
         dryRun: false,
+        summaryWrites: 3,
         readUnits: 1,
         writeUnits: 10,
       }),

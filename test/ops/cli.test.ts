@@ -176,7 +176,7 @@ describe('vacancy-admin', () => {
       const { Item } = await tables.documentClient.send(
         new GetCommand({ TableName: tables.names.vacancies, Key: { id } }),
       );
-      expect(Item?.vendorId).toBe(winner);
+      expect(Item?.v).toBe(winner);
     }
   });
 
@@ -201,10 +201,19 @@ describe('vacancy-admin', () => {
         [['vacancies', 'set-status', '8001', 'active', '--vendor', 'acme'], ''],
         [['vacancies', 'delete', '8001', '--vendor', 'acme'], ''],
         [['vacancies', 'delete', '8001'], 'error: vacancy 8001 does not exist.\n'],
+        [['vacancies', 'expire'], ''],
+        [['vacancies', 'recount', '--vendor', 'acme'], ''],
       ] as const) {
         const run = await admin([...args], {}, proxy.endpoint);
         expect([args.join(' '), run.stderr]).toEqual([args.join(' '), stderr]);
       }
+      // The tombstone the deletion left, purged as of now.
+      const purged = await admin(
+        ['vacancies', 'purge', '--before', new Date().toISOString(), '--vendor', 'acme'],
+        {},
+        proxy.endpoint,
+      );
+      expect(purged.stdout).toContain('acme: removed 1 tombstones');
       expect(new Set(proxy.operations)).not.toContain('Scan');
       expect(proxy.operations).toEqual(
         expect.arrayContaining(['Query', 'GetItem', 'PutItem', 'BatchGetItem', 'DeleteItem']),

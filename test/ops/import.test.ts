@@ -159,7 +159,7 @@ describe('vacancy import on the DynamoDB engine', () => {
     ]);
     // The draft (3) is stored but not listed; the rejected ones (2, 4) are not stored at all.
     expect(await list('acme')).toEqual([5, 1]);
-    expect(await stored(3)).toMatchObject({ status: 'draft', vendorId: 'acme' });
+    expect(await stored(3)).toMatchObject({ status: 'draft', v: 'acme' });
     for (const id of [2, 4]) expect(await stored(id)).toBeUndefined();
   });
 
@@ -255,40 +255,44 @@ describe('vacancy import on the DynamoDB engine', () => {
       expect(acme.imported + globex.imported).toBe(1);
       const [winner, loser] = acme.imported === 1 ? ['acme', globex] : ['globex', acme];
       expect(loser.rejected).toEqual([{ line: 7, reasons: [`id ${id} belongs to vendor ${winner}`] }]);
-      expect(await stored(id)).toMatchObject({ vendorId: winner, title: `Won by ${winner}` });
+      expect(await stored(id)).toMatchObject({ v: winner, title: `Won by ${winner}` });
     }
   });
 
   it('takes a vacancy out of the listing when its status changes, and back in when active again', async () => {
     const { documentClient, names } = tables;
-    expect(await setVacancyStatus(documentClient, names.vacancies, 5, 'closed')).toMatchObject({
-      found: { id: 5, vendorId: 'acme' },
+    expect(await setVacancyStatus(documentClient, names, 5, 'closed')).toMatchObject({
+      changed: { id: 5, v: 'acme', status: 'active' },
+      now: { id: 5, v: 'acme', status: 'closed' },
     });
     expect(await list('acme')).not.toContain(5);
-    expect(await setVacancyStatus(documentClient, names.vacancies, 3, 'active', 'acme')).toMatchObject({
-      found: { id: 3 },
+    expect(await setVacancyStatus(documentClient, names, 3, 'active', { vendorId: 'acme' })).toMatchObject({
+      now: { id: 3, status: 'active' },
     });
     expect(await list('acme')).toContain(3);
-    expect(await setVacancyStatus(documentClient, names.vacancies, 999, 'active')).toEqual({
-      notFound: true,
+    expect(await setVacancyStatus(documentClient, names, 3, 'active')).toMatchObject({
+      unchanged: { id: 3, status: 'active' },
     });
-    expect(await setVacancyStatus(documentClient, names.vacancies, 3, 'closed', 'globex')).toEqual({
+    expect(await setVacancyStatus(documentClient, names, 999, 'active')).toEqual({ notFound: true });
+    expect(await setVacancyStatus(documentClient, names, 3, 'closed', { vendorId: 'globex' })).toEqual({
       otherVendor: 'acme',
     });
     expect(await list('acme')).toContain(3);
   });
 
-  it("deletes a vacancy, only the named vendor's when one is named", async () => {
+  it("deletes a vacancy, only the named vendor's when one is named, leaving its tombstone", async () => {
     const { documentClient, names } = tables;
-    expect(await deleteVacancy(documentClient, names.vacancies, 3, 'globex')).toEqual({
+    expect(await deleteVacancy(documentClient, names, 3, { vendorId: 'globex' })).toEqual({
       otherVendor: 'acme',
     });
-    expect(await stored(3)).toBeDefined();
-    expect(await deleteVacancy(documentClient, names.vacancies, 3)).toMatchObject({
-      found: { id: 3, vendorId: 'acme' },
+    expect(await stored(3)).toMatchObject({ status: 'active' });
+    expect(await deleteVacancy(documentClient, names, 3)).toMatchObject({
+      changed: { id: 3, v: 'acme' },
+      now: { id: 3, v: 'acme', status: 'deleted' },
     });
     expect(await list('acme')).not.toContain(3);
-    expect(await deleteVacancy(documentClient, names.vacancies, 3)).toEqual({ notFound: true });
+    expect(Object.keys((await stored(3)) ?? {}).sort()).toEqual(['c', 'id', 'status', 'updated_at', 'v']);
+    expect(await deleteVacancy(documentClient, names, 3)).toEqual({ notFound: true });
   });
 
   it('takes ids and other integers as written: a record whose integer is not written as one is refused, never rounded', async () => {
@@ -407,7 +411,7 @@ describe('an import interrupted by a failing database', () => {
           TableName: names.vacancies,
           IndexName: ACTIVE_INDEX.name,
           KeyConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': ACTIVE_INDEX.attributes.vendorId },
+          ExpressionAttributeNames: { '#v': ACTIVE_INDEX.partitionKey },
           ExpressionAttributeValues: { ':v': 'acme' },
         }),
       );

@@ -3,7 +3,7 @@
  * ago is found by the next command — never with the authorizer's eventually consistent read, which may miss it.
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
@@ -35,6 +35,8 @@ describe('reads of a vendor on the ops path', () => {
     dynamodb.on(BatchGetCommand).resolves({ Responses: {} });
     dynamodb.on(PutItemCommand).resolves({});
     dynamodb.on(PutCommand).resolves({});
+    // The summary's lease, taken and let go.
+    dynamodb.on(UpdateCommand).resolves({});
 
     const report = await writeVacancies(client, TABLES, [
       { line: 1, vacancy: fixtureVacancy(vacancyRecord()) },

@@ -50,14 +50,17 @@ export function fixtureVacancy(input: Record<string, unknown>, clock = CLOCK): V
   return result.vacancy;
 }
 
-/** Writes fixture records straight into the table, as items (the listing's tests need no vendors). */
+/**
+ * Writes fixture records straight into the table, as items changed now (the listing's tests need no vendors). No
+ * summary is kept: the listing counts, as it does for a vendor whose summary cannot be trusted.
+ */
 export async function putVacancies(
   client: DynamoDBDocumentClient,
   tableName: string,
   records: readonly Record<string, unknown>[],
   clock = CLOCK,
 ): Promise<void> {
-  const items = records.map((input) => toVacancyItem(fixtureVacancy(input, clock)));
+  const items = records.map((input) => toVacancyItem(fixtureVacancy(input, clock), Date.now()));
   for (let i = 0; i < items.length; i += 10) {
     await Promise.all(
       items.slice(i, i + 10).map((Item) => client.send(new PutCommand({ TableName: tableName, Item }))),

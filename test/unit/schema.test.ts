@@ -1,14 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { dayNumber, orderKey } from '../../lambda/schema/active-index';
-import { ACTIVE_INDEX } from '../../lambda/schema/tables';
+import { ACTIVE_ATTRIBUTES, dayNumber, orderKey } from '../../lambda/schema/active-index';
+import { changeKey } from '../../lambda/schema/change-index';
+import { ITEM } from '../../lambda/schema/tables';
 import { RECORD_FIELDS, VACANCY_FIELDS } from '../../lambda/schema/vacancy';
 import { fromVacancyItem, toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
 import { fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
-const A = ACTIVE_INDEX.attributes;
+/** When the fixtures changed (ms). */
+const CHANGED = Date.UTC(2026, 1, 1);
 const item = (overrides: Record<string, unknown>) =>
-  toVacancyItem(fixtureVacancy(vacancyRecord(overrides))) as unknown as Record<string, unknown>;
+  toVacancyItem(fixtureVacancy(vacancyRecord(overrides)), CHANGED) as unknown as Record<string, unknown>;
 
 /** Byte-wise comparison, as DynamoDB orders binary sort keys. */
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -28,7 +30,6 @@ describe('toVacancyItem', () => {
   it('stores created_at as a UTC instant and writes compact index attributes while active', () => {
     expect(item({ id: 42 })).toEqual({
       id: 42,
-      vendorId: 'acme',
       status: 'active',
       title: 'Backend developer',
       url: 'https://careers.example.com/jobs/1',
@@ -45,19 +46,26 @@ describe('toVacancyItem', () => {
       experience_max: 6,
       deadline: '2099-12-31',
       created_at: '2026-01-10T05:30:00Z',
-      [A.vendorId]: 'acme',
-      [A.order]: orderKey(new Date('2026-01-10T05:30:00Z'), 42),
-      [A.type]: 1,
-      [A.experienceMin]: 3,
-      [A.experienceMax]: 6,
-      [A.deadline]: dayNumber('2099-12-31'),
+      [ITEM.vendor]: 'acme',
+      [ITEM.updatedAt]: CHANGED,
+      [ITEM.change]: changeKey(CHANGED, 42),
+      [ITEM.order]: orderKey(new Date('2026-01-10T05:30:00Z'), 42),
+      [ITEM.type]: 1,
+      [ITEM.experienceMin]: 3,
+      [ITEM.experienceMax]: 6,
+      [ITEM.deadline]: dayNumber('2099-12-31'),
+      [ITEM.expiryShard]: 42 % 16,
     });
   });
 
-  it.each(['inactive', 'draft', 'closed'])('leaves a %s vacancy out of the active index', (status) => {
-    const stored = item({ status });
-    for (const attribute of Object.values(A)) expect(stored).not.toHaveProperty(attribute);
-  });
+  it.each(['inactive', 'draft', 'closed'])(
+    'leaves a %s vacancy out of the active and expiry indexes, in the change index',
+    (status) => {
+      const stored = item({ status });
+      for (const attribute of ACTIVE_ATTRIBUTES) expect(stored).not.toHaveProperty(attribute);
+      expect(stored).toMatchObject({ [ITEM.vendor]: 'acme', [ITEM.change]: changeKey(CHANGED, 1) });
+    },
+  );
 
   it('omits null salary fields and an open-ended experience_max instead of storing NULL', () => {
     const stored = item({
@@ -68,7 +76,7 @@ describe('toVacancyItem', () => {
       experience_max: null,
     });
     expect(stored).toMatchObject({ salary: 900 });
-    for (const name of ['salary_min', 'salary_max', 'experience_max', A.experienceMax]) {
+    for (const name of ['salary_min', 'salary_max', 'experience_max', ITEM.experienceMax]) {
       expect(stored).not.toHaveProperty(name);
     }
   });
@@ -79,7 +87,7 @@ describe('toVacancyItem', () => {
       { status: 'draft', salary_type: 'negotiable', salary_min: null, salary_max: null },
     ]) {
       const vacancy = fixtureVacancy(vacancyRecord(overrides));
-      expect(fromVacancyItem(toVacancyItem(vacancy))).toEqual(vacancy);
+      expect(fromVacancyItem(toVacancyItem(vacancy, CHANGED))).toEqual(vacancy);
     }
   });
 });

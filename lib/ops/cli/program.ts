@@ -22,6 +22,8 @@ export interface Options extends TargetOptions {
   readonly vendor?: string;
   readonly tier?: string;
   readonly force?: boolean;
+  /** `vacancies purge --before`: a date or an instant, as given (checked by its parser). */
+  readonly before?: string;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */

@@ -5,8 +5,10 @@ import { UserError } from '../errors';
 import { type ImportReport, importVacancies } from '../import';
 import { parseImportFile, type SourceRecord } from '../import-file';
 import { progressBar } from '../progress';
-import { deleteVacancy, setVacancyStatus, type VacancyChange } from '../vacancies';
+import { deleteVacancy, setVacancyStatus } from '../vacancies';
+import { interruptible } from './interruptible';
 import { action, parse } from './program';
+import { addVacancyUpkeepCommands } from './vacancy-upkeep-commands';
 
 /** `3, 5-9, 12`: line numbers, runs of consecutive lines shortened. */
 export function lineRanges(lines: readonly number[]): string {
@@ -39,7 +41,11 @@ export function reportLines(report: ImportReport): string[] {
 }
 
 /** The one line for a vacancy a change did not find (or found under another vendor). */
-function notChanged(id: number, outcome: VacancyChange, vendor: string | undefined): UserError {
+function notChanged(
+  id: number,
+  outcome: { readonly notFound: true } | { readonly otherVendor: string },
+  vendor: string | undefined,
+): UserError {
   return new UserError(
     'otherVendor' in outcome
       ? `vacancy ${id} is not a vacancy of ${vendor}.`
@@ -47,26 +53,11 @@ function notChanged(id: number, outcome: VacancyChange, vendor: string | undefin
   );
 }
 
-/** Stops an import cleanly on Ctrl-C or SIGTERM: writes under way finish, the report says what is left. */
-function interruptible(): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    signal: controller.signal,
-    release() {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
-
-/** `vacancies import|set-status|delete`. */
+/** `vacancies import|set-status|delete`, and the upkeep commands (`expire`, `purge`, `recount`). */
 export function addVacancyCommands(program: Command): void {
   const vacancies = program
     .command('vacancies')
-    .description('import vacancies, change their status, delete them');
+    .description('import vacancies, change their status, delete them; expire, purge and recount');
   vacancies
     .command('import <file>')
     .description(
@@ -117,35 +108,44 @@ export function addVacancyCommands(program: Command): void {
     .option('--vendor <vendorId>', 'change it only if it is a vacancy of this vendor', parse.vendorId)
     .action(
       action(async (target, options, id: number, status: VacancyStatus) => {
-        const outcome = await setVacancyStatus(
-          target.documentClient,
-          target.tables.vacancies,
-          id,
-          status,
-          options.vendor,
-        );
-        if (!('found' in outcome)) throw notChanged(id, outcome, options.vendor);
-        const { vendorId } = outcome.found;
-        return { data: { id, vendorId, status }, text: `vacancy ${id} of ${vendorId} is now ${status}` };
+        const outcome = await setVacancyStatus(target.documentClient, target.tables, id, status, {
+          vendorId: options.vendor,
+          clock: target.clock,
+        });
+        if ('unchanged' in outcome) {
+          const { v: vendorId, status: already } = outcome.unchanged;
+          return {
+            data: { id, vendorId, status: already, changed: false },
+            text: `vacancy ${id} of ${vendorId} is already ${already}`,
+          };
+        }
+        if (!('changed' in outcome)) throw notChanged(id, outcome, options.vendor);
+        const { v: vendorId, status: now } = outcome.now;
+        const why = now === status ? '' : ` (its deadline, ${outcome.changed.deadline}, has passed)`;
+        return {
+          data: { id, vendorId, status: now, changed: true },
+          text: `vacancy ${id} of ${vendorId} is now ${now}${why}`,
+        };
       }),
     );
 
   vacancies
     .command('delete')
-    .description('delete a vacancy')
+    .description(
+      "delete a vacancy: its tombstone keeps the id its vendor's and tells syncs; importing it again brings it back",
+    )
     .argument('<id>', 'vacancy id', parse.integer)
     .option('--vendor <vendorId>', 'delete it only if it is a vacancy of this vendor', parse.vendorId)
     .action(
       action(async (target, options, id: number) => {
-        const outcome = await deleteVacancy(
-          target.documentClient,
-          target.tables.vacancies,
-          id,
-          options.vendor,
-        );
-        if (!('found' in outcome)) throw notChanged(id, outcome, options.vendor);
-        const { vendorId } = outcome.found;
+        const outcome = await deleteVacancy(target.documentClient, target.tables, id, {
+          vendorId: options.vendor,
+        });
+        if ('notFound' in outcome || 'otherVendor' in outcome) throw notChanged(id, outcome, options.vendor);
+        // A deletion always changes what a client sees: never `unchanged`.
+        const { v: vendorId } = 'changed' in outcome ? outcome.now : outcome.unchanged;
         return { data: { id, vendorId, deleted: true }, text: `vacancy ${id} of ${vendorId} deleted` };
       }),
     );
+  addVacancyUpkeepCommands(vacancies);
 }

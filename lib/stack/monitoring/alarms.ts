@@ -80,6 +80,12 @@ export class ServiceAlarms extends Construct {
         metric: metrics.keyChecksFailed,
         threshold: 0,
       },
+      ExpiryFailing: {
+        description:
+          'The expiry job failed: expired vacancies may still be counted as active, so listings count them (slower) until a run succeeds',
+        metric: metrics.lambda('expiry', 'Errors', 'Sum'),
+        threshold: 0,
+      },
       IsolationBreach: {
         description:
           "The active index named another vendor's vacancy in a vendor's listing (left out of the page): a bug or damaged data, never expected",

@@ -122,6 +122,21 @@ export class ServiceDashboard extends Construct {
             right: [metrics.keyChecksFailed.with({ label: 'Key checks failed' })],
           }),
         ],
+        [
+          graph(
+            'Expiry job (hourly)',
+            [
+              metrics.emitted('vacanciesExpired', 'Sum', 'vacancies expired'),
+              metrics.emitted('summariesRecounted', 'Sum', 'summaries counted anew'),
+            ],
+            {
+              right: [
+                metrics.emitted('expiryUnfinished', 'Sum', 'runs out of time'),
+                metrics.lambda('expiry', 'Errors', 'Sum').with({ label: 'runs failed' }),
+              ],
+            },
+          ),
+        ],
       ],
     });
     this.url = `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${dashboardName}`;

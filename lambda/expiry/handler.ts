@@ -1,0 +1,47 @@
+/**
+ * Lambda entry point of the expiry job (`job.ts`), run hourly by EventBridge Scheduler in the service time zone:
+ * configuration, clients, logger and metrics, made once per container.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
+import { functionConfiguration } from '../config/environment';
+import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { deadlineSignal } from '../dynamodb/deadline';
+import { createFunctionMetrics, FUNCTION_METRICS } from '../observability/metrics';
+import { zoneClock } from '../time/zone-clock';
+import { type ExpiryReport, runExpiry } from './job';
+
+const config = functionConfiguration('expiry');
+const client = createDocumentClient(
+  createDynamoDBClient({ endpoint: config.dynamodbEndpoint, ...FUNCTION_LIMITS.expiry.dynamodb }),
+);
+const clock = zoneClock(config.settings.serviceTimeZone);
+const logger = new Logger({ serviceName: SERVICE_NAME });
+const metrics = createFunctionMetrics('expiry', logger);
+
+/**
+ * One run. Its report is logged and counted; a failure of DynamoDB fails the invocation (the `ExpiryFailing` alarm
+ * watches the function's errors), after the job let go of its leases.
+ */
+async function expire(_event: unknown, context: Context): Promise<ExpiryReport> {
+  const report = await runExpiry({
+    client,
+    tables: config.tables,
+    clock,
+    signal: deadlineSignal(context, FUNCTION_LIMITS.expiry.reserveMs),
+  });
+  logger.info('Expiry run', { ...report, vendors: report.vendors.length });
+  metrics.addMetric(FUNCTION_METRICS.vacanciesExpired, MetricUnit.Count, report.expired);
+  metrics.addMetric(FUNCTION_METRICS.summariesRecounted, MetricUnit.Count, report.recounted.length);
+  metrics.addMetric(FUNCTION_METRICS.expiryUnfinished, MetricUnit.Count, report.finished ? 0 : 1);
+  return report;
+}
+
+export const handler = middy(expire)
+  .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+  .use(logMetrics(metrics, { captureColdStartMetric: true }));

@@ -1,0 +1,156 @@
+/**
+ * The per-vendor summary (docs/design.md#the-summary): an item of the vendors table that counts a vendor's listable
+ * vacancies by what the filters need, carries a version that every write of the vendor's vacancies changes, and
+ * says whether it can be trusted. Writers keep it with deltas, under a lease each (`store/writers.ts`); readers use
+ * it only when it is provably current, and count as before otherwise.
+ *
+ * Its attributes: `version`; `settledAt`, when the last writer let go (ms); `purgedBefore`, the vendor's purge
+ * horizon (ms); `broken`, set when a writer lost track; and three families named by prefix — `c<type>.<min>.<max>`
+ * counts of active vacancies by type and experience range (max empty when open-ended), `d<day>` counts of active
+ * vacancies by deadline day, and `L<writer>` one lease per writer at work, its value when the lease runs out (ms).
+ */
+import type { VacancyFilters } from './active-index';
+import { dayNumber } from './active-index';
+import { isTombstone, type StoredItem } from './vacancy-item';
+
+const SUMMARY_KEY_PREFIX = 'summary#';
+
+/** Key of a vendor's summary item. */
+export const summaryItemKey = (vendorId: string) => ({ pk: `${SUMMARY_KEY_PREFIX}${vendorId}` });
+
+/** The vendor of a summary item, from its key. */
+export const vendorOfSummary = (item: { readonly pk?: unknown }) =>
+  String(item.pk).slice(SUMMARY_KEY_PREFIX.length);
+
+/** The summary's attributes of one value. */
+export const SUMMARY = {
+  version: 'version',
+  settledAt: 'settledAt',
+  purgedBefore: 'purgedBefore',
+  broken: 'broken',
+} as const;
+
+const COUNT = 'c';
+const DAY = 'd';
+const LEASE = 'L';
+
+/** The count attribute of active vacancies of a type and experience range. */
+export const countAttribute = (type: number, min: number, max: number | undefined) =>
+  `${COUNT}${type}.${min}.${max ?? ''}`;
+
+/** The count attribute of active vacancies whose deadline is a day (a day number). */
+export const dayAttribute = (day: number) => `${DAY}${day}`;
+
+/** The lease attribute of a writer. */
+export const leaseAttribute = (writer: string) => `${LEASE}${writer}`;
+
+/** Changes to a summary's counts, by attribute. */
+export type Counts = Map<string, number>;
+
+/**
+ * What an item adds to its vendor's counts: one to its type and experience range and one to its deadline day while
+ * its status is `active` (listable as long as its deadline has not passed); nothing otherwise.
+ */
+export function contribution(item: StoredItem | undefined): Counts {
+  if (!item || isTombstone(item) || item.status !== 'active') return new Map();
+  return new Map([
+    [countAttribute(item.type, item.experience_min, item.experience_max), 1],
+    [dayAttribute(dayNumber(item.deadline)), 1],
+  ]);
+}
+
+/** What writing `after` in place of `before` changes in the counts (no zeros). */
+export function countsDelta(before: StoredItem | undefined, after: StoredItem | undefined): Counts {
+  const delta = new Map(contribution(after));
+  for (const [name, value] of contribution(before)) delta.set(name, (delta.get(name) ?? 0) - value);
+  for (const [name, value] of delta) if (value === 0) delta.delete(name);
+  return delta;
+}
+
+/** Adds `more` into `into`. */
+export function addCounts(into: Counts, more: Counts): void {
+  for (const [name, value] of more) into.set(name, (into.get(name) ?? 0) + value);
+}
+
+/** The counts of active vacancies by type and experience range. */
+export interface RangeCount {
+  readonly type: number;
+  readonly min: number;
+  /** Undefined: open-ended. */
+  readonly max: number | undefined;
+  readonly count: number;
+}
+
+/** A summary item, read. */
+export interface Summary {
+  readonly version: number;
+  readonly settledAt: number | undefined;
+  readonly purgedBefore: number | undefined;
+  readonly broken: boolean;
+  /** Each lease: its writer and when it runs out (ms). */
+  readonly leases: ReadonlyMap<string, number>;
+  readonly ranges: readonly RangeCount[];
+  /** Active vacancies by deadline day (day numbers). */
+  readonly days: ReadonlyMap<number, number>;
+}
+
+const RANGE = /^c([0-9]+)\.([0-9]+)\.([0-9]*)$/;
+const DAY_NAME = /^d([0-9]+)$/;
+
+/** A summary item as read from the table. */
+export function readSummary(item: Readonly<Record<string, unknown>>): Summary {
+  const leases = new Map<string, number>();
+  const ranges: RangeCount[] = [];
+  const days = new Map<number, number>();
+  for (const [name, value] of Object.entries(item)) {
+    if (typeof value !== 'number') continue;
+    if (name.startsWith(LEASE)) {
+      leases.set(name.slice(LEASE.length), value);
+      continue;
+    }
+    const range = RANGE.exec(name);
+    if (range) {
+      const [, type, min, max] = range;
+      ranges.push({ type: Number(type), min: Number(min), max: max ? Number(max) : undefined, count: value });
+      continue;
+    }
+    const day = DAY_NAME.exec(name);
+    if (day) days.set(Number(day[1]), value);
+  }
+  const number = (name: string) => (typeof item[name] === 'number' ? (item[name] as number) : undefined);
+  return {
+    version: number(SUMMARY.version) ?? 0,
+    settledAt: number(SUMMARY.settledAt),
+    purgedBefore: number(SUMMARY.purgedBefore),
+    broken: item[SUMMARY.broken] === true,
+    leases,
+    ranges,
+    days,
+  };
+}
+
+/**
+ * Whether a summary is provably current — its counts exactly the vendor's listable vacancies — at `now` (ms) on
+ * the day `today` (`YYYY-MM-DD` in the service zone): no writer at work (no lease, even one run out: its counts may
+ * be short), nothing marked broken, the last write older than the index's settle window (so the indexes have it
+ * too), and no counted vacancy whose deadline is before today (the expiry job has recorded every expiry).
+ */
+export function isCurrent(summary: Summary, now: number, today: string, settleMs: number): boolean {
+  if (summary.broken || summary.leases.size > 0 || summary.settledAt === undefined) return false;
+  if (summary.settledAt + settleMs > now) return false;
+  const todayNumber = dayNumber(today);
+  for (const [day, count] of summary.days) if (day < todayNumber && count !== 0) return false;
+  return true;
+}
+
+/** How many counted vacancies match a listing's filters (the rules of docs/api.md#query-parameters). */
+export function countMatching(summary: Summary, filters: VacancyFilters): number {
+  let total = 0;
+  for (const { type, min, max, count } of summary.ranges) {
+    if (filters.type !== undefined && type !== filters.type) continue;
+    if (filters.experienceMin !== undefined && min < filters.experienceMin) continue;
+    if (filters.experienceMax !== undefined && (max === undefined || max > filters.experienceMax)) continue;
+    total += count;
+  }
+  return total;
+}
