@@ -263,7 +263,11 @@ export class VacancyWriters {
       }
       this.#written.add(vendorId);
       addCounts(session.pending, countsDelta(item, after));
-      if (this.#now() - session.lastFlush >= this.#flushMs) await this.#flush(session, false);
+      if (this.#now() - session.lastFlush >= this.#flushMs) {
+        // Marked at once, so that the writes finishing meanwhile do not each start a flush of their own.
+        session.lastFlush = this.#now();
+        await this.#flush(session, false);
+      }
       return after ? { written: after, before: item } : { removed: item as StoredItem };
     }
   }
