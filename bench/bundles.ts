@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { FUNCTION_NAMES } from '../lambda/config/defaults';
 import { functionEnvironment } from '../lib/function-environment';
 import { DEFAULT_SETTINGS } from '../lib/settings';
-import { ESBUILD_SETTINGS, FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
+import { ESBUILD_SETTINGS, esbuildDefine, FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { percentile, round } from './stats';
 
 export interface BundleResult {
@@ -34,6 +34,7 @@ async function bundle(name: BundleName, folder: string): Promise<string> {
     ...settings,
     mainFields: [...settings.mainFields],
     banner: { js: banner },
+    define: esbuildDefine(),
     entryPoints: [ENTRIES[name]],
     bundle: true,
     outfile,

@@ -2,20 +2,21 @@
  * Read cost and latency of the listing, per request, next to the naive baseline — and the size of an index
  * entry, the figure the read cost grows with.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/auth/context';
+import { INDEX_SETTLE_MS } from '../lambda/schema/summary';
 import { VACANCIES_TABLE } from '../lambda/schema/tables';
 import { expiredIfPast, toVacancyItem } from '../lambda/schema/vacancy-item';
+import { recountSummary } from '../lambda/store/recount';
 import { zoneClock } from '../lambda/time/zone-clock';
 import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
 import { createListingHandler } from '../lambda/vacancies/listing-handler';
 import { lastPage } from '../lambda/vacancies/pagination';
-import {
-  type ActiveVacancyPage,
-  createVacancyRepository,
-  type VacancyRepository,
-} from '../lambda/vacancies/repository';
+import { createVacancyRepository, type VacancyRepository } from '../lambda/vacancies/repository';
+import type { ListingResponse } from '../lambda/vacancies/types';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
@@ -52,9 +53,30 @@ export interface ReadResult {
   filters: string | null;
   total: number;
   ours: Side;
-  naive: Side;
-  rcu_ratio: number;
-  latency_ratio_p50: number;
+  /** Not measured for the largest vendors: a naive request would read every full item of the vendor. */
+  naive: Side | null;
+  rcu_ratio: number | null;
+  latency_ratio_p50: number | null;
+}
+
+/** A whole walk by `next_page_url`, from page 1 to the end, next to the floor of reading each item once. */
+export interface WalkResult {
+  vacancies: number;
+  per_page: number;
+  pages: number;
+  items: number;
+  rcu: number;
+  /** Half a unit per item of up to 4 KB: what reading each item once, eventually consistent, costs. */
+  floor_rcu: number;
+  ratio: number;
+}
+
+/** A poll of page 1 answered 304 (its `If-None-Match` the tag of the page as it is). */
+export interface PollResult {
+  vacancies: number;
+  rcu: number;
+  calls: number;
+  p50_ms: number;
 }
 
 /** Index entry sizes of a data set, by DynamoDB's rules: what a read of the index pays per vacancy. */
@@ -67,17 +89,26 @@ export interface IndexEntryResult {
   max_bytes: number;
 }
 
-/** A repository that remembers what its last listing cost. */
+/** A repository that adds up what its reads cost, until taken. */
 function metered(repository: VacancyRepository) {
-  let last: ActiveVacancyPage | undefined;
+  let cost = { readUnits: 0, calls: 0 };
+  const add = <T extends { readUnits: number; calls: number }>(read: T): T => {
+    cost.readUnits += read.readUnits;
+    cost.calls += read.calls;
+    return read;
+  };
   return {
     repository: {
-      async listActive(query) {
-        last = await repository.listActive(query);
-        return last;
-      },
+      readPage: async (query) => add(await repository.readPage(query)),
+      countActive: async (query) => add(await repository.countActive(query)),
+      readSummary: async (vendorId, signal) => add(await repository.readSummary(vendorId, signal)),
     } satisfies VacancyRepository,
-    last: () => last,
+    /** What the reads since the last call cost. */
+    take() {
+      const taken = cost;
+      cost = { readUnits: 0, calls: 0 };
+      return taken;
+    },
   };
 }
 
@@ -113,15 +144,26 @@ export function indexEntrySizes(items: readonly Record<string, unknown>[]): Map<
   return sizes;
 }
 
+/** What the read benchmark measures. */
+export interface ReadOptions {
+  /** Vendors' sizes (active vacancies). */
+  readonly sizes: readonly number[];
+  /** The naive baseline is measured up to this size. */
+  readonly naiveUpTo: number;
+  /** Whole walks by `next_page_url`: of which vendor, at which `per_page`. */
+  readonly walks: readonly { readonly size: number; readonly perPage: number }[];
+}
+
 /**
- * Loads vendors of each size into our tables and the naive baseline's, then measures first, middle and last
- * pages, unfiltered and filtered, on both sides. Both must give identical bodies, or the run fails.
+ * Loads vendors of each size into our tables — with their summaries, counted as the recount does — and into the
+ * naive baseline's, then measures first, middle and last pages, unfiltered and filtered, on both sides (both must
+ * give identical bodies, or the run fails); a poll answered 304; and whole walks by `next_page_url`.
  */
 export async function measureReads(
   client: DynamoDBClient,
   documentClient: DynamoDBDocumentClient,
-  sizes: readonly number[],
-): Promise<{ reads: ReadResult[]; entries: IndexEntryResult[] }> {
+  options: ReadOptions,
+): Promise<{ reads: ReadResult[]; entries: IndexEntryResult[]; walks: WalkResult[]; polls: PollResult[] }> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
   await createTables(client, tables);
@@ -130,30 +172,25 @@ export async function measureReads(
   for (const index of naiveInput.GlobalSecondaryIndexes ?? []) index.Projection = { ProjectionType: 'ALL' };
   await client.send(new CreateTableCommand(naiveInput));
 
-  const ours = metered(createVacancyRepository(documentClient, { tableName: tables.vacancies }));
+  const ours = metered(
+    createVacancyRepository(documentClient, { tableName: tables.vacancies, vendorsTable: tables.vendors }),
+  );
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
   // The listing configured as deployed with the default settings: the one configuration path.
   const settings = listingConfigFromEnvironment(functionEnvironment('listing', DEFAULT_SETTINGS, tables));
-  const handlers = {
-    ours: createListingHandler({
-      repository: ours.repository,
-      settings,
-      logger: silentLogger(),
-      metrics: quietMetrics('listing'),
-    }),
-    naive: createListingHandler({
-      repository: naive.repository,
-      settings,
-      logger: silentLogger(),
-      metrics: quietMetrics('listing'),
-    }),
-  };
+  const handlerOf = (repository: VacancyRepository) =>
+    createListingHandler({ repository, settings, logger: silentLogger(), metrics: quietMetrics('listing') });
+  const handlers = { ours: handlerOf(ours.repository), naive: handlerOf(naive.repository) };
+  const sides = { ours, naive };
 
   const reads: ReadResult[] = [];
   const entries: IndexEntryResult[] = [];
+  const walks: WalkResult[] = [];
+  const polls: PollResult[] = [];
   let firstId = 1;
-  for (const size of sizes) {
+  for (const size of options.sizes) {
     const vendorId = `vendor-${size}`;
+    const withNaive = size <= options.naiveUpTo;
     const items = dataSetItems(vendorId, firstId, size);
     firstId += items.length;
     for (const [index, sizesOfEntries] of indexEntrySizes(items)) {
@@ -168,19 +205,52 @@ export async function measureReads(
     process.stderr.write(`loading ${items.length} vacancies of ${vendorId}…\n`);
     await Promise.all([
       loadItems(documentClient, tables.vacancies, items),
-      loadItems(documentClient, naiveTable, items),
+      withNaive ? loadItems(documentClient, naiveTable, items) : Promise.resolve(),
     ]);
+    // The summary, as the writers would have left it; trusted once the index's settle window has passed.
+    await recountSummary(vendorId, { client: documentClient, tables });
+    await sleep(INDEX_SETTLE_MS);
 
-    for (const filters of [null, FILTERS]) {
-      const request = (page: number) => ({
-        query: `${filters ? `${filters}&` : ''}page=${page}`,
-        authorizer: authorizerContext({ vendorId, company: vendorId, rateTier: 'standard' }),
+    const authorizer = authorizerContext({ vendorId, company: vendorId, rateTier: 'standard' });
+    const event = (query: string, headers?: ReadonlyMap<string, readonly string[]>) =>
+      listingEvent({
+        query,
+        authorizer,
         requestId: 'bench',
         domainName: 'api.example.com',
         path: '/prod/vendor/vacancies',
         stage: 'prod',
+        ...(headers && { headers }),
       });
-      const first = JSON.parse((await handlers.ours(listingEvent(request(1)), lambdaContext('bench'))).body);
+    /** Answers a request `REQUESTS` times (after a warm-up): the body, what one answer cost, and its latency. */
+    const measure = async (side: 'ours' | 'naive', request: ReturnType<typeof event>, status = 200) => {
+      const handler = handlers[side];
+      let answer = await handler(request, lambdaContext('bench'));
+      for (let i = 1; i < WARMUP; i += 1) answer = await handler(request, lambdaContext('bench'));
+      const times: number[] = [];
+      let cost = sides[side].take();
+      for (let i = 0; i < REQUESTS; i += 1) {
+        const started = performance.now();
+        const response = await handler(request, lambdaContext('bench'));
+        times.push(performance.now() - started);
+        if (response.statusCode !== status)
+          throw new Error(`${side}: ${response.statusCode} ${response.body}`);
+        cost = sides[side].take();
+      }
+      return {
+        answer,
+        side: {
+          rcu: cost.readUnits,
+          calls: cost.calls,
+          p50_ms: round(percentile(times, 50)),
+          p95_ms: round(percentile(times, 95)),
+        },
+      };
+    };
+
+    for (const filters of [null, FILTERS]) {
+      const query = (page: number) => `${filters ? `${filters}&` : ''}page=${page}`;
+      const first = JSON.parse((await handlers.ours(event(query(1)), lambdaContext('bench'))).body);
       const last = lastPage(first.pagination.total, PER_PAGE);
       // A listing of a single page is first, middle and last at once: measured once, as "first".
       const pages = new Map<number, string>();
@@ -192,34 +262,10 @@ export async function measureReads(
         if (!pages.has(page)) pages.set(page, label);
       }
       for (const [page, label] of pages) {
-        const event = listingEvent(request(page));
-        const measure = async (side: 'ours' | 'naive'): Promise<{ side: Side; body: string }> => {
-          const handler = handlers[side];
-          let body = '';
-          for (let i = 0; i < WARMUP; i += 1) body = (await handler(event, lambdaContext('bench'))).body;
-          const times: number[] = [];
-          for (let i = 0; i < REQUESTS; i += 1) {
-            const started = performance.now();
-            const response = await handler(event, lambdaContext('bench'));
-            times.push(performance.now() - started);
-            if (response.statusCode !== 200)
-              throw new Error(`${side}: ${response.statusCode} ${response.body}`);
-          }
-          const cost = (side === 'ours' ? ours : naive).last();
-          return {
-            body,
-            side: {
-              rcu: cost?.readUnits ?? Number.NaN,
-              calls: cost?.calls ?? Number.NaN,
-              p50_ms: round(percentile(times, 50)),
-              p95_ms: round(percentile(times, 95)),
-            },
-          };
-        };
-        const oursResult = await measure('ours');
-        const naiveResult = await measure('naive');
+        const oursResult = await measure('ours', event(query(page)));
+        const naiveResult = withNaive ? await measure('naive', event(query(page))) : undefined;
         // The baseline must answer exactly what ours answers, or the comparison means nothing.
-        if (oursResult.body !== naiveResult.body)
+        if (naiveResult && oursResult.answer.body !== naiveResult.answer.body)
           throw new Error(`Different answers for ${vendorId} page ${page} ${filters}`);
         reads.push({
           vacancies: size,
@@ -228,13 +274,66 @@ export async function measureReads(
           filters,
           total: first.pagination.total,
           ours: oursResult.side,
-          naive: naiveResult.side,
-          rcu_ratio: round(naiveResult.side.rcu / oursResult.side.rcu, 1),
-          latency_ratio_p50: round(naiveResult.side.p50_ms / oursResult.side.p50_ms, 1),
+          naive: naiveResult?.side ?? null,
+          rcu_ratio: naiveResult ? round(naiveResult.side.rcu / oursResult.side.rcu, 1) : null,
+          latency_ratio_p50: naiveResult ? round(naiveResult.side.p50_ms / oursResult.side.p50_ms, 1) : null,
         });
         process.stderr.write(`  ${size} ${label} page ${page}${filters ? ` (${filters})` : ''}: done\n`);
       }
     }
+
+    // A poll of page 1 whose If-None-Match is the page's tag.
+    const page1 = await handlers.ours(event('page=1'), lambdaContext('bench'));
+    const etag = String(page1.headers?.ETag);
+    const poll = await measure('ours', event('page=1', new Map([['If-None-Match', [etag]]])), 304);
+    polls.push({ vacancies: size, rcu: poll.side.rcu, calls: poll.side.calls, p50_ms: poll.side.p50_ms });
+
+    for (const walk of options.walks.filter((candidate) => candidate.size === size)) {
+      walks.push(await measureWalk(handlers.ours, ours, event, size, walk.perPage));
+      process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
+    }
   }
-  return { reads, entries };
+  return { reads, entries, walks, polls };
+}
+
+/**
+ * Follows `next_page_url` from page 1 to the end and adds up what every page cost; checks that it met every
+ * vacancy exactly once.
+ */
+async function measureWalk(
+  handler: ReturnType<typeof createListingHandler>,
+  side: ReturnType<typeof metered>,
+  event: (query: string) => ReturnType<typeof listingEvent>,
+  size: number,
+  perPage: number,
+): Promise<WalkResult> {
+  side.take();
+  const seen = new Set<number>();
+  let query: string | undefined = `per_page=${perPage}`;
+  let pages = 0;
+  let total = 0;
+  while (query !== undefined) {
+    const response = await handler(event(query), lambdaContext('bench'));
+    const body = JSON.parse(response.body) as ListingResponse;
+    for (const vacancy of body.data) {
+      if (seen.has(vacancy.id)) throw new Error(`The walk met vacancy ${vacancy.id} twice`);
+      seen.add(vacancy.id);
+    }
+    total = body.pagination.total;
+    pages += 1;
+    const next = body.pagination.next_page_url;
+    query = next ? new URL(next).search.slice(1) : undefined;
+  }
+  if (seen.size !== total) throw new Error(`The walk met ${seen.size} of ${total} vacancies`);
+  const { readUnits } = side.take();
+  const floor = seen.size * 0.5;
+  return {
+    vacancies: size,
+    per_page: perPage,
+    pages,
+    items: seen.size,
+    rcu: round(readUnits, 1),
+    floor_rcu: floor,
+    ratio: round(readUnits / floor, 2),
+  };
 }

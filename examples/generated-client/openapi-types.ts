@@ -16,7 +16,8 @@ export interface paths {
          * @description The active vacancies of the authenticated vendor — status `active` and a deadline of today or later in the
          *     service time zone — newest `created_at` first, the larger `id` first within a second. `total` counts every
          *     match of the filters; `current_page` is the page asked for, even past the last one (then `data` is empty).
-         *     Following `next_page_url` from page 1 visits every match exactly once.
+         *     Following `next_page_url` from page 1 visits every vacancy that stays active and matching during the walk
+         *     exactly once, whatever else is added, changed, closed or deleted meanwhile: the links carry a `cursor`.
          *
          *     Query parameters: an integer is ASCII digits only (`7`, `007`; not `+7`, `1.5`, `1e2`); an empty value
          *     means the parameter is absent; a parameter given twice is invalid; unknown parameters are ignored. Every
@@ -133,12 +134,13 @@ export interface components {
             total: number;
             /**
              * Format: uri
-             * @description The next page, with every recognised parameter of the request; null on the last page.
+             * @description The next page, with every recognised parameter of the request and a `cursor`; null on the last page
+             *     (unless, during a walk whose data changed, more vacancies still follow).
              */
             next_page_url: string | null;
             /**
              * Format: uri
-             * @description The previous page; null on the first page.
+             * @description The previous page, with a `cursor` (or by position, from a page past the end); null on the first page.
              */
             prev_page_url: string | null;
         };
@@ -355,6 +357,12 @@ export interface components {
         /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
         Lang: string;
         /**
+         * @description Where a page starts, as `next_page_url` and `prev_page_url` give it: opaque, bound to the vendor and the
+         *     filters. With it, `page` only says what `current_page` is; without it, `page` reads by position. A cursor
+         *     changed by hand, of another vendor or of other filters is a 422.
+         */
+        Cursor: string;
+        /**
          * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
          *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
          *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
@@ -373,7 +381,10 @@ export interface components {
         /** @description Cache only for this client, and revalidate (with `If-None-Match`) before using it again. */
         CacheControlPrivate: "private, no-cache";
         CacheControlNoStore: "no-store";
-        /** @description A strong validator of the body in its language. */
+        /**
+         * @description A strong validator of the body in its language: the same tag always stands for the same bytes. Opaque;
+         *     send it back in `If-None-Match`.
+         */
         ETag: string;
         /**
          * @description The vendor's rate tier (IETF draft "RateLimit header fields for HTTP"): its name, `q` requests in a window
@@ -407,6 +418,12 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
+                /**
+                 * @description Where a page starts, as `next_page_url` and `prev_page_url` give it: opaque, bound to the vendor and the
+                 *     filters. With it, `page` only says what `current_page` is; without it, `page` reads by position. A cursor
+                 *     changed by hand, of another vendor or of other filters is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**

@@ -32,7 +32,7 @@ export const DYNAMODB_ENDPOINT_VARIABLE = 'DYNAMODB_ENDPOINT';
 export const FUNCTION_ENVIRONMENTS = {
   authorizer: { tables: ['vendors'], settings: [] },
   listing: {
-    tables: ['vacancies'],
+    tables: ['vacancies', 'vendors'],
     settings: ['defaultLocale', 'serviceTimeZone', 'defaultPerPage', 'publicBaseUrl', 'rateTiers'],
   },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },

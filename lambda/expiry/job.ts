@@ -7,9 +7,9 @@
  * finds what is left. The scheduled function runs it hourly, the local server at start and after each day boundary,
  * and `vacancy-admin vacancies expire` on demand.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, type RetryPolicy } from '../dynamodb/batch-get';
-import { queryAll } from '../dynamodb/query-all';
+import { queryAll, queryPages } from '../dynamodb/query-all';
 import { dayNumber } from '../schema/active-index';
 import { readSummary, summaryItemKey, vendorOfSummary } from '../schema/summary';
 import { EXPIRY_INDEX, EXPIRY_SHARDS, type TableNames, VENDOR_INDEXES } from '../schema/tables';
@@ -67,21 +67,14 @@ const expiry =
 
 /** Every id of one shard of the expiry index whose deadline day is before `today`, a page at a time. */
 async function* dueIds(options: ExpiryOptions, shard: number, today: number): AsyncGenerator<number[]> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const output = await options.client.send(
-      new QueryCommand({
-        TableName: options.tables.vacancies,
-        IndexName: EXPIRY_INDEX.name,
-        KeyConditionExpression: '#shard = :shard AND #day < :today',
-        ExpressionAttributeNames: { '#shard': EXPIRY_INDEX.partitionKey, '#day': EXPIRY_INDEX.sortKey },
-        ExpressionAttributeValues: { ':shard': shard, ':today': today },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    yield (output.Items ?? []).map((entry) => entry.id as number);
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+  const pages = queryPages(options.client, {
+    TableName: options.tables.vacancies,
+    IndexName: EXPIRY_INDEX.name,
+    KeyConditionExpression: '#shard = :shard AND #day < :today',
+    ExpressionAttributeNames: { '#shard': EXPIRY_INDEX.partitionKey, '#day': EXPIRY_INDEX.sortKey },
+    ExpressionAttributeValues: { ':shard': shard, ':today': today },
+  });
+  for await (const page of pages) yield page.map((entry) => entry.id as number);
 }
 
 /** Every vendor id, from the vendors table's `by-kind` index. */

@@ -43,10 +43,13 @@ export function requestIdHeader(): HttpMiddleware {
   };
 }
 
-/** A strong validator of a representation: its language and its bytes. */
+/**
+ * A strong validator of a representation from its language and its bytes (`"b…"`; a handler may give a tag of its
+ * own instead, docs/design.md#etags).
+ */
 export function strongETag(contentLanguage: string, body: string): string {
   const digest = createHash('sha256').update(contentLanguage).update('\n').update(body).digest('base64url');
-  return `"${digest.slice(0, 32)}"`;
+  return `"b${digest.slice(0, 32)}"`;
 }
 
 /** Whether an `If-None-Match` value matches an entity tag (weak comparison, as RFC 9110 §13.1.2 asks). */
@@ -60,9 +63,24 @@ export function ifNoneMatchMatches(ifNoneMatch: string, etag: string): boolean {
 /** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5), and the request id. */
 const NOT_MODIFIED_HEADERS = ['ETag', 'Cache-Control', 'Vary', 'Content-Language', 'X-Request-Id'];
 
+/** The 304 that stands for a 200 with these headers: no body, the headers RFC 9110 asks to repeat. */
+export function notModified(headers: APIGatewayProxyResult['headers']): APIGatewayProxyResult {
+  const given = headers ?? {};
+  return {
+    statusCode: 304,
+    headers: Object.fromEntries(
+      NOT_MODIFIED_HEADERS.flatMap((name) =>
+        Object.hasOwn(given, name) ? [[name, String(given[name])]] : [],
+      ),
+    ),
+    body: '',
+  };
+}
+
 /**
- * Adds a strong `ETag` to every 200 and answers 304 without a body when `If-None-Match` matches it, so a
- * sync job polling an unchanged page downloads nothing.
+ * Gives every 200 a strong `ETag` — the handler's own, or else the digest of the body — and answers 304 without a
+ * body when `If-None-Match` matches it, so a sync job polling an unchanged page downloads nothing. (A handler that
+ * can tell the tag without reading the page answers its own 304 earlier, through `notModified`.)
  */
 export function conditionalGet(): HttpMiddleware {
   return {
@@ -70,19 +88,11 @@ export function conditionalGet(): HttpMiddleware {
       const { response } = request;
       if (response?.statusCode !== 200) return;
       const headers = { ...response.headers };
-      headers.ETag = strongETag(String(headers['Content-Language'] ?? ''), response.body);
+      headers.ETag ??= strongETag(String(headers['Content-Language'] ?? ''), response.body);
       response.headers = headers;
       const ifNoneMatch = requestHeader(request.event, 'If-None-Match');
-      if (ifNoneMatch === undefined || !ifNoneMatchMatches(ifNoneMatch, headers.ETag)) return;
-      request.response = {
-        statusCode: 304,
-        headers: Object.fromEntries(
-          NOT_MODIFIED_HEADERS.flatMap((name) =>
-            Object.hasOwn(headers, name) ? [[name, String(headers[name])]] : [],
-          ),
-        ),
-        body: '',
-      };
+      if (ifNoneMatch === undefined || !ifNoneMatchMatches(ifNoneMatch, String(headers.ETag))) return;
+      request.response = notModified(headers);
     },
   };
 }

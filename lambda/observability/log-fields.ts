@@ -17,4 +17,6 @@ export interface ListingServedLog {
   readonly readUnits: number;
   readonly dynamodbCalls: number;
   readonly itemsReturned: number;
+  /** Set on a 304 answered from the vendor's summary: `total` is what the body it stands for says. */
+  readonly notModified?: true;
 }

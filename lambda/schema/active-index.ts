@@ -73,13 +73,34 @@ export interface VacancyFilters {
   readonly experienceMax?: number;
 }
 
+/** A bound on the order key: the entries before (`<`, `<=`) or after (`>`, `>=`) a position. */
+export interface OrderBound {
+  readonly comparison: '<' | '<=' | '>' | '>=';
+  readonly position: Uint8Array;
+}
+
 /**
  * KeyCondition and FilterExpression of a Query on the active index: a vendor's entries whose deadline is
- * `today` or later (`today` is `YYYY-MM-DD` in the service time zone), with the filters.
+ * `today` or later (`today` is `YYYY-MM-DD` in the service time zone), with the filters — and, given a bound, only
+ * those on its side of a position.
  */
-export function activeIndexCondition(vendorId: string, filters: VacancyFilters, today: string) {
+export function activeIndexCondition(
+  vendorId: string,
+  filters: VacancyFilters,
+  today: string,
+  bound?: OrderBound,
+) {
   const names: Record<string, string> = { '#vendor': ACTIVE_INDEX.partitionKey, '#deadline': ITEM.deadline };
-  const values: Record<string, string | number> = { ':vendor': vendorId, ':today': dayNumber(today) };
+  const values: Record<string, string | number | Uint8Array> = {
+    ':vendor': vendorId,
+    ':today': dayNumber(today),
+  };
+  let keyCondition = '#vendor = :vendor';
+  if (bound) {
+    names['#order'] = ACTIVE_INDEX.sortKey;
+    values[':position'] = bound.position;
+    keyCondition += ` AND #order ${bound.comparison} :position`;
+  }
   const conditions = ['#deadline >= :today'];
   if (filters.type !== undefined) {
     names['#type'] = ITEM.type;
@@ -99,7 +120,7 @@ export function activeIndexCondition(vendorId: string, filters: VacancyFilters, 
   }
   return {
     IndexName: ACTIVE_INDEX.name,
-    KeyConditionExpression: '#vendor = :vendor',
+    KeyConditionExpression: keyCondition,
     FilterExpression: conditions.join(' AND '),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,

@@ -15,8 +15,17 @@ import { isTombstone, type StoredItem } from './vacancy-item';
 
 const SUMMARY_KEY_PREFIX = 'summary#';
 
+/**
+ * How long the indexes may take to show a write: a summary is trusted only this long after its last writer let go
+ * (rule 3 of `isCurrent`), and a recount waits this long before it counts.
+ */
+export const INDEX_SETTLE_MS = 5_000;
+
 /** Key of a vendor's summary item. */
 export const summaryItemKey = (vendorId: string) => ({ pk: `${SUMMARY_KEY_PREFIX}${vendorId}` });
+
+/** The summary items' keys as an IAM `dynamodb:LeadingKeys` pattern: a grant of them, and of no other item. */
+export const SUMMARY_KEY_PATTERN = `${SUMMARY_KEY_PREFIX}*`;
 
 /** The vendor of a summary item, from its key. */
 export const vendorOfSummary = (item: { readonly pk?: unknown }) =>

@@ -8,21 +8,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../aws/failure';
 import { capacityUnits } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
+import { queryPages } from '../dynamodb/query-all';
 import {
   addCounts,
   type Counts,
   countAttribute,
   dayAttribute,
+  INDEX_SETTLE_MS,
   leaseAttribute,
   readSummary,
   SUMMARY,
@@ -32,9 +28,6 @@ import {
 import { ACTIVE_INDEX, ITEM, type TableNames } from '../schema/tables';
 import { serverClock } from './clock';
 import { LEASE_MS } from './writers';
-
-/** How long the indexes may take to show a write (and the summary must be settled before it is trusted). */
-export const INDEX_SETTLE_MS = 5_000;
 
 /** A vendor's summary, read strongly, and what the read cost; undefined when the vendor has none yet. */
 export async function readVendorSummary(
@@ -86,45 +79,59 @@ export interface RecountOptions {
   readonly settleMs?: number;
 }
 
+/** What the summary counts of an active vacancy: its type, experience range and deadline day. */
+export interface ActiveEntry {
+  readonly type: number;
+  readonly min: number;
+  /** Undefined: open-ended. */
+  readonly max: number | undefined;
+  readonly day: number;
+}
+
+/** Every entry of a vendor's active index, a page at a time (a recount's read; the tests' too). */
+export async function* activeIndexEntries(
+  client: DynamoDBDocumentClient,
+  vacanciesTable: string,
+  vendorId: string,
+): AsyncGenerator<ActiveEntry[]> {
+  const pages = queryPages(client, {
+    TableName: vacanciesTable,
+    IndexName: ACTIVE_INDEX.name,
+    KeyConditionExpression: '#vendor = :vendor',
+    ProjectionExpression: '#t, #n, #x, #d',
+    ExpressionAttributeNames: {
+      '#vendor': ACTIVE_INDEX.partitionKey,
+      '#t': ITEM.type,
+      '#n': ITEM.experienceMin,
+      '#x': ITEM.experienceMax,
+      '#d': ITEM.deadline,
+    },
+    ExpressionAttributeValues: { ':vendor': vendorId },
+  });
+  for await (const page of pages) {
+    yield page.map((entry) => ({
+      type: entry[ITEM.type] as number,
+      min: entry[ITEM.experienceMin] as number,
+      max: entry[ITEM.experienceMax] as number | undefined,
+      day: entry[ITEM.deadline] as number,
+    }));
+  }
+}
+
 /** Counts a vendor's active index: its active vacancies by type and experience range, and by deadline day. */
 async function countActiveIndex(client: DynamoDBDocumentClient, tables: TableNames, vendorId: string) {
   const counts: Counts = new Map();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const output = await client.send(
-      new QueryCommand({
-        TableName: tables.vacancies,
-        IndexName: ACTIVE_INDEX.name,
-        KeyConditionExpression: '#vendor = :vendor',
-        ProjectionExpression: '#t, #n, #x, #d',
-        ExpressionAttributeNames: {
-          '#vendor': ACTIVE_INDEX.partitionKey,
-          '#t': ITEM.type,
-          '#n': ITEM.experienceMin,
-          '#x': ITEM.experienceMax,
-          '#d': ITEM.deadline,
-        },
-        ExpressionAttributeValues: { ':vendor': vendorId },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const entry of output.Items ?? []) {
-      const {
-        [ITEM.type]: type,
-        [ITEM.experienceMin]: min,
-        [ITEM.experienceMax]: max,
-        [ITEM.deadline]: day,
-      } = entry as Record<string, number | undefined>;
+  for await (const entries of activeIndexEntries(client, tables.vacancies, vendorId)) {
+    for (const { type, min, max, day } of entries) {
       addCounts(
         counts,
         new Map([
-          [countAttribute(type as number, min as number, max), 1],
-          [dayAttribute(day as number), 1],
+          [countAttribute(type, min, max), 1],
+          [dayAttribute(day), 1],
         ]),
       );
     }
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+  }
   return counts;
 }
 

@@ -19,7 +19,6 @@ import {
   type Counts,
   countsDelta,
   leaseAttribute,
-  readSummary,
   SUMMARY,
   summaryItemKey,
 } from '../schema/summary';
@@ -410,16 +409,4 @@ export class VacancyWriters {
   get vendors(): string[] {
     return [...this.#written];
   }
-}
-
-/** A summary's purge horizon, as written, read strongly (the purge keeps the later of it and its own). */
-export async function purgeHorizon(
-  client: DynamoDBDocumentClient,
-  vendorsTable: string,
-  vendorId: string,
-): Promise<number | undefined> {
-  const { Item } = await client.send(
-    new GetCommand({ TableName: vendorsTable, Key: summaryItemKey(vendorId), ConsistentRead: true }),
-  );
-  return Item ? readSummary(Item).purgedBefore : undefined;
 }

@@ -5,6 +5,8 @@ import type { ListingSettings } from './listing';
 /** The listing function's configuration, from its environment (set by the stack, or the local server). */
 export interface ListingConfig extends ListingSettings {
   readonly vacanciesTable: string;
+  /** Where the vendors' summaries are. */
+  readonly vendorsTable: string;
   /** A non-AWS DynamoDB endpoint (the local server's embedded engine); AWS when absent. */
   readonly dynamodbEndpoint?: string | undefined;
 }
@@ -17,6 +19,7 @@ export function listingConfigFromEnvironment(env: Environment = process.env): Li
   const { tables, settings, dynamodbEndpoint } = functionConfiguration('listing', env);
   return {
     vacanciesTable: tables.vacancies,
+    vendorsTable: tables.vendors,
     dynamodbEndpoint,
     defaultLocale: settings.defaultLocale,
     clock: zoneClock(settings.serviceTimeZone),

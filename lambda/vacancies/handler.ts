@@ -19,7 +19,10 @@ const client = createDynamoDBClient({
 const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createListingHandler({
-  repository: createVacancyRepository(createDocumentClient(client), { tableName: config.vacanciesTable }),
+  repository: createVacancyRepository(createDocumentClient(client), {
+    tableName: config.vacanciesTable,
+    vendorsTable: config.vendorsTable,
+  }),
   settings: config,
   logger,
   metrics: createFunctionMetrics('listing', logger),

@@ -9,7 +9,7 @@ import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
-import { conditionalGet, errorResponses, requestIdHeader } from '../http/middleware';
+import { conditionalGet, errorResponses, notModified, requestIdHeader } from '../http/middleware';
 import { type ListingSettings, listVacancies } from './listing';
 import { reportListing } from './listing-report';
 import type { VacancyRepository } from './repository';
@@ -49,6 +49,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         vendor,
         parameters: event.multiValueQueryStringParameters,
         acceptLanguage: requestHeader(event, 'Accept-Language'),
+        ifNoneMatch: requestHeader(event, 'If-None-Match'),
         location: { domainName: event.requestContext.domainName ?? '', path: event.requestContext.path },
         now: now(),
         signal: deadlineSignal(context, reserveMs),
@@ -61,18 +62,18 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
     if (!tier)
       logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
-    return {
-      statusCode: 200,
-      headers: {
-        'Content-Type': JSON_CONTENT_TYPE,
-        'Content-Language': result.locale,
-        Vary: 'Accept-Language',
-        'Cache-Control': 'private, no-cache',
-        // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
-        ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
-      },
-      body: JSON.stringify(result.body),
+    const headers = {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Language': result.locale,
+      Vary: 'Accept-Language',
+      'Cache-Control': 'private, no-cache',
+      // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
+      ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+      // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
+      ...(result.etag && { ETag: result.etag }),
     };
+    if ('notModified' in result) return notModified(headers);
+    return { statusCode: 200, headers, body: JSON.stringify(result.body) };
   };
 
   return (

@@ -4,11 +4,12 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AuthorizedVendor } from '../auth/context';
 import { LISTING_SERVED, type ListingServedLog } from '../observability/log-fields';
 import { FUNCTION_METRICS } from '../observability/metrics';
-import type { ListingResult } from './listing';
+import type { ListingResult, NotModifiedResult } from './listing';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds
- * its read units, DynamoDB calls, items and items of another vendor to the invocation's metrics. Items of another
+ * its read units, DynamoDB calls, items and items of another vendor to the invocation's metrics — a 304 as well,
+ * with what the body it stands for said. Items of another
  * vendor named by the index — left out of the page — are an isolation breach: alarmed on, and logged with the
  * vendor for the investigation.
  */
@@ -16,22 +17,31 @@ export function reportListing(
   logger: Logger,
   metrics: Metrics,
   vendor: AuthorizedVendor,
-  result: ListingResult,
+  result: ListingResult | NotModifiedResult,
 ): void {
-  const { pagination, data } = result.body;
+  const served =
+    'notModified' in result
+      ? { page: result.page, perPage: result.perPage, total: result.total, items: 0 }
+      : {
+          page: result.body.pagination.current_page,
+          perPage: result.body.pagination.per_page,
+          total: result.body.pagination.total,
+          items: result.body.data.length,
+        };
   const line: ListingServedLog = {
     vendorId: vendor.vendorId,
-    page: pagination.current_page,
-    perPage: pagination.per_page,
-    total: pagination.total,
+    page: served.page,
+    perPage: served.perPage,
+    total: served.total,
     readUnits: result.readUnits,
     dynamodbCalls: result.calls,
-    itemsReturned: data.length,
+    itemsReturned: served.items,
+    ...('notModified' in result && { notModified: true }),
   };
   logger.info(LISTING_SERVED, { ...line });
   metrics.addMetric(FUNCTION_METRICS.readUnits, MetricUnit.Count, result.readUnits);
   metrics.addMetric(FUNCTION_METRICS.dynamodbCalls, MetricUnit.Count, result.calls);
-  metrics.addMetric(FUNCTION_METRICS.itemsReturned, MetricUnit.Count, data.length);
+  metrics.addMetric(FUNCTION_METRICS.itemsReturned, MetricUnit.Count, served.items);
   // Always emitted, 0 as a rule, so that the alarm on it reads a series rather than the absence of one.
   metrics.addMetric(FUNCTION_METRICS.foreignItems, MetricUnit.Count, result.foreignItems);
   if (result.foreignItems > 0) {

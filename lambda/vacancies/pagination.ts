@@ -3,7 +3,7 @@ import type { ListingQuery, Pagination } from './types';
 /** The listing's route, appended to a configured public base URL. */
 export const LISTING_PATH = '/vendor/vacancies';
 
-/** The parameters a page URL carries over from the request, in this order; `page` is set per link. */
+/** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
 type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang';
 
 /** Position (from 0) of the first vacancy of a page. */
@@ -18,9 +18,12 @@ export function lastPage(total: number, perPage: number): number {
 
 /**
  * The builder of a listing's page URLs: the absolute URL of the route with every recognised parameter the
- * request gave (normalised: `007` becomes `7`, `EN` becomes `en`), then `page`.
+ * request gave (normalised: `007` becomes `7`, `EN` becomes `en`), then `page`, then the link's `cursor` if any.
  */
-export function pageUrlBuilder(routeUrl: string, query: ListingQuery): (page: number) => string {
+export function pageUrlBuilder(
+  routeUrl: string,
+  query: ListingQuery,
+): (page: number, cursor?: string) => string {
   const carried: [CarriedParameter, string | number | undefined][] = [
     ['type', query.filters.type],
     ['experience_min', query.filters.experienceMin],
@@ -30,21 +33,24 @@ export function pageUrlBuilder(routeUrl: string, query: ListingQuery): (page: nu
   ];
   const parameters = new URLSearchParams();
   for (const [name, value] of carried) if (value !== undefined) parameters.set(name, String(value));
-  return (page) => {
-    parameters.set('page', String(page));
-    return `${routeUrl}?${parameters}`;
+  return (page, cursor) => {
+    const link = new URLSearchParams(parameters);
+    link.set('page', String(page));
+    if (cursor !== undefined) link.set('cursor', cursor);
+    return `${routeUrl}?${link}`;
   };
 }
 
 /**
  * The pagination object (docs/api.md#pagination): `current_page` is the requested page even past the end; a next link
- * exists while `current_page < last_page`, a previous link while `current_page > 1`.
+ * exists while `current_page < last_page` — or while more vacancies follow the page, which a walk by cursor needs
+ * when the data changed under it — and a previous link while `current_page > 1`.
  */
 export function paginate(
   total: number,
   page: number,
   perPage: number,
-  pageUrl: (page: number) => string,
+  links: { readonly more: boolean; readonly next: () => string; readonly prev: () => string },
 ): Pagination {
   const last = lastPage(total, perPage);
   return {
@@ -52,8 +58,8 @@ export function paginate(
     last_page: last,
     per_page: perPage,
     total,
-    next_page_url: page < last ? pageUrl(page + 1) : null,
-    prev_page_url: page > 1 ? pageUrl(page - 1) : null,
+    next_page_url: page < last || links.more ? links.next() : null,
+    prev_page_url: page > 1 ? links.prev() : null,
   };
 }
 

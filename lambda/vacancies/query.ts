@@ -8,8 +8,13 @@ import type { ListingQuery } from './types';
 /** Query parameters as API Gateway (REST, v1 event) hands them over: decoded, every value of every name. */
 export type MultiValueParameters = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
 
-/** The outcome of parsing: a query, or every invalid parameter with its reason. */
-export type ParseResult = { ok: true; query: ListingQuery } | { ok: false; errors: FieldErrors };
+/**
+ * The outcome of parsing: a query, or every invalid parameter with its reason — and, so that a cursor can still be
+ * checked, the cursor given and the filters when they were all valid.
+ */
+export type ParseResult =
+  | { ok: true; query: ListingQuery }
+  | { ok: false; errors: FieldErrors; cursor?: string; filters?: VacancyFilters };
 
 interface Range {
   readonly min: number;
@@ -33,6 +38,7 @@ const RECOGNISED_PARAMETERS = [
   'per_page',
   'page',
   'lang',
+  'cursor',
 ] as const;
 type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
 
@@ -92,14 +98,31 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     else fail('lang', 'The lang must be one of az, en.');
   }
 
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  // Whether the cursor is one of ours, for this vendor and these filters, is the listing's to say.
+  const cursor = raw('cursor');
+
   const filters: VacancyFilters = {
     ...(type !== undefined && { type }),
     ...(experienceMin !== undefined && { experienceMin }),
     ...(experienceMax !== undefined && { experienceMax }),
   };
+  if (Object.keys(errors).length > 0) {
+    const filtersValid = !errors.type && !errors.experience_min && !errors.experience_max;
+    return {
+      ok: false,
+      errors,
+      ...(cursor !== undefined && { cursor }),
+      ...(filtersValid && { filters }),
+    };
+  }
   return {
     ok: true,
-    query: { filters, page: page ?? 1, ...(perPage !== undefined && { perPage }), ...(lang && { lang }) },
+    query: {
+      filters,
+      page: page ?? 1,
+      ...(perPage !== undefined && { perPage }),
+      ...(lang && { lang }),
+      ...(cursor !== undefined && { cursor }),
+    },
   };
 }

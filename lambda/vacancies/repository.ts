@@ -1,35 +1,46 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
-import { activeIndexCondition, type VacancyFilters } from '../schema/active-index';
+import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
+import { readSummary, type Summary, summaryItemKey } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
+import type { ListingCursor } from './cursor';
 
-/** One listing read: whose vacancies, which filters, which slice of the ordered result. */
-export interface ActiveVacancyQuery {
+/** Where a page starts: a position in the listing's order (an offset from its top), or a cursor. */
+export type PageStart = { readonly offset: number } | { readonly cursor: ListingCursor };
+
+/** One page read: whose vacancies, which filters, where, how many. */
+export interface PageQuery {
   readonly vendorId: string;
   readonly filters: VacancyFilters;
-  /** Position (from 0) of the page's first vacancy in listing order. */
-  readonly offset: number;
+  /** Today, `YYYY-MM-DD` in the service time zone: a vacancy whose deadline is earlier is not listed. */
+  readonly today: string;
+  readonly start: PageStart;
   /** Vacancies per page. */
   readonly limit: number;
-  /** Today, `YYYY-MM-DD` in the service time zone: a vacancy whose deadline is earlier has expired. */
-  readonly today: string;
   /** The request's deadline: every call is aborted when it is spent. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
-/** The page of a listing read, with what it cost. */
-export interface ActiveVacancyPage {
-  /** Active vacancies of the vendor that match the filters, over all pages. */
-  readonly total: number;
-  /** The page's vacancies, in listing order (newest first, then larger id first). */
-  readonly vacancies: ListedVacancy[];
+/** What a read cost. */
+export interface ReadCost {
   /** Read capacity units consumed, summed over every call (as DynamoDB reports them). */
   readonly readUnits: number;
   /** DynamoDB calls made. */
   readonly calls: number;
+}
+
+/** A page of a listing. */
+export interface VacancyPage extends ReadCost {
+  /** The page's vacancies, in listing order (newest first, then larger id first). */
+  readonly vacancies: ListedVacancy[];
+  /** The order keys of the page's first and last vacancies (where its links' cursors start); absent when empty. */
+  readonly first?: Uint8Array;
+  readonly last?: Uint8Array;
+  /** Whether more vacancies match beyond the page, in the direction it was read (older, or newer for a cursor to newer ones). */
+  readonly more: boolean;
   /** Items the index named for this vendor that belong to another: never shown, always worth an alarm. */
   readonly foreignItems: number;
 }
@@ -37,9 +48,11 @@ export interface ActiveVacancyPage {
 /** Where the repository reads, and how. */
 export interface VacancyRepositoryOptions {
   readonly tableName: string;
+  /** The vendors table, where the vendors' summaries are. */
+  readonly vendorsTable: string;
   /**
-   * Index entries per Query call. Absent: DynamoDB's own limit (1 MB a call). Tests set it low so that a
-   * listing spans several Query pages (`LastEvaluatedKey`) on a small data set.
+   * Index entries per Query call, at most. Absent: as many as a page needs (and DynamoDB's own limit, 1 MB a call).
+   * Tests set it low so that a page spans several Query calls (`LastEvaluatedKey`) on a small data set.
    */
   readonly queryPageSize?: number;
   readonly batchGetRetry?: RetryPolicy;
@@ -47,13 +60,19 @@ export interface VacancyRepositoryOptions {
   readonly sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Reads of the vacancy listing. */
+/** Reads of the vacancy listing (docs/design.md#how-a-listing-reads). */
 export interface VacancyRepository {
-  /** Total and page of a vendor's active, unexpired vacancies matching the filters. */
-  listActive(query: ActiveVacancyQuery): Promise<ActiveVacancyPage>;
+  /** A page of a vendor's listable vacancies matching the filters. */
+  readPage(query: PageQuery): Promise<VacancyPage>;
+  /** How many of a vendor's vacancies are listable and match the filters, counted on the index (the slow, exact way). */
+  countActive(query: Omit<PageQuery, 'start' | 'limit'>): Promise<ReadCost & { readonly total: number }>;
+  /** The vendor's summary, read strongly; undefined when it has none. */
+  readSummary(vendorId: string, signal?: AbortSignal): Promise<ReadCost & { readonly summary?: Summary }>;
 }
 
 const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, maxDelayMs: 800 };
+/** How much more of the index each further Query call of a page reads, when the filters left too few. */
+const GROWTH = 4;
 
 // The vacancy object's fields and the owner. Several (`type`, `url`, …) are DynamoDB reserved words: every
 // name goes through a placeholder.
@@ -63,11 +82,19 @@ const LISTED_PROJECTION = {
   ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
 };
 
+/** The bound of the index a cursor reads, and in which order (listing order is descending). */
+function cursorBound(cursor: ListingCursor): { bound: OrderBound; descending: boolean } {
+  const older = cursor.direction === 'older';
+  const comparison = older ? (cursor.inclusive ? '<=' : '<') : cursor.inclusive ? '>=' : '>';
+  return { bound: { comparison, position: cursor.position }, descending: older };
+}
+
 /**
- * The listing's data access (docs/design.md#how-a-listing-reads). One descending Query on the narrow,
- * sparse active index walks every matching entry once: it counts them for `total` and picks the ids at the
- * page's positions (after the page, it asks for counts only). One BatchGetItem then reads the page's items,
- * each checked to belong to the vendor. Full items are never read for counting, and nothing is scanned.
+ * The listing's data access (docs/design.md#how-a-listing-reads). A page is one Query on the narrow, sparse active
+ * index — from the top, or from a cursor's position — that reads only as many entries as the page needs (one
+ * more, to know whether another page follows), then one BatchGetItem of the page's items, each checked to belong
+ * to the vendor. Counting the whole index is a separate read, for when the vendor's summary cannot be trusted.
+ * Nothing is scanned.
  */
 export function createVacancyRepository(
   client: DynamoDBDocumentClient,
@@ -75,29 +102,30 @@ export function createVacancyRepository(
 ): VacancyRepository {
   const { tableName, queryPageSize } = options;
   const retry = options.batchGetRetry ?? DEFAULT_BATCH_GET_RETRY;
+  const capped = (limit: number) => (queryPageSize === undefined ? limit : Math.min(limit, queryPageSize));
 
-  async function pageIds(query: ActiveVacancyQuery) {
-    const condition = activeIndexCondition(query.vendorId, query.filters, query.today);
-    const end = query.offset + query.limit;
-    const ids: number[] = [];
-    let total = 0;
+  /** The index entries of a page (ids and order keys), in listing order, and whether more follow. */
+  async function pageEntries(query: PageQuery) {
+    const { bound, descending } =
+      'cursor' in query.start ? cursorBound(query.start.cursor) : { bound: undefined, descending: true };
+    const skip = 'offset' in query.start ? query.start.offset : 0;
+    const condition = activeIndexCondition(query.vendorId, query.filters, query.today, bound);
+    // The page, one more to know whether another follows, and those an offset skips.
+    const wanted = skip + query.limit + 1;
+    const entries: { id: number; order: Uint8Array }[] = [];
     let readUnits = 0;
     let calls = 0;
+    let evaluate = wanted;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const pagePassed = total >= end;
       const output = await client.send(
         new QueryCommand({
           TableName: tableName,
-          ScanIndexForward: false,
+          ScanIndexForward: !descending,
           ...condition,
-          ...(pagePassed
-            ? { Select: 'COUNT' }
-            : {
-                ProjectionExpression: '#id',
-                ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#id': 'id' },
-              }),
-          ...(queryPageSize !== undefined && { Limit: queryPageSize }),
+          ProjectionExpression: '#id, #o',
+          ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#id': 'id', '#o': ITEM.order },
+          Limit: capped(evaluate),
           ExclusiveStartKey: startKey,
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -105,14 +133,21 @@ export function createVacancyRepository(
       );
       calls += 1;
       readUnits += capacityUnits(output.ConsumedCapacity);
-      (output.Items ?? []).forEach((item, index) => {
-        const position = total + index;
-        if (position >= query.offset && position < end) ids.push(item.id as number);
-      });
-      total += output.Count ?? 0;
+      for (const item of output.Items ?? []) {
+        entries.push({ id: item.id as number, order: item[ITEM.order] as Uint8Array });
+      }
       startKey = output.LastEvaluatedKey;
-    } while (startKey);
-    return { ids, total, readUnits, calls };
+      // The filters passed too few: read more of the index next time.
+      evaluate = Math.max(wanted - entries.length, 1) * GROWTH;
+    } while (startKey && entries.length < wanted);
+    const page = entries.slice(skip, skip + query.limit);
+    return {
+      // A page read towards newer vacancies comes oldest first: put back in listing order.
+      page: descending ? page : page.reverse(),
+      more: entries.length > skip + query.limit,
+      readUnits,
+      calls,
+    };
   }
 
   async function fetchItems(vendorId: string, ids: readonly number[], signal: AbortSignal | undefined) {
@@ -140,24 +175,77 @@ export function createVacancyRepository(
   }
 
   return {
-    async listActive(query) {
-      const index = await pageIds(query);
-      if (index.ids.length === 0) {
+    async readPage(query) {
+      const index = await pageEntries(query);
+      const edges = { first: index.page[0]?.order, last: index.page.at(-1)?.order };
+      const bounds = {
+        ...(edges.first && { first: edges.first }),
+        ...(edges.last && { last: edges.last }),
+      };
+      if (index.page.length === 0) {
         return {
-          total: index.total,
           vacancies: [],
+          more: index.more,
           readUnits: index.readUnits,
           calls: index.calls,
           foreignItems: 0,
         };
       }
-      const items = await fetchItems(query.vendorId, index.ids, query.signal);
+      const items = await fetchItems(
+        query.vendorId,
+        index.page.map(({ id }) => id),
+        query.signal,
+      );
       return {
-        total: index.total,
         vacancies: items.vacancies,
+        ...bounds,
+        more: index.more,
         readUnits: index.readUnits + items.readUnits,
         calls: index.calls + items.calls,
         foreignItems: items.foreignItems,
+      };
+    },
+
+    async countActive(query) {
+      const condition = activeIndexCondition(query.vendorId, query.filters, query.today);
+      let total = 0;
+      let readUnits = 0;
+      let calls = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const output = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            ...condition,
+            Select: 'COUNT',
+            ...(queryPageSize !== undefined && { Limit: queryPageSize }),
+            ExclusiveStartKey: startKey,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+          underDeadline(query.signal),
+        );
+        calls += 1;
+        readUnits += capacityUnits(output.ConsumedCapacity);
+        total += output.Count ?? 0;
+        startKey = output.LastEvaluatedKey;
+      } while (startKey);
+      return { total, readUnits, calls };
+    },
+
+    async readSummary(vendorId, signal) {
+      const output = await client.send(
+        new GetCommand({
+          TableName: options.vendorsTable,
+          Key: summaryItemKey(vendorId),
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        underDeadline(signal),
+      );
+      return {
+        ...(output.Item && { summary: readSummary(output.Item) }),
+        readUnits: capacityUnits(output.ConsumedCapacity),
+        calls: 1,
       };
     },
   };

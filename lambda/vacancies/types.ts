@@ -10,6 +10,8 @@ export interface ListingQuery {
   readonly perPage?: number;
   /** Absent when the request gave none; `Accept-Language`, then the default locale apply. */
   readonly lang?: Locale;
+  /** The `cursor` as given (checked against the vendor and the filters once they are known). */
+  readonly cursor?: string;
 }
 
 /** The pagination object of the response (spec §2.3). */

@@ -4,7 +4,7 @@
  * (`lambda/store/writers.ts`), so it stamps when the vacancy changed and moves its vendor's summary. No Scan, ever.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryPages } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
 import { SUMMARY } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
@@ -19,7 +19,8 @@ import {
   toVacancyItem,
   type VacancyItem,
 } from '../../lambda/schema/vacancy-item';
-import { purgeHorizon, VacancyWriters } from '../../lambda/store/writers';
+import { readVendorSummary } from '../../lambda/store/recount';
+import { VacancyWriters } from '../../lambda/store/writers';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 
 /** What a change found and did. */
@@ -129,28 +130,24 @@ export async function purgeTombstones(
   const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
   let removed = 0;
   try {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tables.vacancies,
-          IndexName: CHANGE_INDEX.name,
-          KeyConditionExpression: '#vendor = :vendor AND #change < :before',
-          FilterExpression: '#status = :deleted',
-          ExpressionAttributeNames: {
-            '#vendor': CHANGE_INDEX.partitionKey,
-            '#change': CHANGE_INDEX.sortKey,
-            '#status': 'status',
-          },
-          ExpressionAttributeValues: {
-            ':vendor': vendorId,
-            ':before': changeKey(before, 0),
-            ':deleted': 'deleted',
-          },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const entry of output.Items ?? []) {
+    const tombstones = queryPages(client, {
+      TableName: tables.vacancies,
+      IndexName: CHANGE_INDEX.name,
+      KeyConditionExpression: '#vendor = :vendor AND #change < :before',
+      FilterExpression: '#status = :deleted',
+      ExpressionAttributeNames: {
+        '#vendor': CHANGE_INDEX.partitionKey,
+        '#change': CHANGE_INDEX.sortKey,
+        '#status': 'status',
+      },
+      ExpressionAttributeValues: {
+        ':vendor': vendorId,
+        ':before': changeKey(before, 0),
+        ':deleted': 'deleted',
+      },
+    });
+    for await (const entries of tombstones) {
+      for (const entry of entries) {
         const outcome = await writers.write(entry.id as number, (current) =>
           current && isTombstone(current) && current[ITEM.updatedAt] < before
             ? { remove: true }
@@ -158,11 +155,11 @@ export async function purgeTombstones(
         );
         if ('removed' in outcome) removed += 1;
       }
-      startKey = output.LastEvaluatedKey;
-    } while (startKey);
+    }
     // The horizon is recorded even where nothing was removed: the vendor's changes before it are gone as far as a
     // sync can tell.
-    const horizon = Math.max(before, (await purgeHorizon(client, tables.vendors, vendorId)) ?? 0);
+    const { summary } = await readVendorSummary(client, tables.vendors, vendorId);
+    const horizon = Math.max(before, summary?.purgedBefore ?? 0);
     await writers.settleWith(vendorId, SUMMARY.purgedBefore, horizon);
     return { vendorId, removed, purgedBefore: horizon };
   } finally {

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
 
 /**
@@ -20,6 +23,30 @@ export const ESBUILD_SETTINGS = {
   banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
 } as const;
 
+const LAMBDA_SOURCES = new URL('../../lambda', import.meta.url).pathname;
+
+/**
+ * The build of the functions: a digest of every source file under `lambda/`, which the bundler writes into the
+ * code as `VVA_BUILD_ID` — part of the listing's entity tags, since another build may write other bytes for the
+ * same data (docs/design.md#etags).
+ */
+export function functionsBuildId(): string {
+  const hash = createHash('sha256');
+  const files = (readdirSync(LAMBDA_SOURCES, { recursive: true }) as string[]).filter((file) =>
+    file.endsWith('.ts'),
+  );
+  for (const file of files.sort())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(LAMBDA_SOURCES, file)))
+      .update('\0');
+  return hash.digest('base64url').slice(0, 22);
+}
+
+/** esbuild's `define` of the functions: the build id. */
+export const esbuildDefine = () => ({ VVA_BUILD_ID: JSON.stringify(functionsBuildId()) });
+
 /** Node options of the functions: stack traces mapped through the source maps. */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
@@ -34,6 +61,7 @@ export function nodejsBundling(): nodejs.BundlingOptions {
     sourcesContent: ESBUILD_SETTINGS.sourcesContent,
     mainFields: [...ESBUILD_SETTINGS.mainFields],
     banner: ESBUILD_SETTINGS.banner,
+    define: esbuildDefine(),
     bundleAwsSDK: true,
   };
 }

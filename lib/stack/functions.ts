@@ -6,6 +6,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
+import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
 import { ACTIVE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
@@ -22,7 +23,7 @@ const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url)
 
 /**
  * The functions of the service: the TOKEN authorizer, which may only read the vendors table; the listing, which may
- * only Query the active index and BatchGetItem vacancies; and the expiry job, which may read and put vacancies by
+ * only Query the active index, BatchGetItem vacancies and read the vendors' summaries; and the expiry job, which may read and put vacancies by
  * id, Query the expiry and active indexes, list vendors and keep their summaries — and nothing else of the vendors
  * table. Memory and timeouts are their own limits
  * (`FUNCTION_LIMITS`), which the local server enforces too.
@@ -61,13 +62,18 @@ export class ServiceFunctions extends Construct {
       limits: FUNCTION_LIMITS.listing,
       environment: functionEnvironment('listing', deployed, tables),
       statements: [
-        // Exactly the two reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
-        // BatchGetItem of a page.
+        // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
+        // BatchGetItem of a page, GetItem of the vendor's summary — never of a key or a vendor item.
         new iam.PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
         }),
         new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem'],
+          resources: [data.vendors.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
+        }),
       ],
     });
 
@@ -98,7 +104,7 @@ export class ServiceFunctions extends Construct {
         new iam.PolicyStatement({
           actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
           resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['summary#*'] } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
         }),
       ],
     });

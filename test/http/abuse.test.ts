@@ -138,7 +138,9 @@ describe('the local server under hostile HTTP', () => {
     );
     expectContained(response);
     const { pagination } = JSON.parse(response.body) as { pagination: { next_page_url: string } };
-    expect(pagination.next_page_url).toBe(`${api.url}/vendor/vacancies?per_page=1&page=2`);
+    expect(pagination.next_page_url.startsWith(`${api.url}/vendor/vacancies?per_page=1&page=2&cursor=`)).toBe(
+      true,
+    );
   });
 
   it('refuses two Authorization headers, even two good ones', async () => {

@@ -140,9 +140,9 @@ describe('the stack, with default settings', () => {
       for (const statement of writers) expect(expiry).toContainEqual(statement);
     });
 
-    it('lets the listing Query only the active index and BatchGetItem only the vacancies table', () => {
+    it("lets the listing Query only the active index, BatchGetItem only the vacancies table, and read only the vendors' summaries", () => {
       const grants = dynamodbGrants(template, 'GET /vendor/vacancies');
-      expect(grants).toHaveLength(2);
+      expect(grants).toHaveLength(3);
       expect(grants).toContainEqual([
         ['dynamodb:Query'],
         expect.stringMatching(
@@ -152,6 +152,11 @@ describe('the stack, with default settings', () => {
       expect(grants).toContainEqual([
         ['dynamodb:BatchGetItem'],
         expect.stringMatching(/^\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\}$/),
+      ]);
+      expect(grants).toContainEqual([
+        ['dynamodb:GetItem'],
+        expect.stringMatching(/^\{"Fn::GetAtt":\["DataVendors\w+","Arn"\]\}$/),
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['summary#*'] } },
       ]);
     });
 

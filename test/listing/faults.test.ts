@@ -4,7 +4,7 @@
  */
 
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
@@ -24,6 +24,7 @@ const metrics = testMetrics('listing');
 const handler = createListingHandler({
   repository: createVacancyRepository(documentClient, {
     tableName: TABLE,
+    vendorsTable: 'Vendors',
     batchGetRetry: { maxStalls: 2, baseDelayMs: 10, maxDelayMs: 100 },
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -61,6 +62,8 @@ describe('listing faults', () => {
   beforeEach(() => {
     dynamodb.reset();
     sleeps.length = 0;
+    // No summary: the listing counts on the index.
+    dynamodb.on(GetCommand).resolves({});
   });
 
   it('answers 503 with Retry-After to throttling (what the SDK raises once its own retries are spent)', async () => {

@@ -27,7 +27,10 @@ describe('a page of the largest vacancies the import allows', () => {
 
   it('answers per_page=100 with 200, the body and Lambda payload under 6 MB', async () => {
     const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
+      repository: createVacancyRepository(tables.documentClient, {
+        tableName: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      }),
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 },
       logger: silentLogger(),
       metrics: testMetrics('listing'),

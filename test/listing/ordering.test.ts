@@ -22,7 +22,10 @@ describe('listing order on the DynamoDB engine', () => {
   beforeAll(async () => {
     tables = await createTestTables();
     const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
+      repository: createVacancyRepository(tables.documentClient, {
+        tableName: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      }),
       settings: { defaultLocale: 'en', clock: BERLIN, defaultPerPage: 100 },
       logger: silentLogger(),
       metrics: testMetrics('listing'),

@@ -113,7 +113,10 @@ describe('vacancy import on the DynamoDB engine', () => {
       await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
     }
     const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, { tableName: tables.names.vacancies }),
+      repository: createVacancyRepository(tables.documentClient, {
+        tableName: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      }),
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 100 },
       logger: silentLogger(),
       metrics: testMetrics('listing'),

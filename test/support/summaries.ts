@@ -1,50 +1,20 @@
 /**
- * The exact counts a vendor's summary should hold, read the slow way (the whole active index), and the summary as
- * stored: what the tests of the summary compare.
+ * The exact counts a vendor's summary should hold, counted here from the entries of its active index (read with
+ * the recount's own reader), and the summary as stored: what the tests of the summary compare.
  */
-
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type Counts,
-  countAttribute,
-  dayAttribute,
-  readSummary,
-  type Summary,
-  summaryItemKey,
-} from '../../lambda/schema/summary';
-import { ACTIVE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
+import { countAttribute, dayAttribute, type Summary } from '../../lambda/schema/summary';
+import type { TableNames } from '../../lambda/schema/tables';
+import { type ActiveEntry, activeIndexEntries, readVendorSummary } from '../../lambda/store/recount';
 
 /** A vendor's active index entries: type, experience range and deadline day of each. */
 export async function activeEntries(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   vendorId: string,
-): Promise<{ type: number; min: number; max: number | undefined; day: number }[]> {
-  const entries: { type: number; min: number; max: number | undefined; day: number }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const output = await client.send(
-      new QueryCommand({
-        TableName: tables.vacancies,
-        IndexName: ACTIVE_INDEX.name,
-        KeyConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': ACTIVE_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':v': vendorId },
-        ConsistentRead: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const entry of output.Items ?? []) {
-      entries.push({
-        type: entry[ITEM.type] as number,
-        min: entry[ITEM.experienceMin] as number,
-        max: entry[ITEM.experienceMax] as number | undefined,
-        day: entry[ITEM.deadline] as number,
-      });
-    }
-    startKey = output.LastEvaluatedKey;
-  } while (startKey);
+): Promise<ActiveEntry[]> {
+  const entries: ActiveEntry[] = [];
+  for await (const page of activeIndexEntries(client, tables.vacancies, vendorId)) entries.push(...page);
   return entries;
 }
 
@@ -54,7 +24,7 @@ export async function exactCounts(
   tables: TableNames,
   vendorId: string,
 ): Promise<[string, number][]> {
-  const counts: Counts = new Map();
+  const counts = new Map<string, number>();
   for (const { type, min, max, day } of await activeEntries(client, tables, vendorId)) {
     for (const name of [countAttribute(type, min, max), dayAttribute(day)]) {
       counts.set(name, (counts.get(name) ?? 0) + 1);
@@ -69,10 +39,7 @@ export async function storedSummary(
   tables: TableNames,
   vendorId: string,
 ): Promise<Summary | undefined> {
-  const { Item } = await client.send(
-    new GetCommand({ TableName: tables.vendors, Key: summaryItemKey(vendorId), ConsistentRead: true }),
-  );
-  return Item ? readSummary(Item) : undefined;
+  return (await readVendorSummary(client, tables.vendors, vendorId)).summary;
 }
 
 /** A summary's counts in the form of `exactCounts`. */

@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { lastPage, pageOffset, pageUrlBuilder, paginate, routeUrl } from '../../lambda/vacancies/pagination';
 
-const url = (page: number) => `u?page=${page}`;
+/** The links of page `page`, and whether more vacancies follow it (a walk by cursor needs that). */
+const links = (page: number, more = false) => ({
+  more,
+  next: () => `u?page=${page + 1}`,
+  prev: () => `u?page=${page - 1}`,
+});
 
 describe('pagination math', () => {
   it('computes offsets and the last page (never below 1)', () => {
@@ -14,7 +19,7 @@ describe('pagination math', () => {
   });
 
   it('has no previous link on page 1 and no next link on the last page', () => {
-    expect(paginate(30, 1, 10, url)).toEqual({
+    expect(paginate(30, 1, 10, links(1))).toEqual({
       current_page: 1,
       last_page: 3,
       per_page: 10,
@@ -22,20 +27,30 @@ describe('pagination math', () => {
       next_page_url: 'u?page=2',
       prev_page_url: null,
     });
-    expect(paginate(30, 3, 10, url)).toMatchObject({ next_page_url: null, prev_page_url: 'u?page=2' });
+    expect(paginate(30, 3, 10, links(3))).toMatchObject({ next_page_url: null, prev_page_url: 'u?page=2' });
   });
 
   it('keeps an empty listing on one page with no links', () => {
-    expect(paginate(0, 1, 15, url)).toMatchObject({ last_page: 1, next_page_url: null, prev_page_url: null });
+    expect(paginate(0, 1, 15, links(1))).toMatchObject({
+      last_page: 1,
+      next_page_url: null,
+      prev_page_url: null,
+    });
   });
 
   it('reports a page past the end as requested, linking back to the page before it', () => {
-    expect(paginate(5, 9, 10, url)).toMatchObject({
+    expect(paginate(5, 9, 10, links(9))).toMatchObject({
       current_page: 9,
       last_page: 1,
       next_page_url: null,
       prev_page_url: 'u?page=8',
     });
+  });
+
+  it('links to the next page while vacancies follow, even on what the total makes the last page', () => {
+    // A walk by cursor, after vacancies before it were closed: the page count shrank, the vacancies did not.
+    expect(paginate(20, 2, 10, links(2, true))).toMatchObject({ last_page: 2, next_page_url: 'u?page=3' });
+    expect(paginate(20, 2, 10, links(2, false))).toMatchObject({ next_page_url: null });
   });
 });
 

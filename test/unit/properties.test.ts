@@ -95,21 +95,22 @@ describe('properties', () => {
         const parsed = parseListingQuery(multiValueQuery(query));
         if (!parsed.ok) throw new Error('a valid query did not parse');
         const perPage = parsed.query.perPage ?? 15;
-        const links = paginate(
-          total,
-          parsed.query.page,
-          perPage,
-          pageUrlBuilder('https://api.test/prod/vendor/vacancies', parsed.query),
-        );
-        for (const [link, page] of [
-          [links.next_page_url, parsed.query.page + 1],
-          [links.prev_page_url, parsed.query.page - 1],
+        const { page: current } = parsed.query;
+        const pageUrl = pageUrlBuilder('https://api.test/prod/vendor/vacancies', parsed.query);
+        const links = paginate(total, current, perPage, {
+          more: false,
+          next: () => pageUrl(current + 1, 'next-cursor'),
+          prev: () => pageUrl(current - 1, 'prev-cursor'),
+        });
+        for (const [link, page, cursor] of [
+          [links.next_page_url, current + 1, 'next-cursor'],
+          [links.prev_page_url, current - 1, 'prev-cursor'],
         ] as const) {
           if (link === null) continue;
           const url = new URL(link);
           expect(url.origin + url.pathname).toBe('https://api.test/prod/vendor/vacancies');
           const again = parseListingQuery(multiValueQuery(url.search.slice(1)));
-          expect(again).toEqual({ ok: true, query: { ...parsed.query, page } });
+          expect(again).toEqual({ ok: true, query: { ...parsed.query, page, cursor } });
         }
       }),
     );
@@ -122,7 +123,12 @@ describe('properties', () => {
         const seen: number[] = [];
         let page: number | null = 1;
         while (page !== null) {
-          const links = paginate(total, page, perPage, (p) => String(p));
+          const current: number = page;
+          const links = paginate(total, current, perPage, {
+            more: false,
+            next: () => String(current + 1),
+            prev: () => String(current - 1),
+          });
           expect(links.last_page).toBe(last);
           const offset = pageOffset(page, perPage);
           for (let position = offset; position < Math.min(offset + perPage, total); position += 1)
@@ -130,7 +136,8 @@ describe('properties', () => {
           page = links.next_page_url === null ? null : Number(links.next_page_url);
         }
         expect(seen).toEqual(Array.from({ length: total }, (_, i) => i));
-        expect(paginate(total, last + 1, perPage, String).next_page_url).toBeNull();
+        const past = { more: false, next: () => 'next', prev: () => 'prev' };
+        expect(paginate(total, last + 1, perPage, past).next_page_url).toBeNull();
       }),
     );
   });
