@@ -90,5 +90,14 @@ export function createNaiveRepository(client: DynamoDBDocumentClient, tableName:
     async readSummary() {
       return { readUnits: 0, calls: 0 };
     },
+
+    // The baseline lists; it has no change index to sync from.
+    readChanges: notABaseline,
+    countChanges: notABaseline,
+    readItems: notABaseline,
   };
+}
+
+async function notABaseline(): Promise<never> {
+  throw new Error('The naive baseline has no change index: syncs are measured on ours alone');
 }

@@ -21,7 +21,10 @@ import { createTableInput, createTables, localTableNames } from '../lib/create-t
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
+import { importVacancies } from '../lib/ops/import';
+import { parseImportFile } from '../lib/ops/import-file';
 import { validateVacancyRecord } from '../lib/ops/vacancy-record';
+import { putVendor } from '../lib/ops/vendors';
 import { DEFAULT_SETTINGS } from '../lib/settings';
 import { vacancyRecords } from './dataset';
 import { indexEntries, itemSize } from './item-size';
@@ -71,6 +74,17 @@ export interface WalkResult {
   ratio: number;
 }
 
+/** A sync: of a given number of changes (0: nothing changed since `updated_since`). */
+export interface SyncResult {
+  vacancies: number;
+  changes: number;
+  pages: number;
+  rcu: number;
+  calls: number;
+  /** Half a unit per active item read, plus the change index entries counted and read (45 bytes each). */
+  floor_rcu: number;
+}
+
 /** A poll of page 1 answered 304 (its `If-None-Match` the tag of the page as it is). */
 export interface PollResult {
   vacancies: number;
@@ -90,7 +104,7 @@ export interface IndexEntryResult {
 }
 
 /** A repository that adds up what its reads cost, until taken. */
-function metered(repository: VacancyRepository) {
+export function metered(repository: VacancyRepository) {
   let cost = { readUnits: 0, calls: 0 };
   const add = <T extends { readUnits: number; calls: number }>(read: T): T => {
     cost.readUnits += read.readUnits;
@@ -102,6 +116,9 @@ function metered(repository: VacancyRepository) {
       readPage: async (query) => add(await repository.readPage(query)),
       countActive: async (query) => add(await repository.countActive(query)),
       readSummary: async (vendorId, signal) => add(await repository.readSummary(vendorId, signal)),
+      readChanges: async (range) => add(await repository.readChanges(range)),
+      countChanges: async (range) => add(await repository.countChanges(range)),
+      readItems: async (vendorId, ids, signal) => add(await repository.readItems(vendorId, ids, signal)),
     } satisfies VacancyRepository,
     /** What the reads since the last call cost. */
     take() {
@@ -152,6 +169,9 @@ export interface ReadOptions {
   readonly naiveUpTo: number;
   /** Whole walks by `next_page_url`: of which vendor, at which `per_page`. */
   readonly walks: readonly { readonly size: number; readonly perPage: number }[];
+  /** Syncs are measured at this vendor's size: an empty one, and one of `syncChanges` changes. */
+  readonly syncSize: number;
+  readonly syncChanges: number;
 }
 
 /**
@@ -163,7 +183,13 @@ export async function measureReads(
   client: DynamoDBClient,
   documentClient: DynamoDBDocumentClient,
   options: ReadOptions,
-): Promise<{ reads: ReadResult[]; entries: IndexEntryResult[]; walks: WalkResult[]; polls: PollResult[] }> {
+): Promise<{
+  reads: ReadResult[];
+  entries: IndexEntryResult[];
+  walks: WalkResult[];
+  polls: PollResult[];
+  syncs: SyncResult[];
+}> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
   await createTables(client, tables);
@@ -187,10 +213,12 @@ export async function measureReads(
   const entries: IndexEntryResult[] = [];
   const walks: WalkResult[] = [];
   const polls: PollResult[] = [];
+  const syncs: SyncResult[] = [];
   let firstId = 1;
   for (const size of options.sizes) {
     const vendorId = `vendor-${size}`;
     const withNaive = size <= options.naiveUpTo;
+    const vendorFirstId = firstId;
     const items = dataSetItems(vendorId, firstId, size);
     firstId += items.length;
     for (const [index, sizesOfEntries] of indexEntrySizes(items)) {
@@ -292,8 +320,65 @@ export async function measureReads(
       walks.push(await measureWalk(handlers.ours, ours, event, size, walk.perPage));
       process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
     }
+
+    if (size === options.syncSize) {
+      // Some vacancies changed through the import (their title), after `since`; then syncs from `since` and from
+      // a moment when nothing has changed since.
+      await putVendor(documentClient, tables.vendors, { vendorId, company: vendorId });
+      const since = new Date().toISOString();
+      const changed = vacancyRecords(vendorId, vendorFirstId, size, size)
+        .slice(0, options.syncChanges)
+        .map((record) => ({ ...record, title: `${record.title} (changed)` }));
+      const report = await importVacancies(
+        documentClient,
+        tables,
+        parseImportFile(changed.map((record) => JSON.stringify(record)).join('\n')),
+        { clock: CLOCK },
+      );
+      if (report.imported !== options.syncChanges) throw new Error(`Changed ${report.imported} vacancies`);
+      await sleep(INDEX_SETTLE_MS + 1_000);
+      syncs.push(await measureSync(handlers.ours, ours, event, size, since, options.syncChanges));
+      syncs.push(await measureSync(handlers.ours, ours, event, size, new Date().toISOString(), 0));
+      process.stderr.write(`  ${size} syncs: done\n`);
+    }
   }
-  return { reads, entries, walks, polls };
+  return { reads, entries, walks, polls, syncs };
+}
+
+/** Follows a sync from `since` to its end, and adds up what its pages cost; checks it gave `changes` changes. */
+async function measureSync(
+  handler: ReturnType<typeof createListingHandler>,
+  side: ReturnType<typeof metered>,
+  event: (query: string) => ReturnType<typeof listingEvent>,
+  size: number,
+  since: string,
+  changes: number,
+): Promise<SyncResult> {
+  side.take();
+  let query: string | undefined = `updated_since=${encodeURIComponent(since)}&per_page=100`;
+  let pages = 0;
+  let items = 0;
+  while (query !== undefined) {
+    const response = await handler(event(query), lambdaContext('bench'));
+    if (response.statusCode !== 200) throw new Error(`sync: ${response.statusCode} ${response.body}`);
+    const body = JSON.parse(response.body) as ListingResponse;
+    items += body.data.length;
+    pages += 1;
+    const next = body.pagination.next_page_url;
+    query = next ? new URL(next).search.slice(1) : undefined;
+  }
+  if (items !== changes) throw new Error(`The sync gave ${items} changes of ${changes}`);
+  const { readUnits, calls } = side.take();
+  // Each change's entry, counted then read (about 45 bytes, half a unit per 4 KB), and each active item.
+  const entryUnits = Math.ceil((changes * 45) / 4096) * 0.5;
+  return {
+    vacancies: size,
+    changes,
+    pages,
+    rcu: round(readUnits, 1),
+    calls,
+    floor_rcu: changes === 0 ? 0 : changes * 0.5 + 2 * entryUnits,
+  };
 }
 
 /**

@@ -26,6 +26,8 @@ const READS: ReadOptions = QUICK
         { size: 1_000, perPage: 15 },
         { size: 1_000, perPage: 100 },
       ],
+      syncSize: 1_000,
+      syncChanges: 100,
     }
   : {
       sizes: [10, 100, 1_000, 10_000, 100_000],
@@ -36,6 +38,8 @@ const READS: ReadOptions = QUICK
         { size: 10_000, perPage: 100 },
         { size: 100_000, perPage: 100 },
       ],
+      syncSize: 10_000,
+      syncChanges: 100,
     };
 const INIT_RUNS = QUICK ? 20 : 40;
 // The import's target is stated at 10,000 records: below that its fixed costs (vendor reads, the pre-read) weigh
@@ -57,7 +61,7 @@ function targets(
   imported: ImportResult,
   memory: MemoryResult,
 ): Check[] {
-  const { reads, entries, walks, polls } = measured;
+  const { reads, entries, walks, polls, syncs } = measured;
   const find = (size: number, label: string, filters: string | null = null) =>
     reads.find((r) => r.vacancies === size && r.page_label === label && r.filters === filters);
   const initRatio = bundles.listing.init_p50_ms / bundles.bare.init_p50_ms;
@@ -111,6 +115,14 @@ function targets(
       target: 'An unchanged poll answered 304: ≤ 1 read unit',
       value: `${most} RU at most (${polls.map((poll) => poll.vacancies.toLocaleString('en')).join(', ')} active)`,
       met: most <= 1,
+    });
+  }
+  const empty = syncs.find((sync) => sync.changes === 0);
+  if (empty) {
+    checks.push({
+      target: `A sync that finds no change (${empty.vacancies.toLocaleString('en')} active): ≤ 1 read unit`,
+      value: `${empty.rcu} RU`,
+      met: empty.rcu <= 1,
     });
   }
   const [small, large] = [find(100, 'first'), find(10_000, 'first')];
@@ -177,7 +189,7 @@ async function main() {
   }
   const memory = await measureMemory(MEMORY_REQUESTS);
   const checks = targets(bundles, measured, imported, memory);
-  const { reads, entries, walks, polls } = measured;
+  const { reads, entries, walks, polls, syncs } = measured;
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -259,6 +271,13 @@ async function main() {
       walks.map((w) => [w.vacancies, w.per_page, w.pages, w.items, w.rcu, w.floor_rcu, `${w.ratio}×`]),
     ),
   );
+  console.log('\n## Incremental syncs (per_page 100)\n');
+  console.log(
+    table(
+      ['active', 'changes', 'pages', 'read units', 'calls', 'floor (items and change entries)'],
+      syncs.map((sync) => [sync.vacancies, sync.changes, sync.pages, sync.rcu, sync.calls, sync.floor_rcu]),
+    ),
+  );
   console.log('\n## A poll of page 1 whose If-None-Match is its tag (answered 304)\n');
   console.log(
     table(
@@ -324,6 +343,7 @@ async function main() {
     reads,
     walks,
     polls,
+    syncs,
     import: imported,
     memory,
     targets: checks,

@@ -106,6 +106,8 @@ async function main(): Promise<void> {
         '',
         'Try:',
         `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?per_page=2&lang=en'`,
+        '  and a sync of everything that changed since a time (then follow pagination.next_sync_url):',
+        `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?updated_since=1970-01-01T00:00:00Z&per_page=2&lang=en'`,
       );
   } else {
     lines.push('Seed: none loaded (tables already had data)');

@@ -19,6 +19,12 @@ export interface paths {
          *     Following `next_page_url` from page 1 visits every vacancy that stays active and matching during the walk
          *     exactly once, whatever else is added, changed, closed or deleted meanwhile: the links carry a `cursor`.
          *
+         *     With `updated_since`, a sync: every vacancy of the vendor whose `updated_at` is at or after it and at or
+         *     before the walk's snapshot time (its first request's time less 4 to 5 seconds), oldest change first (then by
+         *     `id`); active ones in full with `status` and `updated_at`, every other one as a tombstone. Walk
+         *     `next_page_url` to the end, keep `pagination.next_sync_url`, call it next time: every change is delivered
+         *     at least once.
+         *
          *     Query parameters: an integer is ASCII digits only (`7`, `007`; not `+7`, `1.5`, `1e2`); an empty value
          *     means the parameter is absent; a parameter given twice is invalid; unknown parameters are ignored. Every
          *     invalid parameter is named in the 422.
@@ -36,8 +42,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A page of the listing, in Azerbaijani or in English (`Content-Language` says which). */
-        Listing: components["schemas"]["ListingAz"] | components["schemas"]["ListingEn"];
+        /**
+         * @description A page of the listing — or, with `updated_since`, of a sync — in Azerbaijani or in English
+         *     (`Content-Language` says which).
+         */
+        Listing: components["schemas"]["ListingAz"] | components["schemas"]["ListingEn"] | components["schemas"]["SyncAz"] | components["schemas"]["SyncEn"];
+        SyncAz: {
+            /** @constant */
+            status: "success";
+            company: string;
+            data: components["schemas"]["SyncChangeAz"][];
+            pagination: components["schemas"]["SyncPagination"];
+        };
+        SyncEn: {
+            /** @constant */
+            status: "success";
+            company: string;
+            data: components["schemas"]["SyncChangeEn"][];
+            pagination: components["schemas"]["SyncPagination"];
+        };
         ListingAz: {
             /** @constant */
             status: "success";
@@ -90,20 +113,70 @@ export interface components {
             /** @description When it was created, `YYYY-MM-DD HH:MM:SS` in the service time zone (Asia/Baku by default). */
             created_at: string;
         };
-        /** @description A vacancy object with its coded fields in Azerbaijani. */
-        VacancyAz: {
+        /** @description The coded fields of a vacancy object, in Azerbaijani. */
+        LabelsAz: {
             category?: components["schemas"]["CategoryAz"];
             city?: components["schemas"]["CityAz"];
             type?: components["schemas"]["TypeAz"];
             salary_type?: components["schemas"]["SalaryTypeAz"];
-        } & components["schemas"]["Vacancy"];
-        /** @description A vacancy object with its coded fields in English. */
-        VacancyEn: {
+        };
+        /** @description The coded fields of a vacancy object, in English. */
+        LabelsEn: {
             category?: components["schemas"]["CategoryEn"];
             city?: components["schemas"]["CityEn"];
             type?: components["schemas"]["TypeEn"];
             salary_type?: components["schemas"]["SalaryTypeEn"];
-        } & components["schemas"]["Vacancy"];
+        };
+        /** @description A vacancy object with its coded fields in Azerbaijani; no other field. */
+        VacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"];
+        /** @description A vacancy object with its coded fields in English; no other field. */
+        VacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"];
+        /** @description What a sync adds to an active vacancy, after its 15 fields. */
+        SyncStamp: {
+            /** @constant */
+            status: "active";
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        /**
+         * Format: date-time
+         * @description When the vacancy last changed as a client sees it, UTC with milliseconds.
+         * @example 2026-11-23T10:15:30.123Z
+         */
+        UpdatedAt: string;
+        /** @description An active vacancy in a sync, in Azerbaijani. */
+        SyncedVacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"] & components["schemas"]["SyncStamp"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "active";
+        };
+        /** @description An active vacancy in a sync, in English. */
+        SyncedVacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"] & components["schemas"]["SyncStamp"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "active";
+        };
+        /**
+         * @description A vacancy a sync reports as no longer listable: deleted, expired (its deadline has passed), or given another
+         *     status. Remove it from a copy.
+         */
+        Tombstone: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "inactive" | "draft" | "closed" | "expired" | "deleted";
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        /** @description A change in a sync, its shape told by `status`. */
+        SyncChangeAz: components["schemas"]["SyncedVacancyAz"] | components["schemas"]["Tombstone"];
+        /** @description A change in a sync, its shape told by `status`. */
+        SyncChangeEn: components["schemas"]["SyncedVacancyEn"] | components["schemas"]["Tombstone"];
         /** @enum {unknown} */
         TypeAz: "Tam iş günü" | "Yarım iş günü" | "Uzaqdan" | "Təcrübə proqramı";
         /** @enum {unknown} */
@@ -120,7 +193,21 @@ export interface components {
         CityAz: "Bakı" | "Gəncə" | "Sumqayıt" | "Mingəçevir" | "Lənkəran" | "Şəki" | "Şirvan" | "Naxçıvan" | "Quba" | "Xırdalan" | "Qəbələ" | "Şamaxı";
         /** @enum {unknown} */
         CityEn: "Baku" | "Ganja" | "Sumgait" | "Mingachevir" | "Lankaran" | "Shaki" | "Shirvan" | "Nakhchivan" | "Quba" | "Khirdalan" | "Gabala" | "Shamakhi";
-        Pagination: {
+        /** @description The pagination of a listing. */
+        Pagination: components["schemas"]["PaginationFields"];
+        /**
+         * @description The pagination of a sync: `total` counts the changes in the walk's window when it began, `prev_page_url` is
+         *     null, and `next_sync_url` is the next sync.
+         */
+        SyncPagination: {
+            /**
+             * Format: uri
+             * @description The URL of the next sync: the same parameters, `updated_since` at this walk's snapshot time, no cursor.
+             *     Keep it, and call it next time.
+             */
+            next_sync_url: string;
+        } & components["schemas"]["PaginationFields"];
+        PaginationFields: {
             /** Format: int64 */
             current_page: number;
             /**
@@ -160,6 +247,13 @@ export interface components {
             /** @constant */
             message?: "Unauthenticated.";
         } & components["schemas"]["Error"];
+        ErrorGone: {
+            /** @constant */
+            status: "error";
+            /** @example Changes before 2026-10-01T00:00:00.000Z are no longer kept; sync again from 1970-01-01T00:00:00Z. */
+            message: string;
+            request_id: string;
+        };
         ErrorForbidden: {
             /** @constant */
             message?: "Forbidden.";
@@ -260,6 +354,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMethodNotAllowed"];
             };
         };
+        /**
+         * @description A sync from before the vendor's last purge of deleted vacancies: the changes before it are no longer kept.
+         *     Sync again from `1970-01-01T00:00:00Z` (a full sync).
+         */
+        Gone: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorGone"];
+            };
+        };
         /** @description One or more invalid query parameters; `errors` names each, with one message. */
         InvalidParameters: {
             headers: {
@@ -357,6 +465,12 @@ export interface components {
         /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
         Lang: string;
         /**
+         * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
+         *     or a numeric offset, at most milliseconds. `1970-01-01T00:00:00Z` is a full sync. Not with `type`,
+         *     `experience_min`, `experience_max`, nor with `page` unless a `cursor` is given.
+         */
+        UpdatedSince: string;
+        /**
          * @description Where a page starts, as `next_page_url` and `prev_page_url` give it: opaque, bound to the vendor and the
          *     filters. With it, `page` only says what `current_page` is; without it, `page` reads by position. A cursor
          *     changed by hand, of another vendor or of other filters is a 422.
@@ -419,6 +533,12 @@ export interface operations {
                 /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
                 /**
+                 * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
+                 *     or a numeric offset, at most milliseconds. `1970-01-01T00:00:00Z` is a full sync. Not with `type`,
+                 *     `experience_min`, `experience_max`, nor with `page` unless a `cursor` is given.
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
+                /**
                  * @description Where a page starts, as `next_page_url` and `prev_page_url` give it: opaque, bound to the vendor and the
                  *     filters. With it, `page` only says what `current_page` is; without it, `page` reads by position. A cursor
                  *     changed by hand, of another vendor or of other filters is a 422.
@@ -471,6 +591,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["InvalidParameters"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];

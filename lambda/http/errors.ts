@@ -52,22 +52,38 @@ export function errorEnvelope(message: string, requestId: string, errors?: Field
 /** `Retry-After`, on every 429 and 503. */
 export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as const;
 
-/** An error with an HTTP status. Its message is the contract's message for the status, never internal detail. */
+/**
+ * An error with an HTTP status. Its message is the contract's message for the status — or, for a 410, the one that
+ * says which changes are gone — never internal detail.
+ */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
 
   constructor(
-    readonly statusCode: ErrorStatus,
+    readonly statusCode: ErrorStatus | 410,
     readonly details: {
       readonly errors?: FieldErrors;
       readonly headers?: Readonly<Record<string, string>>;
+      /** The message of a status whose message says more than the status (410). */
+      readonly message?: string;
       /** The underlying failure, for the logs only. */
       readonly cause?: unknown;
     } = {},
   ) {
-    super(ERROR_MESSAGES[statusCode], { cause: details.cause });
+    super(statusCode === 410 ? (details.message ?? 'Gone.') : ERROR_MESSAGES[statusCode], {
+      cause: details.cause,
+    });
   }
 }
+
+/** The full sync's `updated_since`: every vacancy the vendor has, never a 410. */
+export const FULL_SYNC = '1970-01-01T00:00:00Z';
+
+/** 410: a sync from before the vendor's purge horizon (docs/api.md#incremental-sync). */
+export const changesPurged = (horizon: string) =>
+  new HttpError(410, {
+    message: `Changes before ${horizon} are no longer kept; sync again from ${FULL_SYNC}.`,
+  });
 
 /** 422 naming every invalid field. */
 export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });

@@ -8,3 +8,10 @@ export function writeBigEndian(bytes: Uint8Array, offset: number, width: number,
     rest = Math.floor(rest / 256);
   }
 }
+
+/** The number `bytes[offset, offset + width)` holds, big-endian. */
+export function readBigEndian(bytes: Uint8Array, offset: number, width: number): number {
+  let value = 0;
+  for (let i = offset; i < offset + width; i += 1) value = value * 256 + (bytes[i] as number);
+  return value;
+}

@@ -2,7 +2,7 @@
  * The change index's key (docs/design.md#data-model): when an item last changed, then its id — 13 bytes,
  * big-endian, so that DynamoDB's byte order of binary keys is the order of changes: oldest first, then by id.
  */
-import { writeBigEndian } from './big-endian';
+import { readBigEndian, writeBigEndian } from './big-endian';
 import { CHANGE_INDEX } from './tables';
 
 /** Bytes of a change key: 6 for the millisecond (to the year 10889), 7 for the id (up to 2^53 − 1). */
@@ -19,13 +19,10 @@ export function changeKey(updatedAt: number, id: number): Uint8Array {
 
 /** The millisecond and id a change key holds. */
 export function readChangeKey(key: Uint8Array): { updatedAt: number; id: number } {
-  let updatedAt = 0;
-  let id = 0;
-  for (let i = 0; i < CHANGE_KEY_BYTES; i += 1) {
-    if (i < MILLISECOND_BYTES) updatedAt = updatedAt * 256 + (key[i] as number);
-    else id = id * 256 + (key[i] as number);
-  }
-  return { updatedAt, id };
+  return {
+    updatedAt: readBigEndian(key, 0, MILLISECOND_BYTES),
+    id: readBigEndian(key, MILLISECOND_BYTES, CHANGE_KEY_BYTES - MILLISECOND_BYTES),
+  };
 }
 
 /**

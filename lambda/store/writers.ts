@@ -60,6 +60,11 @@ export const LEASE_MS = 60_000;
 const FLUSH_MS = 5_000;
 /** Attributes one summary update names, at most (an update expression must stay under 4 KB). */
 const ATTRIBUTES_PER_UPDATE = 100;
+/**
+ * How long one write may take from its stamp (docs/design.md#incremental-sync): a write not done by then is given
+ * up (and decided again, with a new stamp), so that no change reaches the table long after the time it carries.
+ */
+export const WRITE_WINDOW_MS = 2_000;
 /** Tries of one write that keeps losing races, before it gives up. */
 const MAX_RACES = 8;
 
@@ -165,7 +170,7 @@ export class VacancyWriters {
   /**
    * Makes sure the vendor's lease is held, with at least half its time left, before a write: an item write is not
    * conditioned on the lease (DynamoDB Local's engines have no transactions to tie the two), so the lease must
-   * outlast every write made under it. The write itself is given up when the lease runs out (`#leaseSignal`); a
+   * outlast every write made under it. The write itself is given up when the lease runs out (`#writeSignal`); a
    * recount takes over only after that, and waits the index's settle window before it counts.
    */
   async #hold(session: Session): Promise<void> {
@@ -175,9 +180,9 @@ export class VacancyWriters {
     if (session.lost) throw new LeaseLostError(session.vendorId);
   }
 
-  /** A signal that aborts a write when its vendor's lease runs out. */
-  #leaseSignal(session: Session) {
-    return { abortSignal: AbortSignal.timeout(Math.max(0, session.expires - this.#now())) };
+  /** A signal that aborts a write at the end of its window, or sooner if its vendor's lease runs out first. */
+  #writeSignal(session: Session): AbortSignal {
+    return AbortSignal.timeout(Math.max(0, Math.min(WRITE_WINDOW_MS, session.expires - this.#now())));
   }
 
   /** The item as it is now, read strongly (after a lost race). */
@@ -227,12 +232,17 @@ export class VacancyWriters {
       const decision = decide(item, this.#changeTime(item));
       if ('unchanged' in decision) return { unchanged: item };
       if ('refuse' in decision) return { refused: decision.refuse, current: item };
-      const after = 'put' in decision ? decision.put : undefined;
       // A write never moves an item to another vendor: it is the vendor of what is written, or of what is removed.
-      const vendorId = (after ?? item)?.[ITEM.vendor];
+      const vendorId = ('put' in decision ? decision.put : item)?.[ITEM.vendor];
       if (vendorId === undefined) throw new Error(`Nothing to remove under id ${id}`);
       const session = this.#session(vendorId);
       await this.#hold(session);
+      // Stamped now, just before it is sent, and given up if it takes longer than the write window: a change
+      // reaches the table soon after its stamp, which the sync's settle window counts on.
+      const stamped = decide(item, this.#changeTime(item));
+      if (!('put' in stamped) && !('remove' in stamped)) continue;
+      const after = 'put' in stamped ? stamped.put : undefined;
+      const signal = this.#writeSignal(session);
       try {
         const condition = this.#unchangedSince(item);
         const output = after
@@ -243,7 +253,7 @@ export class VacancyWriters {
                 ...condition,
                 ReturnConsumedCapacity: 'TOTAL',
               }),
-              this.#leaseSignal(session),
+              { abortSignal: signal },
             )
           : await this.#client.send(
               new DeleteItemCommand({
@@ -252,11 +262,12 @@ export class VacancyWriters {
                 ...condition,
                 ReturnConsumedCapacity: 'TOTAL',
               }),
-              this.#leaseSignal(session),
+              { abortSignal: signal },
             );
         this.writeUnits += capacityUnits(output.ConsumedCapacity);
       } catch (error) {
-        if (!isConditionFailed(error) || race >= MAX_RACES) throw error;
+        // A lost race, or a write given up at the end of its window: read the item again, decide again.
+        if ((!isConditionFailed(error) && !signal.aborted) || race >= MAX_RACES) throw error;
         item = await this.#read(id);
         continue;
       }

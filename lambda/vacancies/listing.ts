@@ -5,14 +5,24 @@ import { ifNoneMatchMatches } from '../http/middleware';
 import { countMatching, INDEX_SETTLE_MS, isCurrent, type Summary } from '../schema/summary';
 import type { Locale } from '../schema/vacancy';
 import type { ZoneClock } from '../time/zone-clock';
-import { type CursorBinding, decodeCursor, encodeCursor, type ListingCursor } from './cursor';
+import {
+  type CursorBinding,
+  decodeCursor,
+  decodeSyncCursor,
+  encodeCursor,
+  type ListingCursor,
+  listingBinding,
+  type SyncCursor,
+  syncBinding,
+} from './cursor';
 import { type BodyInputs, summaryETag } from './etag';
 import { negotiateLocale } from './locale';
 import { pageOffset, pageUrlBuilder, paginate, type RequestLocation, routeUrl } from './pagination';
 import { toVacancyObjects } from './presenter';
 import { type MultiValueParameters, parseListingQuery } from './query';
 import type { PageStart, VacancyPage, VacancyRepository } from './repository';
-import type { ListingQuery, ListingResponse } from './types';
+import { syncVacancies } from './sync';
+import type { ListingQuery, ListingResponse, SyncResponse } from './types';
 
 /** Per-deployment behaviour of the listing (docs/operating.md#settings). */
 export interface ListingSettings {
@@ -47,9 +57,12 @@ interface Served {
   readonly foreignItems: number;
 }
 
-/** A listing's response body, with its entity tag when the vendor's summary gave one (docs/design.md#etags). */
+/**
+ * A listing's response body (a sync's, with `updated_since`), with its entity tag when the vendor's summary gave
+ * one (docs/design.md#etags).
+ */
 export interface ListingResult extends Served {
-  readonly body: ListingResponse;
+  readonly body: ListingResponse | SyncResponse;
   readonly etag?: string;
 }
 
@@ -63,9 +76,11 @@ export interface NotModifiedResult extends Served {
 }
 
 /** A valid request, with what it resolved to. */
-interface Resolved {
+export interface Resolved {
   readonly query: ListingQuery;
+  /** The cursor given, decoded: a listing's, or — with `updated_since` — a sync's. */
   readonly cursor: ListingCursor | undefined;
+  readonly syncCursor: SyncCursor | undefined;
   readonly locale: Locale;
   readonly perPage: number;
   readonly today: string;
@@ -78,16 +93,23 @@ function resolve(request: ListingRequest, settings: ListingSettings): Resolved {
   const parsed = parseListingQuery(request.parameters);
   const errors: FieldErrors = parsed.ok ? {} : parsed.errors;
   const query = parsed.ok ? parsed.query : undefined;
-  // A cursor is checked against the filters as given, so only once they are valid.
+  // A cursor is checked against the walk as given — the filters, or a sync's start — so only once that is valid.
   const filters = parsed.ok ? parsed.query.filters : parsed.filters;
   const given = parsed.ok ? parsed.query.cursor : parsed.cursor;
-  const binding: CursorBinding = { vendorId: request.vendor.vendorId, filters: filters ?? {} };
-  const cursor = given === undefined || !filters ? undefined : decodeCursor(given, binding);
-  if (given !== undefined && filters && !cursor) errors.cursor = ['The cursor is invalid.'];
+  const since = query?.updatedSince;
+  const vendorId = request.vendor.vendorId;
+  const binding =
+    since === undefined ? listingBinding(vendorId, filters ?? {}) : syncBinding(vendorId, since);
+  const checkable =
+    given !== undefined && (since === undefined ? filters !== undefined : query !== undefined);
+  const cursor = checkable && since === undefined ? decodeCursor(given, binding) : undefined;
+  const syncCursor = checkable && since !== undefined ? decodeSyncCursor(given, binding) : undefined;
+  if (checkable && !cursor && !syncCursor) errors.cursor = ['The cursor is invalid.'];
   if (!query || Object.keys(errors).length > 0) throw invalidInput(errors);
   return {
     query,
     cursor,
+    syncCursor,
     locale: negotiateLocale(query.lang, request.acceptLanguage, settings.defaultLocale),
     perPage: query.perPage ?? settings.defaultPerPage,
     today: settings.clock.today(request.now),
@@ -152,6 +174,9 @@ export async function listVacancies(
 ): Promise<ListingResult | NotModifiedResult> {
   const resolved = resolve(request, settings);
   const { query, perPage, today } = resolved;
+  if (query.updatedSince !== undefined) {
+    return syncVacancies(request, { ...resolved, since: query.updatedSince }, repository, settings);
+  }
   const vendorId = request.vendor.vendorId;
   const signal = request.signal;
   let readUnits = 0;

@@ -1,10 +1,11 @@
+import { formatRfc3339 } from '../time/rfc3339';
 import type { ListingQuery, Pagination } from './types';
 
 /** The listing's route, appended to a configured public base URL. */
 export const LISTING_PATH = '/vendor/vacancies';
 
 /** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
-type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang';
+type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang' | 'updated_since';
 
 /** Position (from 0) of the first vacancy of a page. */
 export function pageOffset(page: number, perPage: number): number {
@@ -30,6 +31,7 @@ export function pageUrlBuilder(
     ['experience_max', query.filters.experienceMax],
     ['per_page', query.perPage],
     ['lang', query.lang],
+    ['updated_since', query.updatedSince === undefined ? undefined : formatRfc3339(query.updatedSince)],
   ];
   const parameters = new URLSearchParams();
   for (const [name, value] of carried) if (value !== undefined) parameters.set(name, String(value));
@@ -61,6 +63,18 @@ export function paginate(
     next_page_url: page < last || links.more ? links.next() : null,
     prev_page_url: page > 1 ? links.prev() : null,
   };
+}
+
+/**
+ * A sync's `next_sync_url` (docs/api.md#incremental-sync): the route with the request's `per_page` and `lang`, and
+ * `updated_since` at the walk's snapshot time; no cursor.
+ */
+export function nextSyncUrl(routeUrl: string, query: ListingQuery, snapshot: number): string {
+  const parameters = new URLSearchParams();
+  if (query.perPage !== undefined) parameters.set('per_page', String(query.perPage));
+  if (query.lang !== undefined) parameters.set('lang', query.lang);
+  parameters.set('updated_since', formatRfc3339(snapshot));
+  return `${routeUrl}?${parameters}`;
 }
 
 /** What the route URL is built from when no public base URL is configured. */

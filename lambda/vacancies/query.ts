@@ -2,6 +2,7 @@ import { PER_PAGE_LIMITS } from '../config/defaults';
 import type { FieldErrors } from '../http/errors';
 import type { VacancyFilters } from '../schema/active-index';
 import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
+import { parseRfc3339 } from '../time/rfc3339';
 import { isLocale } from './locale';
 import type { ListingQuery } from './types';
 
@@ -14,7 +15,7 @@ export type MultiValueParameters = Readonly<Record<string, readonly string[] | u
  */
 export type ParseResult =
   | { ok: true; query: ListingQuery }
-  | { ok: false; errors: FieldErrors; cursor?: string; filters?: VacancyFilters };
+  | { ok: false; errors: FieldErrors; cursor?: string; filters?: VacancyFilters; sync?: true };
 
 interface Range {
   readonly min: number;
@@ -38,9 +39,13 @@ const RECOGNISED_PARAMETERS = [
   'per_page',
   'page',
   'lang',
+  'updated_since',
   'cursor',
 ] as const;
 type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
+
+const UPDATED_SINCE_MESSAGE =
+  'The updated_since must be an RFC 3339 date-time with a time zone, such as 2026-11-23T10:15:30Z.';
 
 // An integer is ASCII decimal digits only: no sign, no blank, no exponent, no fraction.
 const DIGITS = /^[0-9]+$/;
@@ -56,6 +61,12 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     errors[name] = [message];
     return undefined;
   };
+
+  /** Whether the request gives the parameter a value (an empty one is no value). */
+  const given = (name: ParameterName): boolean =>
+    ((parameters && Object.hasOwn(parameters, name) ? parameters[name] : undefined) ?? []).some(
+      (value) => value !== '',
+    );
 
   const raw = (name: ParameterName): string | undefined => {
     // Own properties only: the names are the client's, and `toString` must not find Object's.
@@ -101,6 +112,20 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
   // Whether the cursor is one of ours, for this vendor and these filters, is the listing's to say.
   const cursor = raw('cursor');
 
+  // A sync (docs/api.md#incremental-sync): filters, and a page without a cursor, do not go with it.
+  const updatedSinceText = raw('updated_since');
+  let updatedSince: number | undefined;
+  if (updatedSinceText !== undefined && !errors.updated_since) {
+    updatedSince = parseRfc3339(updatedSinceText);
+    if (updatedSince === undefined) fail('updated_since', UPDATED_SINCE_MESSAGE);
+  }
+  if (given('updated_since')) {
+    for (const name of ['type', 'experience_min', 'experience_max'] as const) {
+      if (given(name)) errors[name] = [`The ${name} cannot be combined with updated_since.`];
+    }
+    if (given('page') && !given('cursor')) errors.page = ['The page cannot be combined with updated_since.'];
+  }
+
   const filters: VacancyFilters = {
     ...(type !== undefined && { type }),
     ...(experienceMin !== undefined && { experienceMin }),
@@ -110,9 +135,13 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     const filtersValid = !errors.type && !errors.experience_min && !errors.experience_max;
     return {
       ok: false,
-      errors,
+      // In the order of the parameters, whatever order they were found in.
+      errors: Object.fromEntries(
+        RECOGNISED_PARAMETERS.flatMap((name) => (errors[name] ? [[name, errors[name]]] : [])),
+      ),
       ...(cursor !== undefined && { cursor }),
       ...(filtersValid && { filters }),
+      ...(given('updated_since') && { sync: true as const }),
     };
   }
   return {
@@ -123,6 +152,7 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
       ...(perPage !== undefined && { perPage }),
       ...(lang && { lang }),
       ...(cursor !== undefined && { cursor }),
+      ...(updatedSince !== undefined && { updatedSince }),
     },
   };
 }

@@ -2,10 +2,11 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
 import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
+import { changeRange } from '../schema/change-index';
 import { readSummary, type Summary, summaryItemKey } from '../schema/summary';
 import { ITEM } from '../schema/tables';
-import { VACANCY_FIELDS } from '../schema/vacancy';
-import type { ListedVacancy } from '../schema/vacancy-item';
+import { type StoredStatus, VACANCY_FIELDS } from '../schema/vacancy';
+import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
 import type { ListingCursor } from './cursor';
 
 /** Where a page starts: a position in the listing's order (an offset from its top), or a cursor. */
@@ -60,7 +61,26 @@ export interface VacancyRepositoryOptions {
   readonly sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Reads of the vacancy listing (docs/design.md#how-a-listing-reads). */
+/** A change of a vendor's, as the change index holds it: the item's id, its status then, and its change key. */
+export interface ChangeEntry {
+  readonly id: number;
+  readonly status: StoredStatus;
+  readonly change: Uint8Array;
+}
+
+/** A range of a vendor's change index, both ends included (change keys). */
+export interface ChangeRange {
+  readonly vendorId: string;
+  readonly from: Uint8Array;
+  readonly to: Uint8Array;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
+export type SyncedItem = Partial<ListedVacancy> &
+  Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
+
+/** Reads of the vacancy listing (docs/design.md#how-a-listing-reads) and of a sync (#incremental-sync). */
 export interface VacancyRepository {
   /** A page of a vendor's listable vacancies matching the filters. */
   readPage(query: PageQuery): Promise<VacancyPage>;
@@ -68,19 +88,38 @@ export interface VacancyRepository {
   countActive(query: Omit<PageQuery, 'start' | 'limit'>): Promise<ReadCost & { readonly total: number }>;
   /** The vendor's summary, read strongly; undefined when it has none. */
   readSummary(vendorId: string, signal?: AbortSignal): Promise<ReadCost & { readonly summary?: Summary }>;
+  /** The first `limit` changes of a range of the change index, oldest first, and whether more follow. */
+  readChanges(
+    range: ChangeRange & { readonly limit: number },
+  ): Promise<ReadCost & { readonly entries: ChangeEntry[]; readonly more: boolean }>;
+  /** How many changes a range of the change index holds. */
+  countChanges(range: ChangeRange): Promise<ReadCost & { readonly total: number }>;
+  /** Items by id, as a sync shows them, each checked to be the vendor's (in any order; missing ones left out). */
+  readItems(
+    vendorId: string,
+    ids: readonly number[],
+    signal?: AbortSignal,
+  ): Promise<ReadCost & { readonly items: SyncedItem[]; readonly foreignItems: number }>;
 }
 
 const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, maxDelayMs: 800 };
 /** How much more of the index each further Query call of a page reads, when the filters left too few. */
 const GROWTH = 4;
+/**
+ * Index entries a Query call reads at least: DynamoDB bills a call by the 4 KB it reads, rounded up, so about 88
+ * entries of some 46 bytes cost what one does — and reading them spares a filtered page further calls.
+ */
+const ENTRIES_PER_READ = 88;
 
-// The vacancy object's fields and the owner. Several (`type`, `url`, …) are DynamoDB reserved words: every
-// name goes through a placeholder.
-const LISTED_ATTRIBUTES = [...VACANCY_FIELDS, ITEM.vendor] as const;
-const LISTED_PROJECTION = {
-  ProjectionExpression: LISTED_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(LISTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
-};
+/** A ProjectionExpression of attributes; several (`type`, `url`, `status`, …) are DynamoDB reserved words. */
+const projection = (attributes: readonly string[]) => ({
+  ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+});
+/** What a listing reads of an item: the vacancy object's fields and the owner. */
+const LISTED_PROJECTION = projection([...VACANCY_FIELDS, ITEM.vendor]);
+/** What a sync reads of an item: that, its status and when it changed. */
+const SYNCED_PROJECTION = projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]);
 
 /** The bound of the index a cursor reads, and in which order (listing order is descending). */
 function cursorBound(cursor: ListingCursor): { bound: OrderBound; descending: boolean } {
@@ -115,7 +154,7 @@ export function createVacancyRepository(
     const entries: { id: number; order: Uint8Array }[] = [];
     let readUnits = 0;
     let calls = 0;
-    let evaluate = wanted;
+    let evaluate = Math.max(wanted, ENTRIES_PER_READ);
     let startKey: Record<string, unknown> | undefined;
     do {
       const output = await client.send(
@@ -138,7 +177,7 @@ export function createVacancyRepository(
       }
       startKey = output.LastEvaluatedKey;
       // The filters passed too few: read more of the index next time.
-      evaluate = Math.max(wanted - entries.length, 1) * GROWTH;
+      evaluate = Math.max((wanted - entries.length) * GROWTH, ENTRIES_PER_READ);
     } while (startKey && entries.length < wanted);
     const page = entries.slice(skip, skip + query.limit);
     return {
@@ -150,28 +189,33 @@ export function createVacancyRepository(
     };
   }
 
-  async function fetchItems(vendorId: string, ids: readonly number[], signal: AbortSignal | undefined) {
+  /** Items by id, the vendor's only, in the order of `ids` (a vacancy gone since the Query is left out). */
+  async function fetchItems<T extends { readonly id: number; readonly [ITEM.vendor]?: string }>(
+    vendorId: string,
+    ids: readonly number[],
+    signal: AbortSignal | undefined,
+    attributes: ReturnType<typeof projection>,
+  ) {
     const { items, readUnits, calls } = await batchGetItems(
       client,
       tableName,
       ids.map((id) => ({ id })),
       {
         retry,
-        projection: LISTED_PROJECTION,
+        projection: attributes,
         ...(options.sleep && { sleep: options.sleep }),
         ...(signal && { signal }),
       },
     );
-    // BatchGetItem answers in any order; a vacancy deleted since the Query is simply left out, and so is one
-    // that is not the vendor's (the index is keyed by vendor, so that would be a bug: defence in depth).
-    const found = new Map<number, ListedVacancy>();
+    // BatchGetItem answers in any order; one that is not the vendor's is left out (the indexes are keyed by
+    // vendor, so that would be a bug: defence in depth).
+    const found = new Map<number, T>();
     let foreignItems = 0;
-    for (const item of items as unknown as ListedVacancy[]) {
+    for (const item of items as unknown as T[]) {
       if (item[ITEM.vendor] === vendorId) found.set(item.id, item);
       else foreignItems += 1;
     }
-    const vacancies = ids.flatMap((id) => found.get(id) ?? []);
-    return { vacancies, readUnits, calls, foreignItems };
+    return { items: ids.flatMap((id) => found.get(id) ?? []), readUnits, calls, foreignItems };
   }
 
   return {
@@ -191,13 +235,14 @@ export function createVacancyRepository(
           foreignItems: 0,
         };
       }
-      const items = await fetchItems(
+      const items = await fetchItems<ListedVacancy>(
         query.vendorId,
         index.page.map(({ id }) => id),
         query.signal,
+        LISTED_PROJECTION,
       );
       return {
-        vacancies: items.vacancies,
+        vacancies: items.items,
         ...bounds,
         more: index.more,
         readUnits: index.readUnits + items.readUnits,
@@ -230,6 +275,66 @@ export function createVacancyRepository(
         startKey = output.LastEvaluatedKey;
       } while (startKey);
       return { total, readUnits, calls };
+    },
+
+    async readChanges(range) {
+      const entries: ChangeEntry[] = [];
+      let readUnits = 0;
+      let calls = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const output = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            ...changeRange(range.vendorId, range.from, range.to),
+            Limit: capped(range.limit + 1 - entries.length),
+            ExclusiveStartKey: startKey,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+          underDeadline(range.signal),
+        );
+        calls += 1;
+        readUnits += capacityUnits(output.ConsumedCapacity);
+        for (const entry of output.Items ?? []) {
+          entries.push({
+            id: entry.id as number,
+            status: entry.status as StoredStatus,
+            change: entry[ITEM.change] as Uint8Array,
+          });
+        }
+        startKey = output.LastEvaluatedKey;
+      } while (startKey && entries.length <= range.limit);
+      return { entries: entries.slice(0, range.limit), more: entries.length > range.limit, readUnits, calls };
+    },
+
+    async countChanges(range) {
+      let total = 0;
+      let readUnits = 0;
+      let calls = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const output = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            ...changeRange(range.vendorId, range.from, range.to),
+            Select: 'COUNT',
+            ...(queryPageSize !== undefined && { Limit: queryPageSize }),
+            ExclusiveStartKey: startKey,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+          underDeadline(range.signal),
+        );
+        calls += 1;
+        readUnits += capacityUnits(output.ConsumedCapacity);
+        total += output.Count ?? 0;
+        startKey = output.LastEvaluatedKey;
+      } while (startKey);
+      return { total, readUnits, calls };
+    },
+
+    async readItems(vendorId, ids, signal) {
+      if (ids.length === 0) return { items: [], readUnits: 0, calls: 0, foreignItems: 0 };
+      return fetchItems<SyncedItem>(vendorId, ids, signal, SYNCED_PROJECTION);
     },
 
     async readSummary(vendorId, signal) {

@@ -1,6 +1,6 @@
 /** Types of the listing request and response (the vacancy itself is described in `schema/vacancy.ts`). */
 import type { VacancyFilters } from '../schema/active-index';
-import type { Locale, VacancyObject } from '../schema/vacancy';
+import type { Locale, StoredStatus, VacancyObject } from '../schema/vacancy';
 
 /** A valid listing request's query parameters, defaults not yet applied where the request left them out. */
 export interface ListingQuery {
@@ -12,6 +12,8 @@ export interface ListingQuery {
   readonly lang?: Locale;
   /** The `cursor` as given (checked against the vendor and the filters once they are known). */
   readonly cursor?: string;
+  /** `updated_since` (ms since 1970): a sync of what changed since then (docs/api.md#incremental-sync). */
+  readonly updatedSince?: number;
 }
 
 /** The pagination object of the response (spec §2.3). */
@@ -30,4 +32,27 @@ export interface ListingResponse {
   company: string;
   data: VacancyObject[];
   pagination: Pagination;
+}
+
+/** An active vacancy in a sync: the vacancy object, then its status and when it last changed. */
+export type SyncedVacancy = VacancyObject & { status: 'active'; updated_at: string };
+
+/** A vacancy a sync reports as no longer listable: deleted, expired, or not active. */
+export interface SyncTombstone {
+  id: number;
+  status: Exclude<StoredStatus, 'active'>;
+  updated_at: string;
+}
+
+/** The pagination of a sync: the listing's, and the URL of the next sync. */
+export interface SyncPagination extends Pagination {
+  next_sync_url: string;
+}
+
+/** The envelope of a sync (docs/api.md#incremental-sync): the listing's, with changes for data. */
+export interface SyncResponse {
+  status: 'success';
+  company: string;
+  data: (SyncedVacancy | SyncTombstone)[];
+  pagination: SyncPagination;
 }

@@ -6,7 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
-import { SUMMARY } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS, SUMMARY } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { VacancyStatus } from '../../lambda/schema/vacancy';
 import {
@@ -119,14 +119,18 @@ export interface PurgeReport {
  * that time, deletions among them) — never a Scan — and records the vendor's purge horizon: a sync asking for
  * changes from before it is told to start over (410). Each tombstone is removed only if it is still the same
  * tombstone. A later horizon than `before` already recorded is kept.
+ *
+ * The horizon is at most the index's settle window before now: a sync's snapshot is that far back, and a horizon
+ * past it would send the full sync that starts over after a 410 straight to another 410.
  */
 export async function purgeTombstones(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   vendorId: string,
-  before: number,
+  asked: number,
   options: { readonly now?: () => number } = {},
 ): Promise<PurgeReport> {
+  const before = Math.min(asked, (options.now ?? Date.now)() - INDEX_SETTLE_MS);
   const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
   let removed = 0;
   try {

@@ -67,7 +67,8 @@ function localCommand(command: string): string {
   return command
     .replace(/^npx vacancy-admin\b/, 'node --import tsx bin/admin.ts')
     .replace(/^npm run admin --/, 'node --import tsx bin/admin.ts')
-    .replace(/^npx cdk\b/, 'node_modules/.bin/cdk');
+    .replace(/^npx cdk\b/, 'node_modules/.bin/cdk')
+    .replace(/^npx tsx\b/, 'node --import tsx');
 }
 
 /** Runs one command in a shell, as a terminal shows it: standard output and error together, and its status. */

@@ -6,7 +6,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readChangeKey } from '../../lambda/schema/change-index';
-import { readSummary, summaryItemKey } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS, readSummary, summaryItemKey } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM } from '../../lambda/schema/tables';
 import { importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
@@ -167,6 +167,8 @@ describe('when a vacancy changed', () => {
     const horizon = clock.advance();
     await deleteVacancy(tables.documentClient, tables.names, 5, { now: clock.now });
     expect(await stored(4)).toMatchObject({ status: 'deleted', [ITEM.updatedAt]: early });
+    // The purge runs later than the horizon it is given by more than the settle window.
+    clock.advance(10_000);
 
     const report = await purgeTombstones(tables.documentClient, tables.names, 'acme', horizon, {
       now: clock.now,
@@ -208,6 +210,14 @@ describe('when a vacancy changed', () => {
         )
       ).Item?.purgedBefore,
     ).toBeUndefined();
+  });
+
+  it('records a horizon no later than the settle window before now, so a fresh full sync is never outdated', async () => {
+    const now = clock.advance();
+    const report = await purgeTombstones(tables.documentClient, tables.names, 'acme', now + 60_000, {
+      now: clock.now,
+    });
+    expect(report.purgedBefore).toBe(now - INDEX_SETTLE_MS);
   });
 
   it('frees a purged id: any vendor may then import it', async () => {

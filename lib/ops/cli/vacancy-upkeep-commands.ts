@@ -108,7 +108,6 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
         for (const vendorId of await vendorsOf(target, options.vendor)) {
           reports.push(await purgeTombstones(target.documentClient, target.tables, vendorId, before));
         }
-        const horizon = new Date(before).toISOString();
         return {
           data: reports,
           text: [
@@ -116,7 +115,7 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
               (report) =>
                 `${report.vendorId}: removed ${report.removed} tombstones; syncs from before ${new Date(report.purgedBefore).toISOString()} start over`,
             ),
-            `purged ${reports.reduce((sum, report) => sum + report.removed, 0)} tombstones older than ${horizon} of ${reports.length} vendors`,
+            `purged ${reports.reduce((sum, report) => sum + report.removed, 0)} tombstones of ${reports.length} vendors`,
           ],
         };
       }),

@@ -1,0 +1,196 @@
+// examples/sync/sync.ts — keeps a copy of a vendor's vacancies in SQLite, by incremental sync
+//
+//   node --import tsx examples/sync/sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db]
+//
+// The first run makes a full sync (updated_since=1970-01-01T00:00:00Z); every later run syncs from the
+// `next_sync_url` the last one saved. Each page is applied in one transaction, together with where to go on from,
+// so a run that is stopped anywhere goes on from there next time and loses nothing.
+import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+
+/** An active vacancy as a sync gives it: the 15 fields of the vacancy object, its status and when it changed. */
+export interface SyncedVacancy {
+  id: number;
+  status: 'active';
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+/** A vacancy that is no longer listed: deleted, expired, or given another status. */
+export interface Tombstone {
+  id: number;
+  status: 'inactive' | 'draft' | 'closed' | 'expired' | 'deleted';
+  updated_at: string;
+}
+
+interface SyncPage {
+  data: (SyncedVacancy | Tombstone)[];
+  pagination: { next_page_url: string | null; next_sync_url: string };
+}
+
+/** What one run did. */
+export interface SyncReport {
+  /** Whether it started from nothing: the first run, or after a 410. */
+  full: boolean;
+  pages: number;
+  upserted: number;
+  removed: number;
+  /** Pages the API said had not changed (304). */
+  unchanged: number;
+}
+
+export interface SyncOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** The SQLite database of the copy (created if missing). */
+  db: DatabaseSync;
+  lang?: 'az' | 'en';
+  /** Attempts of one page when the API asks to wait (429, 503), before giving up for this run. */
+  maxAttempts?: number;
+  fetch?: typeof fetch;
+}
+
+const FULL_SYNC = '1970-01-01T00:00:00Z';
+
+/** The copy's tables: the vacancies, and where the next run goes on from. */
+export function openCopy(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS vacancies (id INTEGER PRIMARY KEY, updated_at TEXT NOT NULL, vacancy TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS sync_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `);
+  return db;
+}
+
+function state(db: DatabaseSync, name: string): string | undefined {
+  const row = db.prepare('SELECT value FROM sync_state WHERE name = ?').get(name) as
+    | { value: string }
+    | undefined;
+  return row?.value;
+}
+
+function setState(db: DatabaseSync, name: string, value: string): void {
+  db.prepare(
+    'INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  ).run(name, value);
+}
+
+/** Applies one page and records where to go on from, in one transaction. */
+function applyPage(db: DatabaseSync, url: string, etag: string, page: SyncPage, report: SyncReport): void {
+  const upsert = db.prepare(
+    'INSERT INTO vacancies (id, updated_at, vacancy) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, vacancy = excluded.vacancy',
+  );
+  const remove = db.prepare('DELETE FROM vacancies WHERE id = ?');
+  db.exec('BEGIN');
+  try {
+    // In the order given, oldest change first: a vacancy that comes twice ends as its later change says.
+    for (const change of page.data) {
+      if (change.status === 'active') {
+        upsert.run(change.id, change.updated_at, JSON.stringify(change));
+        report.upserted += 1;
+      } else {
+        remove.run(change.id);
+        report.removed += 1;
+      }
+    }
+    // Mid-walk, the next page; at the end, the next sync.
+    setState(db, 'next_url', page.pagination.next_page_url ?? page.pagination.next_sync_url);
+    setState(db, 'last_url', url);
+    setState(db, 'last_etag', etag);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Starts the copy again from nothing: empty, and the next fetch a full sync. */
+function startOver(db: DatabaseSync, firstUrl: string): void {
+  db.exec('BEGIN');
+  db.exec('DELETE FROM vacancies');
+  db.exec('DELETE FROM sync_state');
+  setState(db, 'next_url', firstUrl);
+  db.exec('COMMIT');
+}
+
+/**
+ * One run: walks from where the copy stands to the end of a sync. On 429 and 503 it waits `Retry-After` seconds and
+ * tries again; on 410 (the changes since the copy's time are no longer kept) it starts over with a full sync. A page
+ * fetched again (a run that polls faster than the sync's snapshot moves) goes with `If-None-Match`: a 304 means the
+ * copy already has it.
+ */
+export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
+  const { db } = options;
+  const get = options.fetch ?? fetch;
+  const lang = options.lang ? `&lang=${options.lang}` : '';
+  const firstUrl = `${options.baseUrl.replace(/\/+$/, '')}/vendor/vacancies?per_page=100${lang}&updated_since=${FULL_SYNC}`;
+  if (state(db, 'next_url') === undefined) startOver(db, firstUrl);
+  const report: SyncReport = { full: false, pages: 0, upserted: 0, removed: 0, unchanged: 0 };
+
+  for (let attempt = 1; ; ) {
+    const url = state(db, 'next_url') as string;
+    if (url === firstUrl) report.full = true;
+    const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
+    const etag = state(db, 'last_etag');
+    if (etag && state(db, 'last_url') === url) headers['If-None-Match'] = etag;
+    const response = await get(url, { headers });
+
+    if (response.status === 429 || response.status === 503) {
+      if (attempt >= (options.maxAttempts ?? 5)) throw new Error(`The API kept answering ${response.status}`);
+      attempt += 1;
+      await sleep(1000 * Number(response.headers.get('Retry-After') ?? '1'));
+      continue;
+    }
+    attempt = 1;
+    if (response.status === 410) {
+      startOver(db, firstUrl);
+      continue;
+    }
+    if (response.status === 304) {
+      // The same page as last time, already applied: its links are those the copy holds.
+      report.unchanged += 1;
+      return report;
+    }
+    if (response.status !== 200)
+      throw new Error(`The API answered ${response.status}: ${await response.text()}`);
+
+    const page = (await response.json()) as SyncPage;
+    applyPage(db, url, response.headers.get('ETag') ?? '', page, report);
+    report.pages += 1;
+    if (page.pagination.next_page_url === null) return report;
+  }
+}
+
+/** The vacancies of the copy, by id. */
+export function copiedVacancies(db: DatabaseSync): SyncedVacancy[] {
+  const rows = db.prepare('SELECT vacancy FROM vacancies ORDER BY id').all() as { vacancy: string }[];
+  return rows.map((row) => JSON.parse(row.vacancy) as SyncedVacancy);
+}
+
+// Run from the command line: one sync, then a line saying what it did.
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const { values } = parseArgs({
+    options: {
+      'api-key': { type: 'string' },
+      'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+      db: { type: 'string', default: 'vacancies.db' },
+      lang: { type: 'string', default: 'en' },
+    },
+  });
+  if (!values['api-key']) {
+    console.error('usage: sync.ts --api-key <key> [--base-url <url>] [--db <file>] [--lang az|en]');
+    process.exit(2);
+  }
+  const db = openCopy(values.db);
+  const report = await syncOnce({
+    baseUrl: values['base-url'],
+    apiKey: values['api-key'],
+    db,
+    lang: values.lang === 'az' ? 'az' : 'en',
+  });
+  const total = (db.prepare('SELECT count(*) AS n FROM vacancies').get() as { n: number }).n;
+  console.error(
+    `${report.full ? 'full sync' : 'sync'}: ${report.pages} pages, ${report.upserted} upserted, ${report.removed} removed${report.unchanged ? ', unchanged' : ''}; ${total} vacancies in ${values.db}`,
+  );
+}

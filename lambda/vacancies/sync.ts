@@ -1,0 +1,169 @@
+/**
+ * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): with `updated_since`, the
+ * listing's route answers what changed in a window of the vendor's change index — from `updated_since` to the
+ * walk's snapshot time — oldest change first, active vacancies in full and every other one as a tombstone.
+ *
+ * The first page reads the vendor's summary: it says whether changes from then are still kept (410 if not), and —
+ * when no writer has let go since `updated_since` and none is at work — that there is nothing to read at all. It
+ * then counts the window (its `total`) and reads the first page; the cursor of `next_page_url` carries the position,
+ * the snapshot and the total to the next pages, which read nothing else.
+ */
+import { changesPurged } from '../http/errors';
+import { dayNumber } from '../schema/active-index';
+import { changeKey, readChangeKey } from '../schema/change-index';
+import { INDEX_SETTLE_MS, type Summary } from '../schema/summary';
+import { ITEM } from '../schema/tables';
+import { formatRfc3339 } from '../time/rfc3339';
+import { encodeSyncCursor, type SyncCursor } from './cursor';
+import type { ListingRequest, ListingResult, ListingSettings, Resolved } from './listing';
+import { lastPage, nextSyncUrl, pageUrlBuilder } from './pagination';
+import { toVacancyObjects } from './presenter';
+import type { ChangeEntry, SyncedItem, VacancyRepository } from './repository';
+import type { SyncedVacancy, SyncResponse, SyncTombstone } from './types';
+
+/** The largest id, the end of a millisecond in the change index. */
+const LAST_ID = Number.MAX_SAFE_INTEGER;
+
+/** The smallest change key after `key`: `key` followed by a zero byte (byte order). */
+function justAfter(key: Uint8Array): Uint8Array {
+  const next = new Uint8Array(key.length + 1);
+  next.set(key);
+  return next;
+}
+
+/**
+ * Whether a summary proves that no change of the vendor's is stamped at or after `since`: no writer at work, none
+ * lost track, and the last one let go before `since` (a writer stamps no later than it lets go).
+ */
+function nothingSince(summary: Summary | undefined, since: number): boolean {
+  return (
+    summary !== undefined &&
+    !summary.broken &&
+    summary.leases.size === 0 &&
+    summary.settledAt !== undefined &&
+    summary.settledAt < since
+  );
+}
+
+/** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
+function present(
+  entry: ChangeEntry,
+  item: SyncedItem | undefined,
+  snapshot: number,
+  today: number,
+): { tombstone: SyncTombstone } | { active: SyncedItem } | undefined {
+  if (entry.status !== 'active') {
+    const { updatedAt } = readChangeKey(entry.change);
+    return { tombstone: { id: entry.id, status: entry.status, updated_at: formatRfc3339(updatedAt) } };
+  }
+  // Gone (purged), or changed again since this window: the next sync has it.
+  if (!item || item[ITEM.updatedAt] > snapshot) return undefined;
+  const updatedAt = formatRfc3339(item[ITEM.updatedAt]);
+  if (item.status !== 'active') {
+    return { tombstone: { id: item.id, status: item.status, updated_at: updatedAt } };
+  }
+  // Past its deadline and not yet recorded as expired by the job: not listable, so reported expired.
+  if (item.deadline === undefined || dayNumber(item.deadline) < today) {
+    return { tombstone: { id: item.id, status: 'expired', updated_at: updatedAt } };
+  }
+  return { active: item };
+}
+
+/** Answers a sync request; see the module's comment. */
+export async function syncVacancies(
+  request: ListingRequest,
+  resolved: Resolved & { readonly since: number },
+  repository: VacancyRepository,
+  settings: ListingSettings,
+): Promise<ListingResult> {
+  const { query, perPage, since } = resolved;
+  const vendorId = request.vendor.vendorId;
+  const signal = request.signal;
+  let readUnits = 0;
+  let calls = 0;
+  const cost = <T extends { readUnits: number; calls: number }>(read: T): T => {
+    readUnits += read.readUnits;
+    calls += read.calls;
+    return read;
+  };
+
+  let walk: Omit<SyncCursor, 'position'> & { readonly from: Uint8Array };
+  if (resolved.syncCursor) {
+    const { position, snapshot, total } = resolved.syncCursor;
+    walk = { snapshot, total, from: justAfter(position) };
+  } else {
+    const { summary } = cost(await repository.readSummary(vendorId, signal));
+    // The full sync's value is never too old; any other from before the vendor's last purge is.
+    if (since !== 0 && summary?.purgedBefore !== undefined && since < summary.purgedBefore) {
+      throw changesPurged(formatRfc3339(summary.purgedBefore));
+    }
+    // What may still be reaching the index is left to the next sync: the snapshot is 4 to 5 seconds back, on a whole
+    // second, so that polls within a second get the same `next_sync_url` (and a poll of it, with nothing changed,
+    // the same body and tag: a 304).
+    const snapshot = Math.max(since, Math.ceil((request.now.getTime() - INDEX_SETTLE_MS) / 1000) * 1000);
+    const from = changeKey(Math.max(since, 0), 0);
+    const total = nothingSince(summary, since)
+      ? 0
+      : cost(await repository.countChanges({ vendorId, from, to: changeKey(snapshot, LAST_ID), signal }))
+          .total;
+    walk = { snapshot, total, from };
+  }
+
+  const to = changeKey(walk.snapshot, LAST_ID);
+  const changes =
+    walk.total === 0 && !resolved.syncCursor
+      ? { entries: [], more: false }
+      : cost(await repository.readChanges({ vendorId, from: walk.from, to, limit: perPage, signal }));
+  const activeIds = changes.entries.filter((entry) => entry.status === 'active').map((entry) => entry.id);
+  const fetched = cost(await repository.readItems(vendorId, activeIds, signal));
+  const items = new Map(fetched.items.map((item) => [item.id, item]));
+
+  const today = dayNumber(settings.clock.today(request.now));
+  const shown = changes.entries.flatMap((entry) => {
+    const shownAs = present(entry, items.get(entry.id), walk.snapshot, today);
+    return shownAs ? [shownAs] : [];
+  });
+  // The active ones in full: the vacancy object, then the status and when it changed.
+  const objects = toVacancyObjects(
+    shown.flatMap((one) => ('active' in one ? [one.active as never] : [])),
+    resolved.locale,
+    settings.clock,
+  );
+  let next = 0;
+  const data = shown.map((one): SyncedVacancy | SyncTombstone => {
+    if ('tombstone' in one) return one.tombstone;
+    const object = objects[next++];
+    return {
+      ...object,
+      status: 'active',
+      updated_at: formatRfc3339(one.active[ITEM.updatedAt]),
+    } as SyncedVacancy;
+  });
+
+  const last = changes.entries.at(-1);
+  const pageUrl = pageUrlBuilder(resolved.routeUrl, query);
+  const body: SyncResponse = {
+    status: 'success',
+    company: request.vendor.company,
+    data,
+    pagination: {
+      current_page: query.page,
+      last_page: lastPage(walk.total, perPage),
+      per_page: perPage,
+      total: walk.total,
+      next_page_url:
+        changes.more && last
+          ? pageUrl(
+              query.page + 1,
+              encodeSyncCursor(
+                { position: last.change, snapshot: walk.snapshot, total: walk.total },
+                resolved.binding,
+              ),
+            )
+          : null,
+      prev_page_url: null,
+      next_sync_url: nextSyncUrl(resolved.routeUrl, query, walk.snapshot),
+    },
+  };
+  return { body, locale: resolved.locale, readUnits, calls, foreignItems: fetched.foreignItems };
+}

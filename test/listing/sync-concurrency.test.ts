@@ -1,0 +1,130 @@
+/**
+ * Syncs while writers change the vendor's vacancies (docs/design.md#incremental-sync), in real time: a copy kept by
+ * applying every sync — walked by `next_page_url`, then resumed from `next_sync_url` — ends equal to the listing
+ * once the writers stop and the settle window has passed. So every change made while a walk ran was delivered by
+ * that sync or a later one, deletions and status changes included.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+import { createListingHandler } from '../../lambda/vacancies/listing-handler';
+import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { ListingResponse, SyncResponse } from '../../lambda/vacancies/types';
+import { importVacancies } from '../../lib/ops/import';
+import { parseImportFile } from '../../lib/ops/import-file';
+import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
+import { putVendor } from '../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../support/dynamodb';
+import { listingEvent } from '../support/events';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { CLOCK, vacancyRecord } from '../support/vacancies';
+
+describe('syncs under concurrent writers', () => {
+  let tables: TestTables;
+  let handler: ReturnType<typeof createListingHandler>;
+  const get = async <T>(query: string): Promise<T> => {
+    const response = await handler(listingEvent({ query }), lambdaContext('listing'));
+    expect(response.statusCode).toBe(200);
+    return JSON.parse(response.body) as T;
+  };
+  const importRecords = (records: Record<string, unknown>[]) =>
+    importVacancies(
+      tables.documentClient,
+      tables.names,
+      parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
+      { clock: CLOCK },
+    );
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme' });
+    handler = createListingHandler({
+      repository: createVacancyRepository(tables.documentClient, {
+        tableName: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      }),
+      settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
+      logger: silentLogger(),
+      metrics: testMetrics('listing'),
+    });
+    await importRecords(
+      Array.from({ length: 30 }, (_, i) => vacancyRecord({ id: 1 + i, title: `Job ${1 + i}` })),
+    );
+  });
+  afterAll(async () => tables.drop());
+
+  it('delivers every change by the sync during which it was made, or a later one', async () => {
+    const copy = new Map<number, string>();
+    let nextSync = 'updated_since=1970-01-01T00:00:00Z&per_page=4';
+    /** One sync, walked to its end and applied, oldest change first. */
+    const syncOnce = async () => {
+      let query: string | undefined = nextSync;
+      while (query) {
+        const body: SyncResponse = await get<SyncResponse>(query);
+        for (const change of body.data) {
+          if (change.status === 'active') {
+            const { status: _status, updated_at: _at, ...vacancy } = change as Record<string, unknown>;
+            copy.set(change.id, JSON.stringify(vacancy));
+          } else copy.delete(change.id);
+        }
+        nextSync = new URL(body.pagination.next_sync_url).search.slice(1);
+        query = body.pagination.next_page_url
+          ? new URL(body.pagination.next_page_url).search.slice(1)
+          : undefined;
+      }
+    };
+
+    let writing = true;
+    let writes = 0;
+    const writer = (async () => {
+      for (let round = 0; writing; round += 1) {
+        const id = 1 + ((round * 7) % 40);
+        switch (round % 4) {
+          case 0:
+            await importRecords([vacancyRecord({ id, title: `Job ${id}, version ${round}` })]);
+            break;
+          case 1:
+            await setVacancyStatus(
+              tables.documentClient,
+              tables.names,
+              id,
+              round % 8 === 1 ? 'closed' : 'active',
+            );
+            break;
+          case 2:
+            await deleteVacancy(tables.documentClient, tables.names, id);
+            break;
+          default:
+            await importRecords([vacancyRecord({ id, type: 2, created_at: '2026-02-01 09:00:00' })]);
+        }
+        writes += 1;
+      }
+    })();
+    const started = Date.now();
+    let syncs = 0;
+    while (Date.now() - started < 4_000) {
+      await syncOnce();
+      syncs += 1;
+    }
+    writing = false;
+    await writer;
+    // Once the last write is older than the settle window, one more sync brings the copy up to date.
+    await new Promise((resolve) => setTimeout(resolve, INDEX_SETTLE_MS + 1_500));
+    await syncOnce();
+
+    const listed: Record<string, unknown>[] = [];
+    let query: string | undefined = 'per_page=100&lang=en';
+    while (query) {
+      const body: ListingResponse = await get<ListingResponse>(query);
+      listed.push(...(body.data as unknown as Record<string, unknown>[]));
+      query = body.pagination.next_page_url
+        ? new URL(body.pagination.next_page_url).search.slice(1)
+        : undefined;
+    }
+    expect(writes).toBeGreaterThan(20);
+    expect(syncs).toBeGreaterThan(3);
+    const byId = (entries: [number, string][]) => entries.sort(([a], [b]) => a - b);
+    expect(byId([...copy])).toEqual(
+      byId(listed.map((vacancy) => [vacancy.id as number, JSON.stringify(vacancy)])),
+    );
+  }, 60_000);
+});
