@@ -345,6 +345,25 @@ export async function measureReads(
   return { reads, entries, walks, polls, syncs };
 }
 
+/** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */
+async function followPages(
+  handler: ReturnType<typeof createListingHandler>,
+  event: (query: string) => ReturnType<typeof listingEvent>,
+  first: string,
+  page: (body: ListingResponse) => void,
+): Promise<number> {
+  let pages = 0;
+  for (let query: string | undefined = first; query !== undefined; pages += 1) {
+    const response = await handler(event(query), lambdaContext('bench'));
+    if (response.statusCode !== 200) throw new Error(`${query}: ${response.statusCode} ${response.body}`);
+    const body = JSON.parse(response.body) as ListingResponse;
+    page(body);
+    const next = body.pagination.next_page_url;
+    query = next ? new URL(next).search.slice(1) : undefined;
+  }
+  return pages;
+}
+
 /** Follows a sync from `since` to its end, and adds up what its pages cost; checks it gave `changes` changes. */
 async function measureSync(
   handler: ReturnType<typeof createListingHandler>,
@@ -355,18 +374,15 @@ async function measureSync(
   changes: number,
 ): Promise<SyncResult> {
   side.take();
-  let query: string | undefined = `updated_since=${encodeURIComponent(since)}&per_page=100`;
-  let pages = 0;
   let items = 0;
-  while (query !== undefined) {
-    const response = await handler(event(query), lambdaContext('bench'));
-    if (response.statusCode !== 200) throw new Error(`sync: ${response.statusCode} ${response.body}`);
-    const body = JSON.parse(response.body) as ListingResponse;
-    items += body.data.length;
-    pages += 1;
-    const next = body.pagination.next_page_url;
-    query = next ? new URL(next).search.slice(1) : undefined;
-  }
+  const pages = await followPages(
+    handler,
+    event,
+    `updated_since=${encodeURIComponent(since)}&per_page=100`,
+    (body) => {
+      items += body.data.length;
+    },
+  );
   if (items !== changes) throw new Error(`The sync gave ${items} changes of ${changes}`);
   const { readUnits, calls } = side.take();
   // Each change's entry, counted then read (about 45 bytes, half a unit per 4 KB), and each active item.
@@ -394,21 +410,14 @@ async function measureWalk(
 ): Promise<WalkResult> {
   side.take();
   const seen = new Set<number>();
-  let query: string | undefined = `per_page=${perPage}`;
-  let pages = 0;
   let total = 0;
-  while (query !== undefined) {
-    const response = await handler(event(query), lambdaContext('bench'));
-    const body = JSON.parse(response.body) as ListingResponse;
+  const pages = await followPages(handler, event, `per_page=${perPage}`, (body) => {
     for (const vacancy of body.data) {
       if (seen.has(vacancy.id)) throw new Error(`The walk met vacancy ${vacancy.id} twice`);
       seen.add(vacancy.id);
     }
     total = body.pagination.total;
-    pages += 1;
-    const next = body.pagination.next_page_url;
-    query = next ? new URL(next).search.slice(1) : undefined;
-  }
+  });
   if (seen.size !== total) throw new Error(`The walk met ${seen.size} of ${total} vacancies`);
   const { readUnits } = side.take();
   const floor = seen.size * 0.5;

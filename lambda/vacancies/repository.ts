@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
 import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
@@ -143,6 +148,69 @@ export function createVacancyRepository(
   const retry = options.batchGetRetry ?? DEFAULT_BATCH_GET_RETRY;
   const capped = (limit: number) => (queryPageSize === undefined ? limit : Math.min(limit, queryPageSize));
 
+  /**
+   * The first `wanted` entries a Query of an index selects, or all when fewer, following `LastEvaluatedKey`; each
+   * call reads `limit(found so far)` entries at most.
+   */
+  async function collect<T>(
+    input: Omit<QueryCommandInput, 'TableName'>,
+    signal: AbortSignal | undefined,
+    wanted: number,
+    limit: (found: number) => number,
+    map: (entry: Record<string, unknown>) => T,
+  ): Promise<ReadCost & { items: T[] }> {
+    const items: T[] = [];
+    let readUnits = 0;
+    let calls = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          ...input,
+          Limit: capped(limit(items.length)),
+          ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        underDeadline(signal),
+      );
+      calls += 1;
+      readUnits += capacityUnits(output.ConsumedCapacity);
+      items.push(...(output.Items ?? []).map(map));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+    return { items, readUnits, calls };
+  }
+
+  /** How many entries a Query of an index selects (after its filter), following `LastEvaluatedKey` to the end. */
+  async function count(
+    condition: Omit<QueryCommandInput, 'TableName'>,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadCost & { total: number }> {
+    let total = 0;
+    let readUnits = 0;
+    let calls = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          ...condition,
+          Select: 'COUNT',
+          ...(queryPageSize !== undefined && { Limit: queryPageSize }),
+          ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        underDeadline(signal),
+      );
+      calls += 1;
+      readUnits += capacityUnits(output.ConsumedCapacity);
+      total += output.Count ?? 0;
+      startKey = output.LastEvaluatedKey;
+    } while (startKey);
+    return { total, readUnits, calls };
+  }
+
   /** The index entries of a page (ids and order keys), in listing order, and whether more follow. */
   async function pageEntries(query: PageQuery) {
     const { bound, descending } =
@@ -151,34 +219,26 @@ export function createVacancyRepository(
     const condition = activeIndexCondition(query.vendorId, query.filters, query.today, bound);
     // The page, one more to know whether another follows, and those an offset skips.
     const wanted = skip + query.limit + 1;
-    const entries: { id: number; order: Uint8Array }[] = [];
-    let readUnits = 0;
-    let calls = 0;
-    let evaluate = Math.max(wanted, ENTRIES_PER_READ);
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          ScanIndexForward: !descending,
-          ...condition,
-          ProjectionExpression: '#id, #o',
-          ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#id': 'id', '#o': ITEM.order },
-          Limit: capped(evaluate),
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-        underDeadline(query.signal),
-      );
-      calls += 1;
-      readUnits += capacityUnits(output.ConsumedCapacity);
-      for (const item of output.Items ?? []) {
-        entries.push({ id: item.id as number, order: item[ITEM.order] as Uint8Array });
-      }
-      startKey = output.LastEvaluatedKey;
-      // The filters passed too few: read more of the index next time.
-      evaluate = Math.max((wanted - entries.length) * GROWTH, ENTRIES_PER_READ);
-    } while (startKey && entries.length < wanted);
+    const {
+      items: entries,
+      readUnits,
+      calls,
+    } = await collect(
+      {
+        ScanIndexForward: !descending,
+        ...condition,
+        ProjectionExpression: '#id, #o',
+        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#id': 'id', '#o': ITEM.order },
+      },
+      query.signal,
+      wanted,
+      // At first what the page needs; when the filters passed too few, more of the index each time.
+      (found) =>
+        found === 0
+          ? Math.max(wanted, ENTRIES_PER_READ)
+          : Math.max((wanted - found) * GROWTH, ENTRIES_PER_READ),
+      (item) => ({ id: item.id as number, order: item[ITEM.order] as Uint8Array }),
+    );
     const page = entries.slice(skip, skip + query.limit);
     return {
       // A page read towards newer vacancies comes oldest first: put back in listing order.
@@ -252,84 +312,26 @@ export function createVacancyRepository(
     },
 
     async countActive(query) {
-      const condition = activeIndexCondition(query.vendorId, query.filters, query.today);
-      let total = 0;
-      let readUnits = 0;
-      let calls = 0;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            ...condition,
-            Select: 'COUNT',
-            ...(queryPageSize !== undefined && { Limit: queryPageSize }),
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-          underDeadline(query.signal),
-        );
-        calls += 1;
-        readUnits += capacityUnits(output.ConsumedCapacity);
-        total += output.Count ?? 0;
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
-      return { total, readUnits, calls };
+      return count(activeIndexCondition(query.vendorId, query.filters, query.today), query.signal);
     },
 
     async readChanges(range) {
-      const entries: ChangeEntry[] = [];
-      let readUnits = 0;
-      let calls = 0;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            ...changeRange(range.vendorId, range.from, range.to),
-            Limit: capped(range.limit + 1 - entries.length),
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-          underDeadline(range.signal),
-        );
-        calls += 1;
-        readUnits += capacityUnits(output.ConsumedCapacity);
-        for (const entry of output.Items ?? []) {
-          entries.push({
-            id: entry.id as number,
-            status: entry.status as StoredStatus,
-            change: entry[ITEM.change] as Uint8Array,
-          });
-        }
-        startKey = output.LastEvaluatedKey;
-      } while (startKey && entries.length <= range.limit);
-      return { entries: entries.slice(0, range.limit), more: entries.length > range.limit, readUnits, calls };
+      const { items, readUnits, calls } = await collect(
+        changeRange(range.vendorId, range.from, range.to),
+        range.signal,
+        range.limit + 1,
+        (found) => range.limit + 1 - found,
+        (entry): ChangeEntry => ({
+          id: entry.id as number,
+          status: entry.status as StoredStatus,
+          change: entry[ITEM.change] as Uint8Array,
+        }),
+      );
+      return { entries: items.slice(0, range.limit), more: items.length > range.limit, readUnits, calls };
     },
 
     async countChanges(range) {
-      let total = 0;
-      let readUnits = 0;
-      let calls = 0;
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const output = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            ...changeRange(range.vendorId, range.from, range.to),
-            Select: 'COUNT',
-            ...(queryPageSize !== undefined && { Limit: queryPageSize }),
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-          underDeadline(range.signal),
-        );
-        calls += 1;
-        readUnits += capacityUnits(output.ConsumedCapacity);
-        total += output.Count ?? 0;
-        startKey = output.LastEvaluatedKey;
-      } while (startKey);
-      return { total, readUnits, calls };
+      return count(changeRange(range.vendorId, range.from, range.to), range.signal);
     },
 
     async readItems(vendorId, ids, signal) {

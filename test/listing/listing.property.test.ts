@@ -10,16 +10,14 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/types';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext, testMetrics } from '../support/lambda';
+import { importRecords as importInto, testListingHandler } from '../support/listing';
 import { CLOCK, vacancyRecord } from '../support/vacancies';
 
 const DAY_MS = 86_400_000;
@@ -86,16 +84,7 @@ describe('the listing, against the slow exact path', () => {
 
   beforeAll(async () => {
     tables = await createTestTables();
-    handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
-      logger: silentLogger(),
-      metrics,
-      now: () => new Date(now),
-    });
+    handler = testListingHandler(tables, { metrics, now: () => new Date(now) });
   });
   afterAll(async () => tables.drop());
 
@@ -126,12 +115,7 @@ describe('the listing, against the slow exact path', () => {
               created_at: v.createdAt,
             });
           const importAll = async (vacancies: readonly Modelled[]) => {
-            await importVacancies(
-              tables.documentClient,
-              tables.names,
-              parseImportFile(vacancies.map((v) => JSON.stringify(record(v))).join('\n')),
-              { clock: CLOCK },
-            );
+            await importInto(tables, vacancies.map(record));
             for (const v of vacancies) model.set(v.id, v);
           };
           await importAll(initial);

@@ -6,17 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse, SyncResponse } from '../../lambda/vacancies/types';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
-import { CLOCK, vacancyRecord } from '../support/vacancies';
+import { lambdaContext } from '../support/lambda';
+import { importRecords as importInto, testListingHandler } from '../support/listing';
+import { vacancyRecord } from '../support/vacancies';
 
 describe('syncs under concurrent writers', () => {
   let tables: TestTables;
@@ -26,26 +24,12 @@ describe('syncs under concurrent writers', () => {
     expect(response.statusCode).toBe(200);
     return JSON.parse(response.body) as T;
   };
-  const importRecords = (records: Record<string, unknown>[]) =>
-    importVacancies(
-      tables.documentClient,
-      tables.names,
-      parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
-      { clock: CLOCK },
-    );
+  const importRecords = (records: Record<string, unknown>[]) => importInto(tables, records);
 
   beforeAll(async () => {
     tables = await createTestTables();
     await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme' });
-    handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
-    });
+    handler = testListingHandler(tables);
     await importRecords(
       Array.from({ length: 30 }, (_, i) => vacancyRecord({ id: 1 + i, title: `Job ${1 + i}` })),
     );

@@ -7,18 +7,16 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { SyncResponse } from '../../lambda/vacancies/types';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext, testMetrics } from '../support/lambda';
+import { importRecords as importInto, testListingHandler } from '../support/listing';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
-import { CLOCK, vacancyRecord } from '../support/vacancies';
+import { vacancyRecord } from '../support/vacancies';
 
 const FULL = 'updated_since=1970-01-01T00:00:00Z';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,12 +44,7 @@ describe('incremental sync', () => {
   };
   const importAt = (at: number, records: Record<string, unknown>[]) => {
     now = at;
-    return importVacancies(
-      tables.documentClient,
-      tables.names,
-      parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
-      { clock: CLOCK, now: clock },
-    );
+    return importInto(tables, records, { now: clock });
   };
   /** The handler reads at `at`. */
   const readAt = (at: number) => {
@@ -63,16 +56,7 @@ describe('incremental sync', () => {
     for (const vendorId of ['acme', 'globex']) {
       await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
     }
-    handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
-      logger: silentLogger(),
-      metrics,
-      now: () => new Date(now),
-    });
+    handler = testListingHandler(tables, { metrics, now: () => new Date(now) });
     // 1 and 2 in one second (ordered by id), 3 a second later; globex's 50 at the same time.
     await importAt(T0, [vacancyRecord({ id: 2 }), vacancyRecord({ id: 1, title: 'First' })]);
     await importAt(T0 + 1_000, [vacancyRecord({ id: 3, type: 2 })]);

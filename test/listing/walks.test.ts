@@ -5,17 +5,15 @@
  * changed, is another vendor's or was made for other filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/types';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
-import { CLOCK, vacancyRecord } from '../support/vacancies';
+import { lambdaContext } from '../support/lambda';
+import { importRecords as importInto, testListingHandler } from '../support/listing';
+import { vacancyRecord } from '../support/vacancies';
 
 /** A small seeded generator (mulberry32), so that a failing walk can be run again. */
 function random(seed: number): () => number {
@@ -40,13 +38,7 @@ describe('walks by next_page_url under concurrent writers', () => {
   let tables: TestTables;
   let handler: ReturnType<typeof createListingHandler>;
   const call = (request: TestRequest) => handler(listingEvent(request), lambdaContext('listing'));
-  const importRecords = (records: Record<string, unknown>[]) =>
-    importVacancies(
-      tables.documentClient,
-      tables.names,
-      parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
-      { clock: CLOCK },
-    );
+  const importRecords = (records: Record<string, unknown>[]) => importInto(tables, records);
 
   beforeAll(async () => {
     tables = await createTestTables();
@@ -60,15 +52,7 @@ describe('walks by next_page_url under concurrent writers', () => {
       ),
     );
     await importRecords([vacancyRecord({ id: 500, vendor_id: 'globex' })]);
-    handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
-    });
+    handler = testListingHandler(tables);
   });
   afterAll(async () => tables.drop());
 

@@ -1,0 +1,45 @@
+/** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { ListingSettings } from '../../lambda/vacancies/listing';
+import { createListingHandler } from '../../lambda/vacancies/listing-handler';
+import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { type ImportOptions, importVacancies } from '../../lib/ops/import';
+import { parseImportFile } from '../../lib/ops/import-file';
+import type { TestTables } from './dynamodb';
+import { silentLogger, testMetrics } from './lambda';
+import { CLOCK } from './vacancies';
+
+/** The listing's handler on `tables`: English by default, Baku's clock, 15 a page, the real repository. */
+export function testListingHandler(
+  tables: TestTables,
+  options: {
+    readonly settings?: Partial<ListingSettings>;
+    readonly now?: () => Date;
+    readonly metrics?: Metrics;
+  } = {},
+) {
+  return createListingHandler({
+    repository: createVacancyRepository(tables.documentClient, {
+      tableName: tables.names.vacancies,
+      vendorsTable: tables.names.vendors,
+    }),
+    settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15, ...options.settings },
+    logger: silentLogger(),
+    metrics: options.metrics ?? testMetrics('listing'),
+    ...(options.now && { now: options.now }),
+  });
+}
+
+/** Imports records into `tables` through the import (the writers, the summary), in Baku's zone. */
+export function importRecords(
+  tables: TestTables,
+  records: readonly Record<string, unknown>[],
+  options: ImportOptions = {},
+) {
+  return importVacancies(
+    tables.documentClient,
+    tables.names,
+    parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
+    { clock: CLOCK, ...options },
+  );
+}
