@@ -9,7 +9,9 @@ import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
  *
  * ESM output (tree-shaken better than CommonJS, and what Node 24 prefers), minified, source maps without the
  * sources embedded (smaller files; the stack traces still point at the TypeScript lines), `module` entry points
- * first, and the AWS SDK bundled rather than taken from the runtime, so the deployed SDK is the tested one.
+ * first, and the AWS SDK bundled rather than taken from the runtime, so the deployed SDK is the tested one — with
+ * its default credential chain reduced to the environment, where Lambda puts the role's credentials
+ * (lambda/aws/environment-credentials.ts).
  */
 export const ESBUILD_SETTINGS = {
   platform: 'node',
@@ -19,6 +21,8 @@ export const ESBUILD_SETTINGS = {
   sourcemap: true,
   sourcesContent: false,
   mainFields: ['module', 'main'],
+  // Resolved from the project root, where both esbuild and `NodejsFunction` run it.
+  alias: { '@aws-sdk/credential-provider-node': './lambda/aws/environment-credentials.ts' },
   // Some bundled CommonJS dependencies call `require` for Node built-ins; ESM has no `require` of its own.
   banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
 } as const;
@@ -61,6 +65,10 @@ export function nodejsBundling(): nodejs.BundlingOptions {
     sourcesContent: ESBUILD_SETTINGS.sourcesContent,
     mainFields: [...ESBUILD_SETTINGS.mainFields],
     banner: ESBUILD_SETTINGS.banner,
+    // `NodejsFunction` has no `alias` of its own; it passes `--alias` arguments on to esbuild as `--alias:from=to`.
+    esbuildArgs: {
+      '--alias': Object.entries(ESBUILD_SETTINGS.alias).map(([from, to]) => `${from}=${to}`),
+    },
     define: esbuildDefine(),
     bundleAwsSDK: true,
   };

@@ -4,8 +4,8 @@
  * delay, throttle (400 ProvisionedThroughputExceededException), fail (500 InternalServerError), drop the
  * connection without an answer, or refuse new connections — or answer what is not a valid DynamoDB answer at all:
  * an HTML error page (a load balancer's 502 or 503), a 200 whose body is not JSON, the engine's own answer cut
- * short, or a 5xx without an error type. It also records every operation it sees, so a test can prove what was
- * (and was not) asked of the engine.
+ * short, or a 5xx without an error type. It also records every operation it sees, and the access key that signed
+ * it, so a test can prove what was (and was not) asked of the engine, and by whom.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -44,6 +44,8 @@ export interface FaultProxy {
   clear(): Promise<void>;
   /** Every operation seen since the proxy started, in order. */
   readonly operations: readonly string[];
+  /** The access key id in each of those requests' signature (its SigV4 credential scope), in the same order. */
+  readonly signers: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let rules: { rule: FaultRule; seen: number }[] = [];
   let refusing = false;
   const operations: string[] = [];
+  const signers: string[] = [];
   const sockets = new Set<Socket>();
 
   const forward = (
@@ -107,6 +110,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const body = Buffer.concat(chunks);
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       operations.push(operation);
+      signers.push(/Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '');
       const match = rules.find(({ rule }) => rule.operation === undefined || rule.operation === operation);
       if (match) match.seen += 1;
       const rule = match && match.seen > (match.rule.after ?? 0) ? match.rule : undefined;
@@ -170,6 +174,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     operations,
+    signers,
     inject(...next) {
       rules = next.map((rule) => ({ rule, seen: 0 }));
     },

@@ -1,0 +1,189 @@
+/**
+ * The functions as deployed: the stack synthesized with real esbuild bundles, as `cdk synth` builds them, each
+ * bundle run in a Node.js process of its own with what Lambda gives a function — the environment of the template,
+ * the execution role's credentials in `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`, the
+ * region, the template's Node options — and nothing else: no profile, no home directory. Only where DynamoDB is
+ * differs: `AWS_ENDPOINT_URL_DYNAMODB`, the SDK's own setting, points at the test engine through a proxy that
+ * records which key signed each request. The bundles carry the environment's credential provider in place of
+ * the SDK's chain (docs/design.md#runtime).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { App } from 'aws-cdk-lib';
+import { TABLE_VARIABLES } from '../../lambda/config/environment';
+import { putVendor } from '../../lib/ops/vendors';
+import { readSettings } from '../../lib/settings';
+import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
+import { createTestTables, type TestTables } from '../support/dynamodb';
+import { listingEvent } from '../support/events';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
+import { importRecords } from '../support/listing';
+import { CDK_CONTEXT } from '../support/stack';
+import { vacancyRecord } from '../support/vacancies';
+
+interface DeployedFunction {
+  /** The bundle's folder in the cloud assembly. */
+  readonly folder: string;
+  readonly handler: string;
+  /** The template's variables; a table's name is a reference there, resolved per test. */
+  readonly variables: Record<string, unknown>;
+}
+
+const ROLE_KEY = 'ASIAEXECUTIONROLE';
+/** What starts the line of the handler's answer in the process's output. */
+const RESULT = 'handler answered: ';
+const outdir = mkdtempSync(join(tmpdir(), 'bundles-'));
+const home = mkdtempSync(join(tmpdir(), 'bundles-home-'));
+
+/** Synthesizes the stack with real bundles and finds each function's by the construct that made it. */
+function synthesizeFunctions(): Map<string, DeployedFunction> {
+  const app = new App({
+    outdir,
+    context: { ...CDK_CONTEXT, 'aws:cdk:enable-path-metadata': true, 'aws:cdk:enable-asset-metadata': true },
+  });
+  new VacancyApiStack(app, 'Bundles', { settings: readSettings((key) => app.node.tryGetContext(key)) });
+  const artifact = app.synth().getStackByName('Bundles');
+  const functions = new Map<string, DeployedFunction>();
+  for (const resource of Object.values(artifact.template.Resources) as {
+    Type: string;
+    Properties: { Handler?: string; Environment?: { Variables?: Record<string, unknown> } };
+    Metadata?: Record<string, string>;
+  }[]) {
+    const path = resource.Metadata?.['aws:cdk:path'] ?? '';
+    const asset = resource.Metadata?.['aws:asset:path'];
+    const name = /\/Functions\/(\w+)\//.exec(path)?.[1];
+    if (resource.Type !== 'AWS::Lambda::Function' || !asset || !name) continue;
+    functions.set(name, {
+      folder: join(outdir, asset),
+      handler: resource.Properties.Handler ?? '',
+      variables: resource.Properties.Environment?.Variables ?? {},
+    });
+  }
+  return functions;
+}
+
+/** The files each bundle was built from, by its source map. */
+const bundledSources = (fn: DeployedFunction): string[] =>
+  JSON.parse(readFileSync(join(fn.folder, 'index.mjs.map'), 'utf8')).sources;
+
+/**
+ * Runs `fn`'s handler once on `event` in a fresh Node.js process with exactly `environment` (not waiting in
+ * a blocking call: the proxy it reaches DynamoDB through runs in this process).
+ */
+async function invoke(fn: DeployedFunction, event: unknown, environment: Record<string, string>) {
+  const [file, exported] = fn.handler.split('.');
+  const script = `
+    const { ${exported}: handler } = await import(${JSON.stringify(pathToFileURL(join(fn.folder, `${file}.mjs`)).href)});
+    const deadline = Date.now() + 10000;
+    const context = { functionName: 'listing', awsRequestId: 'bundle-test', memoryLimitInMB: '512',
+      invokedFunctionArn: 'arn:aws:lambda:eu-central-1:123456789012:function:listing',
+      getRemainingTimeInMillis: () => deadline - Date.now() };
+    process.stdout.write(${JSON.stringify(`\n${RESULT}`)} + JSON.stringify(await handler(JSON.parse(process.argv[1]), context)));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [String(fn.variables.NODE_OPTIONS ?? ''), '--input-type=module', '-e', script, JSON.stringify(event)],
+    { env: { PATH: process.env.PATH, HOME: home, ...environment }, encoding: 'utf8', timeout: 30_000 },
+  );
+  // The function's own log lines (JSON too) come before its answer.
+  const answer = stdout.split('\n').find((line) => line.startsWith(RESULT)) ?? '';
+  return JSON.parse(answer.slice(RESULT.length)) as {
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+  };
+}
+
+describe('the synthesized bundles, run as Lambda runs them', () => {
+  let functions: Map<string, DeployedFunction>;
+  let tables: TestTables;
+  let proxy: FaultProxy;
+
+  /** What Lambda gives the listing, the role's credentials included unless `credentials` is false. */
+  const listingEnvironment = (credentials: boolean): Record<string, string> => {
+    const listing = functions.get('Listing') as DeployedFunction;
+    const variables = Object.fromEntries(
+      Object.entries(listing.variables).filter(([, value]) => typeof value === 'string'),
+    ) as Record<string, string>;
+    return {
+      ...variables,
+      [TABLE_VARIABLES.vacancies]: tables.names.vacancies,
+      [TABLE_VARIABLES.vendors]: tables.names.vendors,
+      AWS_REGION: 'eu-central-1',
+      AWS_LAMBDA_FUNCTION_NAME: 'listing',
+      AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
+      ...(credentials && {
+        AWS_ACCESS_KEY_ID: ROLE_KEY,
+        AWS_SECRET_ACCESS_KEY: 'role-secret',
+        AWS_SESSION_TOKEN: 'role-session-token',
+      }),
+    };
+  };
+
+  beforeAll(async () => {
+    functions = synthesizeFunctions();
+    tables = await createTestTables();
+    proxy = await startFaultProxy(tables.endpoint);
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme LLC' });
+    await importRecords(tables, [vacancyRecord({ id: 7, vendor_id: 'acme' })]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy.stop();
+    await tables.drop();
+    rmSync(outdir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('bundles every function, and none carries a credential provider but the environment’s', () => {
+    expect([...functions.keys()].sort()).toEqual(['Authorizer', 'Expiry', 'Listing']);
+    for (const fn of functions.values()) {
+      const sources = bundledSources(fn);
+      expect(sources.some((source) => source.includes('lambda/aws/environment-credentials.ts'))).toBe(true);
+      expect(sources.some((source) => source.includes('@aws-sdk/credential-provider-env/'))).toBe(true);
+      expect(
+        sources.filter((source) =>
+          /@aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login|http)|nested-clients|token-providers)\//.test(
+            source,
+          ),
+        ),
+      ).toEqual([]);
+    }
+  });
+
+  it('answers a listing, every request signed with the role’s credentials from the environment', async () => {
+    const before = proxy.signers.length;
+    const response = await invoke(
+      functions.get('Listing') as DeployedFunction,
+      listingEvent(),
+      listingEnvironment(true),
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ status: 'success', data: [{ id: 7 }] });
+    const signers = proxy.signers.slice(before);
+    expect(signers.length).toBeGreaterThan(0);
+    expect(new Set(signers)).toEqual(new Set([ROLE_KEY]));
+  });
+
+  it('without credentials in the environment, answers 500 in the envelope and asks DynamoDB nothing', async () => {
+    const before = proxy.operations.length;
+    const response = await invoke(
+      functions.get('Listing') as DeployedFunction,
+      listingEvent({ requestId: 'no-credentials' }),
+      listingEnvironment(false),
+    );
+
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({
+      status: 'error',
+      message: 'Server Error.',
+      request_id: 'no-credentials',
+    });
+    expect(proxy.operations.length).toBe(before);
+  });
+});
