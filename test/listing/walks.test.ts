@@ -74,7 +74,12 @@ describe('walks by next_page_url under concurrent writers', () => {
   }
 
   /** Writes until `done()`: imports of new vacancies (newer and older), status flips, deletions, revivals. */
-  async function churn(seed: number, done: () => boolean): Promise<number> {
+  /**
+   * Writes at random until `done`: new vacancies, status flips, deletions, and vacancies brought back with another
+   * `created_at` — which moves them in the order, so a walk may meet them at both places (§2 promises exactly once
+   * only for what stays active and matching); those are added to `moved`.
+   */
+  async function churn(seed: number, done: () => boolean, moved: Set<number>): Promise<number> {
     const next = random(seed);
     let writes = 0;
     let newId = 10_000 + seed * 1_000;
@@ -92,6 +97,7 @@ describe('walks by next_page_url under concurrent writers', () => {
         await deleteVacancy(tables.documentClient, tables.names, id);
       } else {
         // A deleted or closed vacancy back, perhaps with another type: it may move in and out of the filter.
+        moved.add(id);
         await importRecords([
           vacancyRecord({
             id,
@@ -115,15 +121,17 @@ describe('walks by next_page_url under concurrent writers', () => {
     '%s: sees each vacancy active and matching throughout exactly once, and none twice',
     async (query, matches, seed) => {
       let finished = false;
+      const moved = new Set<number>();
       const [seen, writes] = await Promise.all([
         walk(query).finally(() => {
           finished = true;
         }),
-        churn(seed, () => finished),
+        churn(seed, () => finished, moved),
       ]);
       expect(writes).toBeGreaterThan(0);
+      // Seen twice: only a vacancy that moved in the order during the walk.
       const duplicates = seen.filter((id, i) => seen.indexOf(id) !== i);
-      expect(duplicates).toEqual([]);
+      expect(duplicates.filter((id) => !moved.has(id))).toEqual([]);
       const stable = STABLE.filter(matches);
       expect(stable.filter((id) => !seen.includes(id))).toEqual([]);
       expect(seen).not.toContain(500);

@@ -44,8 +44,11 @@ export interface FaultProxy {
   clear(): Promise<void>;
   /** Every operation seen since the proxy started, in order. */
   readonly operations: readonly string[];
-  /** The access key id in each of those requests' signature (its SigV4 credential scope), in the same order. */
-  readonly signers: readonly string[];
+  /**
+   * Who signed each of those requests, in the same order: the access key id of its SigV4 credential scope, and
+   * the session token it carried (empty without one).
+   */
+  readonly signers: readonly { readonly accessKeyId: string; readonly sessionToken: string }[];
   stop(): Promise<void>;
 }
 
@@ -61,7 +64,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let rules: { rule: FaultRule; seen: number }[] = [];
   let refusing = false;
   const operations: string[] = [];
-  const signers: string[] = [];
+  const signers: { accessKeyId: string; sessionToken: string }[] = [];
   const sockets = new Set<Socket>();
 
   const forward = (
@@ -110,7 +113,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const body = Buffer.concat(chunks);
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       operations.push(operation);
-      signers.push(/Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '');
+      signers.push({
+        accessKeyId: /Credential=([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '',
+        sessionToken: String(request.headers['x-amz-security-token'] ?? ''),
+      });
       const match = rules.find(({ rule }) => rule.operation === undefined || rule.operation === operation);
       if (match) match.seen += 1;
       const rule = match && match.seen > (match.rule.after ?? 0) ? match.rule : undefined;
