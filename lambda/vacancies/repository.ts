@@ -3,6 +3,7 @@ import {
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, capacityUnits, type RetryPolicy } from '../dynamodb/batch-get';
 import { underDeadline } from '../dynamodb/deadline';
@@ -149,8 +150,38 @@ export function createVacancyRepository(
   const capped = (limit: number) => (queryPageSize === undefined ? limit : Math.min(limit, queryPageSize));
 
   /**
-   * The first `wanted` entries a Query of an index selects, or all when fewer, following `LastEvaluatedKey`; each
-   * call reads `limit(found so far)` entries at most.
+   * Runs a Query of an index call by call, following `LastEvaluatedKey`, while `more` (given each answer) says to
+   * go on; `input` gives each call's parameters. Adds up what the calls cost.
+   */
+  async function queryPages(
+    input: () => Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'ReturnConsumedCapacity'>,
+    signal: AbortSignal | undefined,
+    more: (output: QueryCommandOutput) => boolean,
+  ): Promise<ReadCost> {
+    let readUnits = 0;
+    let calls = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          ...input(),
+          ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+        underDeadline(signal),
+      );
+      calls += 1;
+      readUnits += capacityUnits(output.ConsumedCapacity);
+      startKey = output.LastEvaluatedKey;
+      if (!more(output)) break;
+    } while (startKey);
+    return { readUnits, calls };
+  }
+
+  /**
+   * The first `wanted` entries a Query of an index selects, or all when fewer; each call reads `limit(found so
+   * far)` entries at most.
    */
   async function collect<T>(
     input: Omit<QueryCommandInput, 'TableName'>,
@@ -160,55 +191,32 @@ export function createVacancyRepository(
     map: (entry: Record<string, unknown>) => T,
   ): Promise<ReadCost & { items: T[] }> {
     const items: T[] = [];
-    let readUnits = 0;
-    let calls = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          ...input,
-          Limit: capped(limit(items.length)),
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-        underDeadline(signal),
-      );
-      calls += 1;
-      readUnits += capacityUnits(output.ConsumedCapacity);
-      items.push(...(output.Items ?? []).map(map));
-      startKey = output.LastEvaluatedKey;
-    } while (startKey && items.length < wanted);
-    return { items, readUnits, calls };
+    const cost = await queryPages(
+      () => ({ ...input, Limit: capped(limit(items.length)) }),
+      signal,
+      (output) => {
+        items.push(...(output.Items ?? []).map(map));
+        return items.length < wanted;
+      },
+    );
+    return { items, ...cost };
   }
 
-  /** How many entries a Query of an index selects (after its filter), following `LastEvaluatedKey` to the end. */
+  /** How many entries a Query of an index selects (after its filter), to the end. */
   async function count(
     condition: Omit<QueryCommandInput, 'TableName'>,
     signal: AbortSignal | undefined,
   ): Promise<ReadCost & { total: number }> {
     let total = 0;
-    let readUnits = 0;
-    let calls = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const output = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          ...condition,
-          Select: 'COUNT',
-          ...(queryPageSize !== undefined && { Limit: queryPageSize }),
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-        underDeadline(signal),
-      );
-      calls += 1;
-      readUnits += capacityUnits(output.ConsumedCapacity);
-      total += output.Count ?? 0;
-      startKey = output.LastEvaluatedKey;
-    } while (startKey);
-    return { total, readUnits, calls };
+    const cost = await queryPages(
+      () => ({ ...condition, Select: 'COUNT', ...(queryPageSize !== undefined && { Limit: queryPageSize }) }),
+      signal,
+      (output) => {
+        total += output.Count ?? 0;
+        return true;
+      },
+    );
+    return { total, ...cost };
   }
 
   /** The index entries of a page (ids and order keys), in listing order, and whether more follow. */
