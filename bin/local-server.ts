@@ -6,7 +6,9 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpUrl } from '../lambda/config/checks';
+import { LISTING_PATH } from '../lambda/vacancies/pagination';
 import { startLocalApi } from '../lib/local/local-api';
+import { LOG_FORMATS, type LogFormat } from '../lib/local/request-log';
 import { settingsOfCdkJson } from '../lib/settings';
 
 const USAGE = `Usage: npm start -- [options]
@@ -21,10 +23,36 @@ const USAGE = `Usage: npm start -- [options]
   --rate-limits         throttle each vendor by its rate tier and all by the stage, as API Gateway's usage
                         plans do (tiers and limits from cdk.json; off by default, so scripts run at full speed)
   --data-dir <dir>      keep the embedded engine's data in this folder across restarts (default: in memory)
+  --log-format <f>      text (default): a short line per request — method, path, status, time, read units,
+                        request id — with the functions' warnings and errors; json: the same line as JSON and the
+                        functions' own structured lines, as Lambda prints them
   -c, --context <name=value>
                         a setting, as "cdk deploy -c" takes it, over cdk.json's (repeatable), e.g.
                         -c defaultLocale=en -c serviceTimeZone=Europe/Berlin
   -h, --help            show this help`;
+
+/** The request collection (`.http` files), for an API client. */
+const REQUEST_COLLECTION = 'examples/http/';
+
+/**
+ * How to sync, as the banner says it. Page 1 already carries `next_sync_url`: keeping it before the last page loses
+ * the other pages' changes (docs/api.md#incremental-sync).
+ */
+const SYNC_HINT = [
+  'Sync what changed since a time: follow pagination.next_page_url until it is null, and only then keep the',
+  "last page's pagination.next_sync_url, for the next sync (every page carries one: keep it sooner and the",
+  'pages after are lost). Start from 1970 for everything, tombstones included:',
+];
+
+/** A port clash as one line naming the option that moves it; undefined for any other error. */
+function portInUse(error: unknown, ports: { http: number; dynamodb: number }): Error | undefined {
+  const { code, port: taken } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code !== 'EADDRINUSE') return undefined;
+  const option = taken === ports.dynamodb && taken !== ports.http ? '--dynamodb-port' : '--port';
+  return new Error(
+    `127.0.0.1:${taken} is already in use (another npm start?): stop that, or choose another port with ${option} <n> (0 picks a free one).`,
+  );
+}
 
 function port(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -43,6 +71,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       'rate-limits': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      'log-format': { type: 'string', default: 'text' },
       context: { type: 'string', short: 'c', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,6 +89,9 @@ async function main(): Promise<void> {
     overrides[name] = rest.join('=');
   }
   const settings = settingsOfCdkJson(overrides);
+  const logFormat = values['log-format'] as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat))
+    throw new Error(`--log-format is one of ${LOG_FORMATS.join(', ')}, not "${logFormat}".`);
   const endpoint = values['dynamodb-endpoint'];
   if (endpoint !== undefined && !httpUrl(endpoint)) {
     throw new Error(
@@ -71,21 +103,27 @@ async function main(): Promise<void> {
       '--data-dir and --dynamodb-port are for the embedded engine, not with --dynamodb-endpoint.',
     );
   }
+  const ports = {
+    http: port(values.port ?? process.env.PORT, '--port', 3000),
+    dynamodb: port(values['dynamodb-port'], '--dynamodb-port', 8000),
+  };
   const api = await startLocalApi({
-    port: port(values.port ?? process.env.PORT, '--port', 3000),
-    ...(endpoint
-      ? { dynamodbEndpoint: endpoint }
-      : { dynamodbPort: port(values['dynamodb-port'], '--dynamodb-port', 8000) }),
+    port: ports.http,
+    ...(endpoint ? { dynamodbEndpoint: endpoint } : { dynamodbPort: ports.dynamodb }),
     ...(values['data-dir'] && { dataDir: values['data-dir'] }),
     ...(values.seed && { seedFile: values.seed }),
     settings,
     ...(values['rate-limits'] && { rateLimits: true }),
+    log: logFormat,
+  }).catch((error: unknown) => {
+    throw portInUse(error, ports) ?? error;
   });
 
-  const listing = `${api.url}/vendor/vacancies`;
+  const listing = `${api.url}${LISTING_PATH}`;
   const lines = [
     '',
     `Vendor Vacancy API: ${listing}`,
+    `API reference:      ${api.referenceUrl}   (try it in the browser; requests to run: ${REQUEST_COLLECTION})`,
     `DynamoDB (${api.embedded ? 'embedded' : 'given'}): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
   ];
   if (api.seed) {
@@ -106,8 +144,11 @@ async function main(): Promise<void> {
         '',
         'Try:',
         `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?per_page=2&lang=en'`,
-        '  and a sync of everything that changed since a time (then follow pagination.next_sync_url):',
-        `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?updated_since=1970-01-01T00:00:00Z&per_page=2&lang=en'`,
+        '',
+        ...SYNC_HINT,
+        `  curl -s -H 'Authorization: Bearer ${example}' '${listing}?updated_since=1970-01-01T00:00:00Z&per_page=10&lang=en'`,
+        '  or let the reference client do both (run it again: it fetches only what changed):',
+        `  npx tsx examples/sync/sync.ts --base-url ${api.url} --api-key ${example} --db /tmp/${data.vendors.find((vendor) => vendor.api_keys[0] === example)?.id}.db`,
       );
   } else {
     lines.push('Seed: none loaded (tables already had data)');
@@ -130,8 +171,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal}: stopping…\n\n${api.served.format()}\n`);
+    console.log(`\n${signal}: stopping (answering the requests in flight)…`);
     await api.stop();
+    console.log(`\n${api.served.format()}\n`);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

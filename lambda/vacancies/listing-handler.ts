@@ -43,6 +43,9 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
   const listing = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    // Every line of this request carries API Gateway's request id, as its access log line does
+    // (docs/operating.md#logs): one id finds both. Cleared after the invocation (`resetKeys`).
+    logger.setCorrelationId(event.requestContext.requestId);
     const vendor = requestVendor(event);
     const result = await listVacancies(
       {

@@ -24,7 +24,8 @@ export interface ExpiryRunner {
   readonly started: Promise<void>;
   /** When the next run is due. */
   readonly nextRun: () => Date;
-  stop(): void;
+  /** Stops scheduling runs; resolves once a run under way has finished (it still needs the engine). */
+  stop(): Promise<void>;
 }
 
 /** Starts the runner; see the module's comment. */
@@ -33,12 +34,16 @@ export function startExpiryRunner(options: ExpiryRunnerOptions): ExpiryRunner {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let next = new Date(0);
-  const runOnce = async () => {
-    try {
-      await options.run();
-    } catch (error) {
-      options.onError(error);
-    }
+  let running: Promise<void> = Promise.resolve();
+  const runOnce = () => {
+    running = (async () => {
+      try {
+        await options.run();
+      } catch (error) {
+        options.onError(error);
+      }
+    })();
+    return running;
   };
   const schedule = () => {
     if (stopped) return;
@@ -59,6 +64,7 @@ export function startExpiryRunner(options: ExpiryRunnerOptions): ExpiryRunner {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      return running;
     },
   };
 }

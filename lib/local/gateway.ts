@@ -29,6 +29,7 @@ import type {
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import { authorizedVendor } from '../../lambda/auth/context';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
+import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/http/errors';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
@@ -58,7 +59,21 @@ export interface GatewayOptions {
   readonly timeoutsMs: { readonly authorizer: number; readonly listing: number };
   /** The usage plans' and the stage's throttling; none when absent (`npm start` without `--rate-limits`). */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Pages of the local server that are not the API's (the reference at `/docs`): a handler that answers a request
+   * and returns true, or leaves it to the gateway.
+   */
+  readonly localPages?: (request: IncomingMessage, response: ServerResponse, requestId: string) => boolean;
+  /** Whether the server is stopping: a request that arrives then is refused (503), not started. */
+  readonly stopping?: () => boolean;
 }
+
+/** What a request that arrives while the server stops gets: the 503 of a service that is not there, to retry. */
+const STOPPING: GatewayResponseDefinition = {
+  statusCode: 503,
+  message: ERROR_MESSAGES[503],
+  headers: RETRY_AFTER,
+};
 
 /** API Gateway's limit on the request line and headers together, in bytes (its quotas page). */
 export const MAX_HEADER_BYTES = 10_240;
@@ -221,12 +236,19 @@ export function answerRefusedRequests(server: Server): void {
 export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOptions) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
+    // On every answer, whoever writes it; and readable by the server's request log.
+    response.setHeader('X-Request-Id', requestId);
     const gatewayResponse = (definition: GatewayResponseDefinition, fallbackStatus?: number) =>
       sendGatewayResponse(response, definition, requestId, fallbackStatus);
 
     // HTTP/1.1 names the API by its Host: without one, API Gateway cannot route the request (Node's own
     // answer, an empty 400, is turned off so that this one is in the envelope). The value is never used.
     if (request.headers.host === undefined) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
+    if (options.stopping?.()) {
+      response.shouldKeepAlive = false;
+      return gatewayResponse(STOPPING);
+    }
+    if (options.localPages?.(request, response, requestId)) return;
 
     const target = request.url ?? '';
     const queryStart = target.indexOf('?');

@@ -11,6 +11,7 @@ import { functionEnvironment } from '../function-environment';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
+import { tapFunctionOutput } from './function-output';
 import {
   answerRefusedRequests,
   createLocalGateway,
@@ -21,8 +22,10 @@ import {
 import { lambdaContext } from './lambda-runtime';
 import { recordLocalDeployment } from './local-deployment';
 import { RateLimiter } from './rate-limiter';
+import { REFERENCE_PATH, referencePages } from './reference-page';
+import { type LogFormat, RequestLog } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
-import { ServedSummary, tapEmbeddedMetrics } from './served-summary';
+import { ServedSummary } from './served-summary';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
 export const DEMO_SEED_FILE = new URL('./demo-seed.json', import.meta.url).pathname;
@@ -54,7 +57,16 @@ export interface LocalApiOptions {
    * limits apply with `rateLimits`. docs/operating.md#settings says which settings mean nothing locally.
    */
   readonly settings?: ServiceSettings;
+  /**
+   * Print a line per request (`request-log.ts`) in this format, the functions' own lines folded in (`text`) or as
+   * they are (`json`). Absent: no request lines, the functions' lines as they are (tests, the benchmark).
+   */
+  readonly log?: LogFormat;
 }
+
+/** How long stopping waits for requests in flight: the longest a request may take, the listing's timeout. */
+const DRAIN_MS =
+  FUNCTION_LIMITS.listing.timeoutSeconds * 1000 + FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000;
 
 /**
  * The environment of each function in the local server: the stack's (`functionEnvironment`), with the local tables
@@ -78,6 +90,8 @@ export interface LocalApi {
   /** `http://127.0.0.1:<port>`: the base of `/vendor/vacancies`. */
   readonly url: string;
   readonly dynamodbEndpoint: string;
+  /** The interactive API reference (`/docs`). */
+  readonly referenceUrl: string;
   /** Whether the engine is the embedded one (else one that was given). */
   readonly embedded: boolean;
   readonly tables: TableNames;
@@ -85,6 +99,10 @@ export interface LocalApi {
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
   /** What it has served: statuses, and the functions' metrics (their EMF lines, kept off the terminal). */
   readonly served: ServedSummary;
+  /**
+   * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
+   * server and the engine close.
+   */
   stop(): Promise<void>;
 }
 
@@ -118,13 +136,34 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
   const tables = localTableNames(options.tablePrefix);
   const served = new ServedSummary();
-  const untap = tapEmbeddedMetrics(process.stdout, (line) => served.recordMetrics(line));
+  const requestLog = options.log && new RequestLog(options.log, (line) => process.stdout.write(`${line}\n`));
+  const untap = tapFunctionOutput([process.stdout, process.stderr], {
+    onMetrics: (line) => served.recordMetrics(line),
+    onLog: (line) => requestLog?.functionLine(line) ?? true,
+  });
   let expiry: ExpiryRunner | undefined;
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
   const stop = async () => {
-    expiry?.stop();
-    untap();
+    stopping = true;
+    const expiryStopped = expiry?.stop();
+    const closed = server.listening
+      ? new Promise<void>((resolve) => server.close(() => resolve()))
+      : Promise.resolve();
+    server.closeIdleConnections();
+    // The requests in flight are answered (their handlers still need the engine), for as long as one may take.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(inFlight),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, DRAIN_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    await expiryStopped;
     server.closeAllConnections();
-    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closed;
+    untap();
     client.destroy();
     await engine?.stop();
   };
@@ -179,13 +218,20 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       listing: (await import('../../lambda/vacancies/handler')).handler,
     };
     answerRefusedRequests(server);
-    server.on('request', (_request, response) =>
-      response.once('finish', () => served.recordStatus(response.statusCode)),
-    );
+    server.on('request', (_request, response) => {
+      const answered = new Promise<void>((resolve) => response.once('close', resolve));
+      inFlight.add(answered);
+      void answered.then(() => inFlight.delete(answered));
+      response.once('finish', () => served.recordStatus(response.statusCode));
+    });
+    requestLog?.attach(server);
+    const demoKey = seed?.data.vendors.find((vendor) => vendor.status === 'active')?.api_keys[0];
     server.on(
       'request',
       createLocalGateway(handlers, {
         domainName: `127.0.0.1:${port}`,
+        localPages: referencePages({ apiUrl: url, ...(demoKey && { demoKey }) }),
+        stopping: () => stopping,
         timeoutsMs: {
           authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
           listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
@@ -201,6 +247,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     );
     return {
       url,
+      referenceUrl: `${url}${REFERENCE_PATH}`,
       dynamodbEndpoint: endpoint,
       embedded: engine !== undefined,
       tables,

@@ -139,29 +139,3 @@ export class ServedSummary {
     return lines.join('\n');
   }
 }
-
-/**
- * Takes the EMF lines out of what is written to `stream` — the functions print them to stdout, where Lambda's
- * log capture would pick them up — and hands each, parsed, to `onLine`; everything else is written as before.
- * Returns the function that puts the stream back. Powertools writes each metrics line in one `write` call.
- */
-export function tapEmbeddedMetrics(stream: NodeJS.WriteStream, onLine: (line: unknown) => void): () => void {
-  const write = stream.write;
-  const tapped = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-    if (typeof chunk === 'string' && chunk.startsWith('{"_aws":')) {
-      try {
-        onLine(JSON.parse(chunk));
-        const callback = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
-        callback?.();
-        return true;
-      } catch {
-        // Not a whole JSON line after all: written as it is.
-      }
-    }
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  };
-  stream.write = tapped as typeof stream.write;
-  return () => {
-    if (stream.write === tapped) stream.write = write;
-  };
-}

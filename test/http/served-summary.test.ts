@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../lambda/observability/metrics';
-import { emfValues, ServedSummary, tapEmbeddedMetrics } from '../../lib/local/served-summary';
+import { tapFunctionOutput } from '../../lib/local/function-output';
+import { emfValues, ServedSummary } from '../../lib/local/served-summary';
 
 const SERVER = new URL('../../bin/local-server.ts', import.meta.url).pathname;
 
@@ -58,7 +59,7 @@ describe('the served summary', () => {
     expect(text).toContain('cold starts: listing 1');
   });
 
-  it('takes EMF lines off a stream and lets everything else through', () => {
+  it('takes EMF lines off a stream, hands log lines on, and lets everything else through', () => {
     const written: string[] = [];
     const stream = {
       write(chunk: string) {
@@ -67,14 +68,27 @@ describe('the served summary', () => {
       },
     } as unknown as NodeJS.WriteStream;
     const lines: unknown[] = [];
-    const untap = tapEmbeddedMetrics(stream, (line) => lines.push(line));
+    const logs: unknown[] = [];
+    const untap = tapFunctionOutput([stream], {
+      onMetrics: (line) => lines.push(line),
+      onLog: (line) => logs.push(line) === 1,
+    });
     stream.write(`${JSON.stringify(emf({ ReadUnits: 2 }))}\n`);
     stream.write('{"level":"INFO","message":"Listing served"}\n');
+    stream.write('{"level":"WARN","message":"taken off"}\n');
+    stream.write('{"not":"a log line"}\n');
+    stream.write('{"level":"INFO",\n');
     untap();
     stream.write(`${JSON.stringify(emf({ ReadUnits: 5 }))}\n`);
     expect(lines).toEqual([emf({ ReadUnits: 2 })]);
+    expect(logs).toEqual([
+      { level: 'INFO', message: 'Listing served' },
+      { level: 'WARN', message: 'taken off' },
+    ]);
     expect(written).toEqual([
       '{"level":"INFO","message":"Listing served"}\n',
+      '{"not":"a log line"}\n',
+      '{"level":"INFO",\n',
       `${JSON.stringify(emf({ ReadUnits: 5 }))}\n`,
     ]);
   });

@@ -1,0 +1,77 @@
+/**
+ * `npm start`'s API reference at `/docs`, in a real browser: Scalar renders docs/openapi.yaml — the operation, its
+ * parameters and responses — from files the server serves itself (nothing is fetched from elsewhere), and "try it"
+ * sends a request with the demo key filled in and shows the demo vendor's page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'puppeteer-core';
+import {
+  BROWSER_LAUNCH_MS,
+  clickButton,
+  documentScreenshot,
+  launchBrowser,
+  pageText,
+  recordingPage,
+  waitForText,
+} from '../support/browser';
+import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
+
+const SCREENSHOT = new URL('../../docs/images/api-reference.png', import.meta.url).pathname;
+
+describe('the API reference at /docs, in a browser', () => {
+  let api: LocalApiProcess;
+  let browser: Browser;
+  beforeAll(async () => {
+    [api, browser] = await Promise.all([startLocalApiProcess({ port: 0, dynamodbPort: 0 }), launchBrowser()]);
+  }, BROWSER_LAUNCH_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('renders the operation, its parameters and responses from the server alone; / leads there', async () => {
+    const { page, requested } = await recordingPage(browser);
+    const response = await page.goto(`${api.url}/`, { waitUntil: 'networkidle0' });
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    expect(response?.status()).toBe(200);
+    await waitForText(page, ["List the vendor's active vacancies", 'Query Parameters']);
+    const text = await pageText(page);
+    for (const parameter of [
+      'type',
+      'experience_min',
+      'experience_max',
+      'per_page',
+      'page',
+      'lang',
+      'updated_since',
+      'cursor',
+    ])
+      expect(text).toContain(parameter);
+    for (const status of ['200', '304', '401', '403', '410', '422', '429', '503'])
+      expect(text).toContain(status);
+    await documentScreenshot(page, SCREENSHOT);
+    const elsewhere = requested.filter((url) => !url.startsWith(`${api.url}/`) && !url.startsWith('data:'));
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('"try it" sends the request with the demo key and shows the demo vendor\'s page', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    const answered = page.waitForResponse(
+      (candidate) =>
+        new URL(candidate.url()).pathname === '/vendor/vacancies' && candidate.request().method() === 'GET',
+      { timeout: 30_000 },
+    );
+    await clickButton(page, 'Test Request');
+    await clickButton(page, 'Send');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe('Bearer vvk_demo_pasha_bank_primary');
+    const body = (await response.json()) as { company: string; data: unknown[] };
+    expect(body.company).toBe('Pasha Bank');
+    expect(body.data.length).toBeGreaterThan(0);
+    await waitForText(page, ['200', 'Pasha Bank']);
+    await page.close();
+  }, 60_000);
+});
