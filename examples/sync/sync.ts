@@ -1,6 +1,6 @@
 // examples/sync/sync.ts — keeps a copy of a vendor's vacancies in SQLite, by incremental sync
 //
-//   node --import tsx examples/sync/sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db]
+//   npx tsx examples/sync/sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
 //
 // The first run makes a full sync (updated_since=1970-01-01T00:00:00Z); every later run syncs from the
 // `next_sync_url` the last one saved. Each page is applied in one transaction, together with where to go on from,
@@ -168,18 +168,34 @@ export function copiedVacancies(db: DatabaseSync): SyncedVacancy[] {
   return rows.map((row) => JSON.parse(row.vacancy) as SyncedVacancy);
 }
 
+const USAGE = `usage: sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
+
+One sync of the vendor's vacancies into a SQLite copy: a full sync the first time, then only what changed since.
+--lang absent: the API's default (az). The copy's file is created if missing (*.db files are ignored by git).`;
+
 // Run from the command line: one sync, then a line saying what it did.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const { values } = parseArgs({
-    options: {
-      'api-key': { type: 'string' },
-      'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
-      db: { type: 'string', default: 'vacancies.db' },
-      lang: { type: 'string', default: 'en' },
-    },
-  });
-  if (!values['api-key']) {
-    console.error('usage: sync.ts --api-key <key> [--base-url <url>] [--db <file>] [--lang az|en]');
+  let values: { 'api-key'?: string; 'base-url': string; db: string; lang?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+        db: { type: 'string', default: 'vacancies.db' },
+        lang: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (!values['api-key'] || (values.lang !== undefined && values.lang !== 'az' && values.lang !== 'en')) {
+    console.error(USAGE);
     process.exit(2);
   }
   const db = openCopy(values.db);
@@ -187,7 +203,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
     baseUrl: values['base-url'],
     apiKey: values['api-key'],
     db,
-    lang: values.lang === 'az' ? 'az' : 'en',
+    ...(values.lang && { lang: values.lang as 'az' | 'en' }),
   });
   const total = (db.prepare('SELECT count(*) AS n FROM vacancies').get() as { n: number }).n;
   console.error(

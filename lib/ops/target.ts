@@ -143,6 +143,41 @@ function givenTimeZone(zone: string | undefined): string | undefined {
 }
 
 /** A DynamoDB client for the CLI: adaptive retries, so a bulk import slows down when DynamoDB throttles. */
+/** What `npm start` answers any request it has no route for: its error envelope, with its request id. */
+async function isTheLocalApi(endpoint: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/vendor/vacancies', endpoint), {
+      method: 'POST',
+      signal: AbortSignal.timeout(2_000),
+    });
+    const body = (await response.json()) as { status?: unknown };
+    return response.headers.has('x-request-id') && body.status === 'error';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The two easy mistakes with a local engine, said as such (docs/operating.md#the-ops-cli): nothing listens at the
+ * endpoint (the server is not running, or the port is wrong), or the endpoint is `npm start`'s API port rather than
+ * its engine's. Undefined for any other failure.
+ */
+async function localEngineMistake(endpoint: string, error: unknown): Promise<UserError | undefined> {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code;
+  const causeCode = (error as { cause?: { code?: unknown } })?.cause?.code;
+  if (code === 'ECONNREFUSED' || causeCode === 'ECONNREFUSED')
+    return new UserError(
+      `nothing answers at ${endpoint}.`,
+      'is npm start running? Its DynamoDB port is the one its banner shows on the "DynamoDB (embedded):" line (8000 unless --dynamodb-port says otherwise).',
+    );
+  if (await isTheLocalApi(endpoint))
+    return new UserError(
+      `${endpoint} is the local API's port, not its DynamoDB engine's.`,
+      'use the address on the "DynamoDB (embedded):" line of npm start\'s banner (8000 unless --dynamodb-port says otherwise).',
+    );
+  return undefined;
+}
+
 const cliDynamoDBClient = (endpoint: string | undefined, region: string | undefined) =>
   createDynamoDBClient({ endpoint, maxAttempts: 8, region, retryMode: 'adaptive' });
 
@@ -180,7 +215,7 @@ export async function resolveTarget(
       // No tables yet (`tables create` is about to make them): no server has recorded anything.
       if (awsFailure(error) !== 'not-found') {
         client.destroy();
-        throw error;
+        throw (await localEngineMistake(endpoint, error)) ?? error;
       }
     }
     const local = recorded ?? settingsOfCdkJson();

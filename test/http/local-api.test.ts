@@ -91,8 +91,19 @@ describe('local API over HTTP', () => {
   });
 
   describe('routing', () => {
-    it.each(['/', '/vendor', '/vendor/vacancies/1', '/vendor/vacancy'])('answers 404 to %s', async (path) => {
-      await expectError(await get(bearer('vvk_test_acme_first'), `${api.url}${path}`), 404, 'Not Found.');
+    it.each(['/vendor', '/vendor/vacancies/1', '/vendor/vacancy', '/docs/', '/docs/other'])(
+      'answers 404 to %s',
+      async (path) => {
+        await expectError(await get(bearer('vvk_test_acme_first'), `${api.url}${path}`), 404, 'Not Found.');
+      },
+    );
+
+    it('points / at the API reference, a local page only: GET / is a redirect to /docs, another method a 404', async () => {
+      const response = await fetch(`${api.url}/`, { redirect: 'manual' });
+      expect([response.status, response.headers.get('location')]).toEqual([302, '/docs']);
+      await expectError(await get(bearer('vvk_test_acme_first'), `${api.url}/`, 'POST'), 404, 'Not Found.');
+      const page = await fetch(`${api.url}/docs`);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     });
 
     it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(

@@ -202,7 +202,10 @@ describe('vacancy-admin', () => {
         [['vacancies', 'delete', '8001', '--vendor', 'acme'], ''],
         [['vacancies', 'delete', '8001'], 'error: vacancy 8001 does not exist.\n'],
         [['vacancies', 'expire'], ''],
-        [['vacancies', 'recount', '--vendor', 'acme'], ''],
+        [
+          ['vacancies', 'recount', '--vendor', 'acme'],
+          'waiting 5 s for the latest writes to reach the index, then counting…\n',
+        ],
       ] as const) {
         const run = await admin([...args], {}, proxy.endpoint);
         expect([args.join(' '), run.stderr]).toEqual([args.join(' '), stderr]);

@@ -3,10 +3,12 @@
  * scheduled expiry job's own code; `purge` removes old tombstones; `recount` makes a vendor's summary current again.
  */
 
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { runExpiry } from '../../../lambda/expiry/job';
-import { recountSummary } from '../../../lambda/store/recount';
+import { countMatching } from '../../../lambda/schema/summary';
+import { readVendorSummary, recountSummary } from '../../../lambda/store/recount';
 import type { ZoneClock } from '../../../lambda/time/zone-clock';
 import { UserError } from '../errors';
 import type { Target } from '../target';
@@ -129,17 +131,30 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
     .requiredOption('--vendor <vendorId>', 'the vendor', parse.vendorId)
     .action(
       action(async (target, options) => {
-        const [vendorId] = await vendorsOf(target, options.vendor);
-        const outcome = await recountSummary(vendorId as string, {
+        const [vendorId = ''] = await vendorsOf(target, options.vendor);
+        const outcome = await recountSummary(vendorId, {
           client: target.documentClient,
           tables: target.tables,
+          // The wait is the settle window (docs/design.md#the-summary): said, so that it does not look like a hang.
+          sleep: (ms) => {
+            if (!options.json)
+              console.error(
+                `waiting ${ms / 1000} s for the latest writes to reach the index, then counting…`,
+              );
+            return wait(ms);
+          },
         });
         if (outcome === 'busy') {
           throw new UserError(
             `a writer is at work on vendor ${vendorId}'s vacancies: run this again once it is done (its lease runs out within a minute if it was stopped).`,
           );
         }
-        return { data: { vendorId, recounted: true }, text: `recounted vendor ${vendorId}'s summary` };
+        const { summary } = await readVendorSummary(target.documentClient, target.tables.vendors, vendorId);
+        const active = summary ? countMatching(summary, {}) : 0;
+        return {
+          data: { vendorId, recounted: true, active },
+          text: `recounted vendor ${vendorId}'s summary: ${active} active vacancies`,
+        };
       }),
     );
 }

@@ -1,0 +1,53 @@
+// examples/generated-client/cli.ts — walk.ts from the command line: the walk, then a poll that answers 304
+//
+//   npx tsx examples/generated-client/cli.ts --base-url http://127.0.0.1:3000 --api-key <key> [--lang en]
+import { parseArgs } from 'node:util';
+import { type Query, walkListing } from './walk';
+
+const USAGE = `usage: cli.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--per-page 1..100] [--lang az|en]
+
+Walks every page of the vendor's listing by its next links, prints the vacancies, then polls the first page again
+with its ETag: an unchanged listing answers 304.`;
+
+{
+  let values: { 'api-key'?: string; 'base-url': string; 'per-page': string; lang?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+        'per-page': { type: 'string', default: '100' },
+        lang: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (!values['api-key']) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const query: Query = {
+    per_page: Number(values['per-page']),
+    ...(values.lang === 'az' || values.lang === 'en' ? { lang: values.lang } : {}),
+  };
+  const walked = await walkListing(values['base-url'], values['api-key'], { query });
+  if (!walked) throw new Error('A first walk cannot be unchanged');
+  console.log(`walked ${walked.vacancies.length} vacancies, first page's ETag ${walked.etag}`);
+  for (const vacancy of walked.vacancies)
+    console.log(
+      `  ${vacancy.id}  ${vacancy.title} (${vacancy.type}, ${vacancy.city}, until ${vacancy.deadline})`,
+    );
+  const again = await walkListing(values['base-url'], values['api-key'], { query, etag: walked.etag });
+  console.log(
+    again === undefined
+      ? 'polled again with If-None-Match: 304, nothing changed'
+      : `polled again: changed meanwhile, now ${again.vacancies.length} vacancies`,
+  );
+}
