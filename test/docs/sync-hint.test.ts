@@ -3,11 +3,9 @@
  * followed to the letter, on a sync of several pages: every change arrives, the first sync's and the next one's.
  * (Keeping page 1's `next_sync_url`, as an earlier hint said, lost every page after it.)
  */
-import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { admin } from '../support/admin-cli';
 import { type NpmStart, startNpmStart } from '../support/npm-start';
-
-const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
 
 interface SyncPage {
   data: { id: number; status: string }[];
@@ -72,24 +70,7 @@ describe("the banner's sync hint, followed literally", () => {
     // A change, once the sync's settle window (5 s) is behind the first walk's snapshot.
     const [closed] = [...listed];
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    await new Promise<void>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          ADMIN,
-          '--endpoint',
-          dynamodb,
-          'vacancies',
-          'set-status',
-          String(closed),
-          'closed',
-        ],
-        { env: { ...process.env, DYNAMODB_ENDPOINT: '' } },
-        (error, _stdout, stderr) => (error ? reject(new Error(stderr)) : resolve()),
-      ),
-    );
+    await admin(['--endpoint', dynamodb, 'vacancies', 'set-status', String(closed), 'closed']);
     await new Promise((resolve) => setTimeout(resolve, 5_500));
     const next = await follow(full.keep);
     expect(next.changes).toContainEqual(expect.objectContaining({ id: closed, status: 'closed' }));

@@ -4,7 +4,6 @@
  * returns — every change delivered, deletions and expiries included — and a purge that outdates its saved URL makes
  * it start over by itself.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +15,11 @@ import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { VacancyWriters } from '../../lambda/store/writers';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { localTableNames } from '../../lib/create-tables';
+import { admin as runAdmin } from '../support/admin-cli';
 import { testEndpoint } from '../support/dynamodb';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
-const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
 const KEY = 'vvk_demo_pasha_bank_primary';
 const VENDOR = 'pasha-bank';
 
@@ -33,26 +32,15 @@ describe('the reference sync client (examples/sync)', () => {
 
   /** The ops CLI on the local server's tables, as an operator runs it. */
   const admin = (...args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          ADMIN,
-          '--endpoint',
-          testEndpoint(),
-          '--vacancies-table',
-          tables.vacancies,
-          '--vendors-table',
-          tables.vendors,
-          ...args,
-        ],
-        { env: { ...process.env, DYNAMODB_ENDPOINT: '' } },
-        (error, stdout, stderr) =>
-          error ? reject(new Error(`${args.join(' ')}: ${stderr}`)) : resolve(stdout),
-      );
-    });
+    runAdmin([
+      '--endpoint',
+      testEndpoint(),
+      '--vacancies-table',
+      tables.vacancies,
+      '--vendors-table',
+      tables.vendors,
+      ...args,
+    ]);
   const importRecords = (records: Record<string, unknown>[]) => {
     const file = join(folder, `${randomUUID()}.ndjson`);
     writeFileSync(file, records.map((record) => JSON.stringify(record)).join('\n'));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ListingResponse } from '../../lambda/vacancies/types';
+import { runAdmin } from '../support/admin-cli';
 import { documentedFetch } from '../support/openapi';
 import { vacancyRecord } from '../support/vacancies';
 
@@ -16,16 +17,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const KEY = { Authorization: 'Bearer vvk_demo_pasha_bank_primary' };
 
 /** Runs the ops CLI as an operator would, against an endpoint. */
-function admin(endpoint: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bin/admin.ts'), '--endpoint', endpoint, ...args],
-      { env: { ...process.env, DYNAMODB_ENDPOINT: '', SERVICE_TIMEZONE: '' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const admin = (endpoint: string, args: string[]) =>
+  runAdmin(['--endpoint', endpoint, ...args], { SERVICE_TIMEZONE: '' });
 
 describe('npm start -c name=value', () => {
   let server: ChildProcess;

@@ -1,5 +1,4 @@
 /** The ops CLI as an operator runs it: a separate process, against the embedded DynamoDB. */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,18 +6,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
+import { type AdminRun, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { vacancyRecord } from '../support/vacancies';
-
-const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('vacancy-admin', () => {
   let tables: TestTables;
@@ -29,23 +21,23 @@ describe('vacancy-admin', () => {
     args: string[],
     env: Record<string, string> = {},
     endpoint = tables.endpoint,
-  ): Promise<Run> =>
-    new Promise((resolve) => {
-      const target = [
-        '--endpoint',
-        endpoint,
-        '--vacancies-table',
-        tables.names.vacancies,
-        '--vendors-table',
-        tables.names.vendors,
-      ];
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', ADMIN, ...(env.NO_TARGET ? [] : target), ...args],
-        { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env } },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      );
-    });
+  ): Promise<AdminRun> =>
+    runAdmin(
+      [
+        ...(env.NO_TARGET
+          ? []
+          : [
+              '--endpoint',
+              endpoint,
+              '--vacancies-table',
+              tables.names.vacancies,
+              '--vendors-table',
+              tables.names.vendors,
+            ]),
+        ...args,
+      ],
+      env,
+    );
 
   beforeAll(async () => {
     tables = await createTestTables();
@@ -166,7 +158,7 @@ describe('vacancy-admin', () => {
         }),
       );
       const [acme, globex] = await Promise.all(files.map((file) => admin(['vacancies', 'import', file])));
-      const runs = [acme, globex] as Run[];
+      const runs = [acme, globex] as AdminRun[];
       const winners = runs.filter((run) => run.code === 0);
       expect(winners).toHaveLength(1);
       const winner = acme?.code === 0 ? 'acme' : 'globex';

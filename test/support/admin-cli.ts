@@ -1,0 +1,33 @@
+/** The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests. */
+import { execFile } from 'node:child_process';
+
+const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
+
+/** What a run printed, and its exit code. */
+export interface AdminRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `vacancy-admin <args>` with `env` over this process's environment — without the test run's
+ * `DYNAMODB_ENDPOINT`, so that only the arguments name the target. Resolves whatever the exit code.
+ */
+export function runAdmin(args: readonly string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', ADMIN, ...args],
+      { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Like `runAdmin`, but rejects with what the CLI said when it fails; resolves with what it printed. */
+export async function admin(args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  const run = await runAdmin(args, env);
+  if (run.code !== 0) throw new Error(`vacancy-admin ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
