@@ -88,7 +88,7 @@ export function createNaiveRepository(client: DynamoDBDocumentClient, tableName:
 
     // No summary: every request counts.
     async readSummary() {
-      return { readUnits: 0, calls: 0 };
+      return { summary: undefined, readUnits: 0, calls: 0 };
     },
 
     // The baseline lists; it has no change index to sync from.

@@ -6,7 +6,7 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpUrl } from '../lambda/config/checks';
-import { LISTING_PATH } from '../lambda/vacancies/pagination';
+import { LISTING_PATH } from '../lambda/http/routes';
 import { startLocalApi } from '../lib/local/local-api';
 import { LOG_FORMATS, type LogFormat } from '../lib/local/request-log';
 import { settingsOfCdkJson } from '../lib/settings';

@@ -1,33 +1,8 @@
-import { setTimeout as wait } from 'node:timers/promises';
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UnavailableError } from '../aws/failure';
+import { backoffDelay, type RetryPolicy, sleep } from './backoff';
+import { capacityUnits } from './capacity';
 import { underDeadline } from './deadline';
-
-/**
- * Retries of the keys a batch call left unprocessed. `maxStalls` bounds the rounds in a row that processed
- * nothing: a round that made progress (DynamoDB stopped at its response size limit, say) is not a failure,
- * and is followed at once; a round that made none waits with full-jitter backoff (AWS Architecture Blog,
- * "Exponential Backoff and Jitter").
- */
-export interface RetryPolicy {
-  readonly maxStalls: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
-
-/** The wait before retry `stall` (1, 2, …) of a policy. */
-export function backoffDelay(stall: number, policy: RetryPolicy): number {
-  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** stall);
-}
-
-/** Resolves after `milliseconds`, or rejects (AbortError) as soon as `signal` aborts. */
-export const sleep = (milliseconds: number, signal?: AbortSignal) =>
-  wait(milliseconds, undefined, signal ? { signal } : undefined);
-
-/** Capacity units of a response's `ConsumedCapacity`, one entry or several. */
-export const capacityUnits = (capacity: ConsumedCapacity | ConsumedCapacity[] | undefined): number =>
-  [capacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
 
 /** BatchGetItem takes at most 100 keys a call. */
 const BATCH_GET_SIZE = 100;

@@ -8,15 +8,17 @@
  * and `vacancy-admin vacancies expire` on demand.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, type RetryPolicy } from '../dynamodb/batch-get';
+import type { RetryPolicy } from '../dynamodb/backoff';
+import { batchGetItems } from '../dynamodb/batch-get';
 import { queryAll, queryPages } from '../dynamodb/query-all';
 import { dayNumber } from '../schema/active-index';
-import { readSummary, summaryItemKey, vendorOfSummary } from '../schema/summary';
+import { needsRecount } from '../schema/summary';
 import { EXPIRY_INDEX, EXPIRY_SHARDS, type TableNames, VENDOR_INDEXES } from '../schema/tables';
 import { fromVacancyItem, isTombstone, type StoredItem, toVacancyItem } from '../schema/vacancy-item';
 import { ITEM_KIND } from '../schema/vendors';
 import { inPool } from '../store/pool';
-import { needsRecount, pruneSummary, type RecountOptions, recountSummary } from '../store/recount';
+import { type RecountOptions, recountSummary } from '../store/recount';
+import { SummaryStore } from '../store/summary-store';
 import { type Decide, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
 
@@ -134,14 +136,12 @@ export async function runExpiry(options: ExpiryOptions): Promise<ExpiryReport> {
   const busy: string[] = [];
   if (!stop()) {
     const ids = await vendorIds(options);
-    const { items } = await batchGetItems(options.client, options.tables.vendors, ids.map(summaryItemKey), {
-      retry: RETRY,
-    });
-    const summaries = new Map(items.map((item) => [vendorOfSummary(item), readSummary(item)]));
+    const store = new SummaryStore(options.client, options.tables.vendors);
+    const summaries = await store.readMany(ids);
     const stale = new Set(ids.filter((vendorId) => needsRecount(summaries.get(vendorId), now().getTime())));
     for (const [vendorId, summary] of summaries) {
       if (!stale.has(vendorId) && !stop()) {
-        await pruneSummary(options.client, options.tables.vendors, vendorId, summary);
+        await store.pruneZeros(vendorId, summary);
       }
     }
     await inPool(

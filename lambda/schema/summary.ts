@@ -4,6 +4,10 @@
  * says whether it can be trusted. Writers keep it with deltas, under a lease each (`store/writers.ts`); readers use
  * it only when it is provably current, and count as before otherwise.
  *
+ * This module is the record — its attributes, parsing, and the pure rules of trust; every read and write of the items
+ * is in `store/summary-store.ts`, and the protocols that use them are the writers' leases (`store/summary-leases.ts`)
+ * and the recount (`store/recount.ts`).
+ *
  * Its attributes: `version`; `settledAt`, when the last writer let go (ms); `purgedBefore`, the vendor's purge
  * horizon (ms); `broken`, set when a writer lost track; and three families named by prefix — `c<type>.<min>.<max>`
  * counts of active vacancies by type and experience range (max empty when open-ended), `d<day>` counts of active
@@ -106,8 +110,8 @@ export interface Summary {
 const RANGE = /^c([0-9]+)\.([0-9]+)\.([0-9]*)$/;
 const DAY_NAME = /^d([0-9]+)$/;
 
-/** A summary item as read from the table. */
-export function readSummary(item: Readonly<Record<string, unknown>>): Summary {
+/** A summary item as read from the table, parsed. */
+export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
   const leases = new Map<string, number>();
   const ranges: RangeCount[] = [];
   const days = new Map<number, number>();
@@ -162,4 +166,29 @@ export function countMatching(summary: Summary, filters: VacancyFilters): number
     total += count;
   }
   return total;
+}
+
+/**
+ * Whether a summary needs a recount: broken, holding leases that have run out, or never settled by a writer (a
+ * vendor nothing has been written for yet — or none at all, when there is no summary).
+ */
+export function needsRecount(summary: Summary | undefined, now: number): boolean {
+  if (!summary || summary.broken) return true;
+  const leases = [...summary.leases.values()];
+  if (leases.some((expires) => expires <= now)) return true;
+  return summary.settledAt === undefined && leases.length === 0;
+}
+
+/**
+ * Whether a summary proves that no change of the vendor's is stamped at or after `since`: no writer at work, none
+ * lost track, and the last one let go before `since` (a writer stamps no later than it lets go).
+ */
+export function nothingSince(summary: Summary | undefined, since: number): boolean {
+  return (
+    summary !== undefined &&
+    !summary.broken &&
+    summary.leases.size === 0 &&
+    summary.settledAt !== undefined &&
+    summary.settledAt < since
+  );
 }

@@ -6,7 +6,7 @@
  *   and its company name, the summary's version, the day in the service zone, the normalised parameters (the
  *   effective `per_page` too), the cursor, the locale and the base of the links. A poll whose `If-None-Match` holds
  *   it is answered 304 after one read of the summary.
- * - `"b…"`, the digest of the body itself (`http/middleware.ts`), when the summary cannot be trusted.
+ * - `"b…"`, the digest of the body itself (`http/conditional.ts`), when the summary cannot be trusted.
  *
  * The build is part of the first kind because a new version of the code or the dictionary may write other bytes
  * for the same data: it is a digest of the function's sources the stack bundles in (`VVA_BUILD_ID`), and outside a

@@ -7,12 +7,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
 import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
+import { conditionalGet, notModified } from '../http/conditional';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
-import { conditionalGet, errorResponses, notModified, requestIdHeader } from '../http/middleware';
-import { type ListingSettings, listVacancies } from './listing';
+import { errorResponses, requestIdHeader } from '../http/middleware';
+import { listVacancies } from './listing';
 import { reportListing } from './listing-report';
 import type { VacancyRepository } from './repository';
+import type { ListingSettings } from './request';
 
 /** What the listing handler is built from; the Lambda entry point makes them once per container. */
 export interface ListingHandlerDependencies {

@@ -4,7 +4,7 @@ import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AuthorizedVendor } from '../auth/context';
 import { LISTING_SERVED, type ListingServedLog } from '../observability/log-fields';
 import { FUNCTION_METRICS } from '../observability/metrics';
-import type { ListingResult, NotModifiedResult } from './listing';
+import type { ListingResult, NotModifiedResult } from './request';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds

@@ -1,8 +1,6 @@
+import { LISTING_PATH } from '../http/routes';
 import { formatRfc3339 } from '../time/rfc3339';
 import type { ListingQuery, Pagination } from './types';
-
-/** The listing's route, appended to a configured public base URL. */
-export const LISTING_PATH = '/vendor/vacancies';
 
 /** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
 type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang' | 'updated_since';

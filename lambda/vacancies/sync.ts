@@ -1,6 +1,6 @@
 /**
- * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): with `updated_since`, the
- * listing's route answers what changed in a window of the vendor's change index — from `updated_since` to the
+ * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): one strategy of the vacancies
+ * route — the other is the active listing (`active-listing.ts`). With `updated_since`, the route answers what changed in a window of the vendor's change index — from `updated_since` to the
  * walk's snapshot time — oldest change first, active vacancies in full and every other one as a tombstone.
  *
  * The first page reads the vendor's summary: it says whether changes from then are still kept (410 if not), and —
@@ -11,14 +11,17 @@
 import { changesPurged } from '../http/errors';
 import { dayNumber } from '../schema/active-index';
 import { changeKey, readChangeKey } from '../schema/change-index';
-import { INDEX_SETTLE_MS, type Summary } from '../schema/summary';
+import { INDEX_SETTLE_MS, nothingSince } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { formatRfc3339 } from '../time/rfc3339';
+import type { ChangeEntry } from './change-index-reader';
 import { encodeSyncCursor, type SyncCursor } from './cursor';
-import type { ListingRequest, ListingResult, ListingSettings, Resolved } from './listing';
+import type { SyncedItem } from './item-reader';
 import { lastPage, nextSyncUrl, pageUrlBuilder } from './pagination';
 import { toVacancyObjects } from './presenter';
-import type { ChangeEntry, SyncedItem, VacancyRepository } from './repository';
+import type { ReadMeter } from './read-meter';
+import type { VacancyRepository } from './repository';
+import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from './request';
 import type { SyncedVacancy, SyncResponse, SyncTombstone } from './types';
 
 /** The largest id, the end of a millisecond in the change index. */
@@ -29,20 +32,6 @@ function justAfter(key: Uint8Array): Uint8Array {
   const next = new Uint8Array(key.length + 1);
   next.set(key);
   return next;
-}
-
-/**
- * Whether a summary proves that no change of the vendor's is stamped at or after `since`: no writer at work, none
- * lost track, and the last one let go before `since` (a writer stamps no later than it lets go).
- */
-function nothingSince(summary: Summary | undefined, since: number): boolean {
-  return (
-    summary !== undefined &&
-    !summary.broken &&
-    summary.leases.size === 0 &&
-    summary.settledAt !== undefined &&
-    summary.settledAt < since
-  );
 }
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
@@ -69,27 +58,25 @@ function present(
   return { active: item };
 }
 
+/** A sync request, resolved. */
+type SyncRequest = Extract<ResolvedRequest, { kind: 'sync' }>;
+
 /** Answers a sync request; see the module's comment. */
 export async function syncVacancies(
   request: ListingRequest,
-  resolved: Resolved & { readonly since: number },
+  resolved: SyncRequest,
   repository: VacancyRepository,
   settings: ListingSettings,
+  meter: ReadMeter,
 ): Promise<ListingResult> {
   const { query, perPage, since } = resolved;
   const vendorId = request.vendor.vendorId;
   const signal = request.signal;
-  let readUnits = 0;
-  let calls = 0;
-  const cost = <T extends { readUnits: number; calls: number }>(read: T): T => {
-    readUnits += read.readUnits;
-    calls += read.calls;
-    return read;
-  };
+  const cost = meter.add.bind(meter);
 
   let walk: Omit<SyncCursor, 'position'> & { readonly from: Uint8Array };
-  if (resolved.syncCursor) {
-    const { position, snapshot, total } = resolved.syncCursor;
+  if (resolved.cursor) {
+    const { position, snapshot, total } = resolved.cursor;
     walk = { snapshot, total, from: justAfter(position) };
   } else {
     const { summary } = cost(await repository.readSummary(vendorId, signal));
@@ -111,7 +98,7 @@ export async function syncVacancies(
 
   const to = changeKey(walk.snapshot, LAST_ID);
   const changes =
-    walk.total === 0 && !resolved.syncCursor
+    walk.total === 0 && !resolved.cursor
       ? { entries: [], more: false }
       : cost(await repository.readChanges({ vendorId, from: walk.from, to, limit: perPage, signal }));
   const activeIds = changes.entries.filter((entry) => entry.status === 'active').map((entry) => entry.id);
@@ -165,5 +152,11 @@ export async function syncVacancies(
       next_sync_url: nextSyncUrl(resolved.routeUrl, query, walk.snapshot),
     },
   };
-  return { body, locale: resolved.locale, readUnits, calls, foreignItems: fetched.foreignItems };
+  return {
+    body,
+    locale: resolved.locale,
+    readUnits: meter.readUnits,
+    calls: meter.calls,
+    foreignItems: fetched.foreignItems,
+  };
 }

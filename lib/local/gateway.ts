@@ -37,7 +37,7 @@ import {
   METHOD_NOT_ALLOWED,
   renderGatewayResponse,
 } from '../../lambda/http/gateway-responses';
-import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import { LISTING_PATH } from '../../lambda/http/routes';
 import { lambdaContext } from './lambda-runtime';
 import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';

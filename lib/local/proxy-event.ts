@@ -4,7 +4,7 @@
  * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import { LISTING_PATH } from '../../lambda/http/routes';
 
 /** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
 export function namedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {

@@ -7,12 +7,14 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsFailure } from '../../lambda/aws/failure';
-import { batchGetItems, type RetryPolicy } from '../../lambda/dynamodb/batch-get';
+import type { RetryPolicy } from '../../lambda/dynamodb/backoff';
+import { batchGetItems } from '../../lambda/dynamodb/batch-get';
 import { ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { inPool } from '../../lambda/store/pool';
-import { type Decide, LeaseLostError, VacancyWriters } from '../../lambda/store/writers';
+import { LeaseLostError } from '../../lambda/store/summary-leases';
+import { type Decide, VacancyWriters } from '../../lambda/store/writers';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import type { SourceRecord } from './import-file';
 import { validateVacancyRecord } from './vacancy-record';

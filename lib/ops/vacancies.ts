@@ -19,7 +19,7 @@ import {
   toVacancyItem,
   type VacancyItem,
 } from '../../lambda/schema/vacancy-item';
-import { readVendorSummary } from '../../lambda/store/recount';
+import { SummaryStore } from '../../lambda/store/summary-store';
 import { VacancyWriters } from '../../lambda/store/writers';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 
@@ -162,7 +162,7 @@ export async function purgeTombstones(
     }
     // The horizon is recorded even where nothing was removed: the vendor's changes before it are gone as far as a
     // sync can tell.
-    const { summary } = await readVendorSummary(client, tables.vendors, vendorId);
+    const { summary } = await new SummaryStore(client, tables.vendors).read(vendorId);
     const horizon = Math.max(before, summary?.purgedBefore ?? 0);
     await writers.settleWith(vendorId, SUMMARY.purgedBefore, horizon);
     return { vendorId, removed, purgedBefore: horizon };

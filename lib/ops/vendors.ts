@@ -4,7 +4,6 @@ import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk
 import { isConditionFailed } from '../../lambda/aws/failure';
 import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';
 import { queryAll } from '../../lambda/dynamodb/query-all';
-import { SUMMARY, summaryItemKey } from '../../lambda/schema/summary';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import {
   ITEM_KIND,
@@ -13,6 +12,7 @@ import {
   type VendorUsageKeyRecord,
   vendorItemKey,
 } from '../../lambda/schema/vendors';
+import { SummaryStore } from '../../lambda/store/summary-store';
 
 /** A vendor as the ops CLI sees it: with what it keeps about the vendor's API Gateway key. */
 export type VendorRecord = Vendor & VendorUsageKeyRecord;
@@ -89,24 +89,8 @@ export async function putVendor(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  await bumpSummaryVersion(client, tableName, vendor.vendorId);
+  await new SummaryStore(client, tableName).bumpVersion(vendor.vendorId);
   return toVendorRecord(Attributes ?? {});
-}
-
-/**
- * Changes the version of a vendor's summary (docs/design.md#the-summary): what a client sees of the vendor's
- * vacancies depends on its company name and status too, so a change of either is a change of the listing.
- */
-async function bumpSummaryVersion(client: DynamoDBDocumentClient, tableName: string, vendorId: string) {
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: summaryItemKey(vendorId),
-      UpdateExpression: 'ADD #version :one',
-      ExpressionAttributeNames: { '#version': SUMMARY.version },
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
 }
 
 /** A vendor with what the CLI keeps about its usage key, or undefined. */
@@ -169,7 +153,7 @@ export async function setVendorStatus(
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':status': status, ':now': now.toISOString() },
   });
-  if (updated) await bumpSummaryVersion(client, tableName, vendorId);
+  if (updated) await new SummaryStore(client, tableName).bumpVersion(vendorId);
   return updated;
 }
 

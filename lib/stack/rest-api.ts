@@ -15,7 +15,7 @@ import {
   gatewayResponseTemplate,
   METHOD_NOT_ALLOWED,
 } from '../../lambda/http/gateway-responses';
-import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import { LISTING_PATH } from '../../lambda/http/routes';
 import type { ServiceSettings } from '../settings';
 import type { ServiceFunctions } from './functions';
 

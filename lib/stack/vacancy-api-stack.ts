@@ -7,7 +7,7 @@ import {
   type StackProps,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { LISTING_PATH } from '../../lambda/vacancies/pagination';
+import { LISTING_PATH } from '../../lambda/http/routes';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { ListingSettings } from '../../lambda/vacancies/listing';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { ListingSettings } from '../../lambda/vacancies/request';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';

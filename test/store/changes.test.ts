@@ -6,7 +6,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readChangeKey } from '../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS, readSummary, summaryItemKey } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS, parseSummary, summaryItemKey } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM } from '../../lambda/schema/tables';
 import { importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
@@ -180,7 +180,7 @@ describe('when a vacancy changed', () => {
     expect(await stored(1)).toMatchObject({ status: 'active' });
 
     const summary = async () =>
-      readSummary(
+      parseSummary(
         (
           await tables.documentClient.send(
             new GetCommand({

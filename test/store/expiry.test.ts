@@ -10,7 +10,7 @@ import { runExpiry } from '../../lambda/expiry/job';
 import { dayNumber } from '../../lambda/schema/active-index';
 import { INDEX_SETTLE_MS, isCurrent } from '../../lambda/schema/summary';
 import { EXPIRY_INDEX, EXPIRY_SHARDS, ITEM } from '../../lambda/schema/tables';
-import { LEASE_MS } from '../../lambda/store/writers';
+import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';

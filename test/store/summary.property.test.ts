@@ -11,7 +11,7 @@ import { runExpiry } from '../../lambda/expiry/job';
 import { dayNumber, type VacancyFilters } from '../../lambda/schema/active-index';
 import { countMatching, INDEX_SETTLE_MS, isCurrent } from '../../lambda/schema/summary';
 import type { VacancyType } from '../../lambda/schema/vacancy';
-import { LEASE_MS } from '../../lambda/store/writers';
+import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';

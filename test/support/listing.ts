@@ -1,8 +1,8 @@
 /** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import type { ListingSettings } from '../../lambda/vacancies/listing';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { ListingSettings } from '../../lambda/vacancies/request';
 import { type ImportOptions, importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
 import type { TestTables } from './dynamodb';

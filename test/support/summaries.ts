@@ -5,7 +5,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { countAttribute, dayAttribute, type Summary } from '../../lambda/schema/summary';
 import type { TableNames } from '../../lambda/schema/tables';
-import { type ActiveEntry, activeIndexEntries, readVendorSummary } from '../../lambda/store/recount';
+import { type ActiveEntry, activeIndexEntries } from '../../lambda/store/recount';
+import { SummaryStore } from '../../lambda/store/summary-store';
 
 /** A vendor's active index entries: type, experience range and deadline day of each. */
 export async function activeEntries(
@@ -39,7 +40,7 @@ export async function storedSummary(
   tables: TableNames,
   vendorId: string,
 ): Promise<Summary | undefined> {
-  return (await readVendorSummary(client, tables.vendors, vendorId)).summary;
+  return (await new SummaryStore(client, tables.vendors).read(vendorId)).summary;
 }
 
 /** A summary's counts in the form of `exactCounts`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { UnavailableError } from '../../lambda/aws/failure';
+import { ifNoneMatchMatches, strongETag } from '../../lambda/http/conditional';
 import {
   errorEnvelope,
   errorResponse,
@@ -9,7 +10,6 @@ import {
   toHttpError,
 } from '../../lambda/http/errors';
 import { requestHeader } from '../../lambda/http/headers';
-import { ifNoneMatchMatches, strongETag } from '../../lambda/http/middleware';
 
 describe('HTTP helpers', () => {
   it('build the error envelope with errors only when given', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { ifNoneMatchMatches, strongETag } from '../../lambda/http/middleware';
+import { ifNoneMatchMatches, strongETag } from '../../lambda/http/conditional';
 import { LOCALES } from '../../lambda/schema/vacancy';
 import { negotiateLocale } from '../../lambda/vacancies/locale';
 import { lastPage, pageOffset, pageUrlBuilder, paginate } from '../../lambda/vacancies/pagination';

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { runExpiry } from '../../../lambda/expiry/job';
 import { countMatching } from '../../../lambda/schema/summary';
-import { readVendorSummary, recountSummary } from '../../../lambda/store/recount';
+import { recountSummary } from '../../../lambda/store/recount';
+import { SummaryStore } from '../../../lambda/store/summary-store';
 import type { ZoneClock } from '../../../lambda/time/zone-clock';
 import { UserError } from '../errors';
 import type { Target } from '../target';
@@ -149,7 +150,9 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
             `a writer is at work on vendor ${vendorId}'s vacancies: run this again once it is done (its lease runs out within a minute if it was stopped).`,
           );
         }
-        const { summary } = await readVendorSummary(target.documentClient, target.tables.vendors, vendorId);
+        const { summary } = await new SummaryStore(target.documentClient, target.tables.vendors).read(
+          vendorId,
+        );
         const active = summary ? countMatching(summary, {}) : 0;
         return {
           data: { vendorId, recounted: true, active },

@@ -1,0 +1,114 @@
+/**
+ * The request path's Query loop, metered (docs/design.md#how-a-listing-reads): one Query of an index, call by call
+ * following `LastEvaluatedKey` while the caller says to go on, each call under the request's deadline, the read
+ * units and calls added up. `collectQuery` keeps the first entries a page needs; `countQuery` counts to the end.
+ * (The jobs and tools, which need every item and no meter, use `query-all.ts`.)
+ */
+import {
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+import { capacityUnits, type ReadCost } from './capacity';
+import { underDeadline } from './deadline';
+
+/** A Query's parameters, without what the loop sets itself. */
+export type QueryInput = Omit<
+  QueryCommandInput,
+  'TableName' | 'ExclusiveStartKey' | 'ReturnConsumedCapacity'
+>;
+
+/** Where a metered Query reads. */
+export interface MeteredQueryTarget {
+  readonly client: DynamoDBDocumentClient;
+  readonly tableName: string;
+  /**
+   * Entries per call, at most. Absent: as many as a read needs (and DynamoDB's own limit, 1 MB a call). Tests set it
+   * low so that a read spans several calls (`LastEvaluatedKey`) on a small data set.
+   */
+  readonly queryPageSize?: number | undefined;
+}
+
+/**
+ * Runs a Query call by call, following `LastEvaluatedKey`, while `more` (given each answer) says to go on; `input`
+ * gives each call's parameters. Adds up what the calls cost.
+ */
+export async function meteredQuery(
+  target: MeteredQueryTarget,
+  input: () => QueryInput,
+  signal: AbortSignal | undefined,
+  more: (output: QueryCommandOutput) => boolean,
+): Promise<ReadCost> {
+  let readUnits = 0;
+  let calls = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const output = await target.client.send(
+      new QueryCommand({
+        TableName: target.tableName,
+        ...input(),
+        ExclusiveStartKey: startKey,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      underDeadline(signal),
+    );
+    calls += 1;
+    readUnits += capacityUnits(output.ConsumedCapacity);
+    startKey = output.LastEvaluatedKey;
+    if (!more(output)) break;
+  } while (startKey);
+  return { readUnits, calls };
+}
+
+/** A call's `Limit`, within the target's `queryPageSize`. */
+const capped = (target: MeteredQueryTarget, limit: number) =>
+  target.queryPageSize === undefined ? limit : Math.min(limit, target.queryPageSize);
+
+/**
+ * The first `wanted` entries a Query selects, or all when fewer; each call reads `limit(found so far)` entries at
+ * most.
+ */
+export async function collectQuery<T>(
+  target: MeteredQueryTarget,
+  input: QueryInput,
+  signal: AbortSignal | undefined,
+  wanted: number,
+  limit: (found: number) => number,
+  map: (entry: Record<string, unknown>) => T,
+): Promise<ReadCost & { items: T[] }> {
+  const items: T[] = [];
+  const cost = await meteredQuery(
+    target,
+    () => ({ ...input, Limit: capped(target, limit(items.length)) }),
+    signal,
+    (output) => {
+      items.push(...(output.Items ?? []).map(map));
+      return items.length < wanted;
+    },
+  );
+  return { items, ...cost };
+}
+
+/** How many entries a Query selects (after its filter), to the end. */
+export async function countQuery(
+  target: MeteredQueryTarget,
+  input: QueryInput,
+  signal: AbortSignal | undefined,
+): Promise<ReadCost & { total: number }> {
+  let total = 0;
+  const cost = await meteredQuery(
+    target,
+    () => ({
+      ...input,
+      Select: 'COUNT',
+      ...(target.queryPageSize !== undefined && { Limit: target.queryPageSize }),
+    }),
+    signal,
+    (output) => {
+      total += output.Count ?? 0;
+      return true;
+    },
+  );
+  return { total, ...cost };
+}

@@ -1,0 +1,220 @@
+/**
+ * The writers' side of the summary protocol (docs/design.md#the-summary): a run of writers holds one lease per
+ * vendor it writes, taken before its first write of that vendor's vacancies and let go after its last delta. While
+ * any lease is there, readers do not trust the summary. The deltas of the counts are gathered in memory and added
+ * now and then — never one update per record, which would throttle on one item — each update renewing the lease, and
+ * only while the lease is still there: a writer whose lease ran out and was taken over by a recount marks the
+ * summary broken instead, since its deltas can no longer be placed, and writes no more of that vendor's vacancies.
+ *
+ * The calls themselves are `SummaryStore`'s; the rules of trust are `schema/summary.ts`.
+ */
+import { addCounts, type Counts } from '../schema/summary';
+import { LeaseGoneError, type SummaryStore } from './summary-store';
+
+/** A lease, unless renewed, lasts a minute: a writer killed mid-way holds the summary no longer. */
+export const LEASE_MS = 60_000;
+const FLUSH_MS = 5_000;
+/** Attributes one summary update names, at most (an update expression must stay under 4 KB). */
+const ATTRIBUTES_PER_UPDATE = 100;
+
+/**
+ * A writer lost its lease on a vendor's summary — it ran out while DynamoDB was slow, and a recount took over — so it
+ * writes no more of that vendor's vacancies: their counts could no longer be kept. What it wrote is in the table;
+ * the summary waits for the recount. Running the same work again completes it.
+ */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(readonly vendorId: string) {
+    super(`lost the lease on the summary of vendor ${vendorId}`);
+  }
+}
+
+/** How the leases of a run work. */
+export interface SummaryLeasesOptions {
+  readonly store: SummaryStore;
+  /** The run's clock (ms). */
+  readonly now: () => number;
+  /** The run's name among the leases of a summary: unique to the run. */
+  readonly writer: string;
+  /** How long a lease lasts unless renewed. */
+  readonly leaseMs?: number;
+  /** How often the gathered deltas are added. */
+  readonly flushMs?: number;
+}
+
+/** A run's hold on one vendor's summary, and what it has changed of the counts since it last added them. */
+interface VendorLease {
+  readonly vendorId: string;
+  /** The lease's name in the summary item. */
+  readonly name: string;
+  taken?: Promise<void>;
+  pending: Counts;
+  /** Attributes to set when the run lets go (the purge horizon). */
+  readonly onRelease: Map<string, unknown>;
+  lastFlush: number;
+  /** When the lease runs out unless renewed (ms, by the run's clock). */
+  expires: number;
+  flushing?: Promise<void>;
+  lost: boolean;
+}
+
+/** The summary leases of one run of writers. */
+export class SummaryLeases {
+  readonly #store: SummaryStore;
+  readonly #now: () => number;
+  readonly #writer: string;
+  readonly #leaseMs: number;
+  readonly #flushMs: number;
+  readonly #leases = new Map<string, VendorLease>();
+  /** Write capacity units of the summary updates. */
+  writeUnits = 0;
+  /** Updates of summaries: taking a lease, adding deltas, letting go (a few per vendor, whatever the records). */
+  updates = 0;
+
+  constructor(options: SummaryLeasesOptions) {
+    this.#store = options.store;
+    this.#now = options.now;
+    this.#writer = options.writer;
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#flushMs = options.flushMs ?? FLUSH_MS;
+  }
+
+  #lease(vendorId: string): VendorLease {
+    let lease = this.#leases.get(vendorId);
+    if (!lease) {
+      lease = {
+        vendorId,
+        name: `${this.#writer}${this.#leases.size.toString(36)}`,
+        pending: new Map(),
+        onRelease: new Map(),
+        lastFlush: this.#now(),
+        expires: 0,
+        lost: false,
+      };
+      this.#leases.set(vendorId, lease);
+    }
+    return lease;
+  }
+
+  #count(writeUnits: number): void {
+    this.writeUnits += writeUnits;
+    this.updates += 1;
+  }
+
+  /** Takes the vendor's lease, once, before the first write: readers stop trusting the summary first. */
+  async #take(lease: VendorLease): Promise<void> {
+    lease.taken ??= (async () => {
+      this.#count(await this.#store.takeLease(lease.vendorId, lease.name, this.#now() + this.#leaseMs));
+      lease.lastFlush = this.#now();
+      lease.expires = lease.lastFlush + this.#leaseMs;
+    })();
+    await lease.taken;
+  }
+
+  /**
+   * Makes sure the vendor's lease is held, with at least half its time left, before a write: an item write is not
+   * conditioned on the lease (DynamoDB Local's engines have no transactions to tie the two), so the lease must
+   * outlast every write made under it. The write itself is given up when the lease runs out (`writeSignal`); a
+   * recount takes over only after that, and waits the index's settle window before it counts.
+   */
+  async hold(vendorId: string): Promise<void> {
+    const lease = this.#lease(vendorId);
+    await this.#take(lease);
+    if (!lease.lost && this.#now() >= lease.expires - this.#leaseMs / 2) await this.#flush(lease, false);
+    if (lease.lost) throw new LeaseLostError(vendorId);
+  }
+
+  /** A signal that aborts a write after `windowMs`, or sooner if the vendor's lease runs out first. */
+  writeSignal(vendorId: string, windowMs: number): AbortSignal {
+    const lease = this.#lease(vendorId);
+    return AbortSignal.timeout(Math.max(0, Math.min(windowMs, lease.expires - this.#now())));
+  }
+
+  /** Adds a written item's change of the counts to the vendor's pending deltas; adds them all when it is time. */
+  async record(vendorId: string, delta: Counts): Promise<void> {
+    const lease = this.#lease(vendorId);
+    addCounts(lease.pending, delta);
+    if (this.#now() - lease.lastFlush >= this.#flushMs) {
+      // Marked at once, so that the writes finishing meanwhile do not each start a flush of their own.
+      lease.lastFlush = this.#now();
+      await this.#flush(lease, false);
+    }
+  }
+
+  /**
+   * Sets a summary attribute when the run lets go of the vendor (the purge horizon, say), taking the vendor's
+   * lease now if no write has: letting go then bumps the version too.
+   */
+  async setOnRelease(vendorId: string, name: string, value: unknown): Promise<void> {
+    const lease = this.#lease(vendorId);
+    lease.onRelease.set(name, value);
+    await this.#take(lease);
+  }
+
+  /**
+   * Adds the pending deltas to the summary and renews the lease — or, at the end, lets go: bumps the version and
+   * records when. Done in updates of at most `ATTRIBUTES_PER_UPDATE` counts, each only while the lease is still
+   * there. One flush of a vendor at a time: a flush asked meanwhile follows the one under way.
+   */
+  async #flush(lease: VendorLease, release: boolean): Promise<void> {
+    const previous = lease.flushing ?? Promise.resolve();
+    const run = previous.then(async () => {
+      if (!lease.taken) return;
+      await lease.taken;
+      const entries = [...lease.pending];
+      lease.pending = new Map();
+      const parts: [string, number][][] = [];
+      for (let i = 0; i < entries.length; i += ATTRIBUTES_PER_UPDATE) {
+        parts.push(entries.slice(i, i + ATTRIBUTES_PER_UPDATE));
+      }
+      if (parts.length === 0) parts.push([]);
+      for (const [index, part] of parts.entries()) {
+        await this.#update(lease, part, release && index === parts.length - 1);
+      }
+      lease.lastFlush = this.#now();
+    });
+    lease.flushing = run.catch(() => undefined);
+    await run;
+  }
+
+  async #update(lease: VendorLease, counts: [string, number][], release: boolean): Promise<void> {
+    if (lease.lost) {
+      this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
+      return;
+    }
+    const renewUntil = this.#now() + this.#leaseMs;
+    try {
+      this.#count(
+        await this.#store.updateUnderLease(
+          lease.vendorId,
+          lease.name,
+          counts,
+          release ? { releasedAt: this.#now(), settle: lease.onRelease } : { renewUntil },
+        ),
+      );
+      if (!release) lease.expires = renewUntil;
+    } catch (error) {
+      if (!(error instanceof LeaseGoneError)) throw error;
+      // The lease is gone, or the summary cannot grow: its counts can no longer be kept, and it says so.
+      lease.lost = true;
+      this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
+    }
+  }
+
+  /**
+   * Adds every pending delta and lets go of every lease. Should DynamoDB fail here, the leases stay, run out, and
+   * the summaries wait for a recount — never trusted meanwhile; the first failure is thrown once all were tried.
+   */
+  async releaseAll(): Promise<void> {
+    const failures: unknown[] = [];
+    for (const lease of this.#leases.values()) {
+      try {
+        await this.#flush(lease, true);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    this.#leases.clear();
+    if (failures.length > 0) throw failures[0];
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The per-vendor summary's persistence (docs/design.md#the-summary): every read and write of a summary item of the
+ * vendors table is a method here, and nowhere else (a test holds the code to that). The record and its rules are
+ * `schema/summary.ts`; the protocols built on these calls are the writers' leases (`summary-leases.ts`) and the
+ * recount (`recount.ts`) — the split of Powertools' idempotency utility into record, persistence and orchestration.
+ *
+ * Each write reports the write units it consumed (as DynamoDB reports them), so that a writer can account for them.
+ */
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { awsFailure, isConditionFailed } from '../aws/failure';
+import type { RetryPolicy } from '../dynamodb/backoff';
+import { batchGetItems } from '../dynamodb/batch-get';
+import { capacityUnits } from '../dynamodb/capacity';
+import { underDeadline } from '../dynamodb/deadline';
+import {
+  type Counts,
+  countAttribute,
+  dayAttribute,
+  leaseAttribute,
+  parseSummary,
+  SUMMARY,
+  type Summary,
+  summaryItemKey,
+  vendorOfSummary,
+} from '../schema/summary';
+
+/** A lease's update, or its release, was refused: the lease is gone (or the item cannot grow past 400 KB). */
+export class LeaseGoneError extends Error {
+  override readonly name = 'LeaseGoneError';
+  constructor(readonly vendorId: string) {
+    super(`the lease on the summary of vendor ${vendorId} is gone`);
+  }
+}
+
+/** What one update under a lease does besides adding counts: renew the lease, or let go of it. */
+export type LeaseUpdate =
+  | { readonly renewUntil: number }
+  | {
+      /** When the writer lets go (ms): the summary's `settledAt`. */
+      readonly releasedAt: number;
+      /** Attributes set as it lets go (the purge horizon, say). */
+      readonly settle: ReadonlyMap<string, unknown>;
+    };
+
+/** A summary read, and what the read cost. */
+export interface SummaryRead {
+  readonly summary: Summary | undefined;
+  readonly readUnits: number;
+  readonly calls: number;
+}
+
+const BATCH_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
+
+/** Every read and write of the summary items of one vendors table. */
+export class SummaryStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly vendorsTable: string,
+  ) {}
+
+  /** A vendor's summary, read strongly; undefined when the vendor has none yet. */
+  async read(vendorId: string, signal?: AbortSignal): Promise<SummaryRead> {
+    const output = await this.client.send(
+      new GetCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      underDeadline(signal),
+    );
+    return {
+      summary: output.Item ? parseSummary(output.Item) : undefined,
+      readUnits: capacityUnits(output.ConsumedCapacity),
+      calls: 1,
+    };
+  }
+
+  /** Several vendors' summaries, by vendor (those without one left out). */
+  async readMany(vendorIds: readonly string[]): Promise<Map<string, Summary>> {
+    const { items } = await batchGetItems(this.client, this.vendorsTable, vendorIds.map(summaryItemKey), {
+      retry: BATCH_RETRY,
+    });
+    return new Map(items.map((item) => [vendorOfSummary(item), parseSummary(item)]));
+  }
+
+  /** Takes a writer's lease until `expires` (ms), bumping the version: readers stop trusting the summary. */
+  async takeLease(vendorId: string, lease: string, expires: number): Promise<number> {
+    const output = await this.client.send(
+      new UpdateCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        UpdateExpression: 'SET #lease = :expires ADD #version :one',
+        ExpressionAttributeNames: { '#lease': leaseAttribute(lease), '#version': SUMMARY.version },
+        ExpressionAttributeValues: { ':expires': expires, ':one': 1 },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    return capacityUnits(output.ConsumedCapacity);
+  }
+
+  /**
+   * Adds `counts` (at most 100 of them: an update expression stays under 4 KB) under the lease, and renews it or
+   * lets go of it (bumping the version, recording when) — only while the lease is still there. Throws
+   * `LeaseGoneError` when it is not, or when the item cannot grow.
+   */
+  async updateUnderLease(
+    vendorId: string,
+    lease: string,
+    counts: readonly (readonly [string, number])[],
+    update: LeaseUpdate,
+  ): Promise<number> {
+    const names: Record<string, string> = { '#lease': leaseAttribute(lease) };
+    const values: Record<string, unknown> = {};
+    const adds = counts.map(([name, delta], i) => {
+      names[`#a${i}`] = name;
+      values[`:a${i}`] = delta;
+      return `#a${i} :a${i}`;
+    });
+    const sets: string[] = [];
+    const release = 'releasedAt' in update;
+    if (release) {
+      names['#version'] = SUMMARY.version;
+      values[':one'] = 1;
+      adds.push('#version :one');
+      names['#settled'] = SUMMARY.settledAt;
+      values[':settled'] = update.releasedAt;
+      sets.push('#settled = :settled');
+      [...update.settle].forEach(([name, value], i) => {
+        names[`#s${i}`] = name;
+        values[`:s${i}`] = value;
+        sets.push(`#s${i} = :s${i}`);
+      });
+    } else {
+      values[':expires'] = update.renewUntil;
+      sets.push('#lease = :expires');
+    }
+    const expression = [
+      sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+      adds.length > 0 ? `ADD ${adds.join(', ')}` : '',
+      release ? 'REMOVE #lease' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    try {
+      const output = await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: summaryItemKey(vendorId),
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(#lease)',
+          ExpressionAttributeNames: names,
+          ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      return capacityUnits(output.ConsumedCapacity);
+    } catch (error) {
+      if (isConditionFailed(error) || awsFailure(error) === 'refused') throw new LeaseGoneError(vendorId);
+      throw error;
+    }
+  }
+
+  /** Marks the summary broken (until a recount) and lets go of the lease: a writer that lost track says so. */
+  async markBroken(vendorId: string, lease: string): Promise<number> {
+    const output = await this.client.send(
+      new UpdateCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        UpdateExpression: 'SET #broken = :true ADD #version :one REMOVE #lease',
+        ExpressionAttributeNames: {
+          '#broken': SUMMARY.broken,
+          '#version': SUMMARY.version,
+          '#lease': leaseAttribute(lease),
+        },
+        ExpressionAttributeValues: { ':true': true, ':one': 1 },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    return capacityUnits(output.ConsumedCapacity);
+  }
+
+  /** Lets go of a lease without changing anything else. */
+  async releaseLease(vendorId: string, lease: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        UpdateExpression: 'REMOVE #lease',
+        ExpressionAttributeNames: { '#lease': leaseAttribute(lease) },
+      }),
+    );
+  }
+
+  /**
+   * A recount's take-over: its lease until `expires`, the leases that ran out (`stale`) removed, the summary broken
+   * until the count is written, the version bumped — only if the summary is still as `seen` (its version; absent
+   * when it had none). The new version, or undefined when another writer came first.
+   */
+  async takeOver(
+    vendorId: string,
+    seen: Summary | undefined,
+    lease: string,
+    expires: number,
+  ): Promise<number | undefined> {
+    const stale = [...(seen?.leases.keys() ?? [])].map(leaseAttribute);
+    try {
+      const output = await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: summaryItemKey(vendorId),
+          UpdateExpression: `SET #lease = :expires, #broken = :true ADD #version :one${stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `#stale${i}`).join(', ')}` : ''}`,
+          ConditionExpression: seen ? '#version = :seen' : 'attribute_not_exists(pk)',
+          ExpressionAttributeNames: {
+            '#lease': leaseAttribute(lease),
+            '#version': SUMMARY.version,
+            '#broken': SUMMARY.broken,
+            ...Object.fromEntries(stale.map((name, i) => [`#stale${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':expires': expires,
+            ':true': true,
+            ':one': 1,
+            ...(seen && { ':seen': seen.version }),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return (output.Attributes?.[SUMMARY.version] as number | undefined) ?? 0;
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a recounted summary whole — its counts, settled at `settledAt`, the purge horizon kept, the version after
+   * `version` — only if no writer took a lease since the take-over (each would have bumped the version). Whether it
+   * was written.
+   */
+  async putRecounted(
+    vendorId: string,
+    version: number,
+    counts: Counts,
+    settledAt: number,
+    purgedBefore: number | undefined,
+  ): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.vendorsTable,
+          Item: {
+            ...summaryItemKey(vendorId),
+            [SUMMARY.version]: version + 1,
+            [SUMMARY.settledAt]: settledAt,
+            ...(purgedBefore !== undefined && { [SUMMARY.purgedBefore]: purgedBefore }),
+            ...Object.fromEntries([...counts].filter(([, count]) => count !== 0)),
+          },
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': SUMMARY.version },
+          ExpressionAttributeValues: { ':version': version },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the counts of a summary that have come down to zero — past deadline days, ranges no vacancy has any more —
+   * so that it stays a few hundred attributes however long the vendor stays: each removed only if still zero (a
+   * missing count is a zero to `ADD`, so no writer needs to know). Up to 100 at a time; the rest next time. How many
+   * were removed.
+   */
+  async pruneZeros(vendorId: string, summary: Summary): Promise<number> {
+    const zeros = [
+      ...summary.ranges
+        .filter(({ count }) => count === 0)
+        .map(({ type, min, max }) => countAttribute(type, min, max)),
+      ...[...summary.days].filter(([, count]) => count === 0).map(([day]) => dayAttribute(day)),
+    ].slice(0, 100);
+    if (zeros.length === 0) return 0;
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: summaryItemKey(vendorId),
+          UpdateExpression: `REMOVE ${zeros.map((_, i) => `#z${i}`).join(', ')}`,
+          ConditionExpression: zeros.map((_, i) => `#z${i} = :zero`).join(' AND '),
+          ExpressionAttributeNames: Object.fromEntries(zeros.map((name, i) => [`#z${i}`, name])),
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      // A writer moved one of them meanwhile: left for the next run.
+      if (isConditionFailed(error)) return 0;
+      throw error;
+    }
+    return zeros.length;
+  }
+
+  /**
+   * Changes the version (docs/design.md#the-summary): what a client sees of a vendor's vacancies depends on its
+   * company name and status too, so a change of either is a change of the listing.
+   */
+  async bumpVersion(vendorId: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        UpdateExpression: 'ADD #version :one',
+        ExpressionAttributeNames: { '#version': SUMMARY.version },
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Reads of vacancy items by id (docs/design.md#how-a-listing-reads): one BatchGetItem (retrying what DynamoDB left
+ * unprocessed) of the ids a page named, projected to what the page shows, each item checked to be the vendor's.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RetryPolicy } from '../dynamodb/backoff';
+import { batchGetItems } from '../dynamodb/batch-get';
+import type { ReadCost } from '../dynamodb/capacity';
+import { ITEM } from '../schema/tables';
+import { VACANCY_FIELDS } from '../schema/vacancy';
+import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
+
+/** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
+export type SyncedItem = Partial<ListedVacancy> &
+  Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
+
+/** A ProjectionExpression of attributes; several (`type`, `url`, `status`, …) are DynamoDB reserved words. */
+const projection = (attributes: readonly string[]) => ({
+  ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+});
+
+/** What a page reads of an item. */
+export const ITEM_VIEWS = {
+  /** A listing's: the vacancy object's fields and the owner. */
+  listed: projection([...VACANCY_FIELDS, ITEM.vendor]),
+  /** A sync's: that, its status and when it changed. */
+  synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
+} as const;
+
+/** Where items are read, and how. */
+export interface ItemReaderTarget {
+  readonly client: DynamoDBDocumentClient;
+  readonly tableName: string;
+  readonly retry: RetryPolicy;
+  /** Waits between BatchGetItem retries; replaceable so tests need not wait. */
+  readonly sleep?: ((milliseconds: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}
+
+/** Items by id, the vendor's only, in the order of `ids` (a vacancy gone since the index was read is left out). */
+export async function readItems<T extends { readonly id: number; readonly [ITEM.vendor]?: string }>(
+  target: ItemReaderTarget,
+  vendorId: string,
+  ids: readonly number[],
+  view: (typeof ITEM_VIEWS)[keyof typeof ITEM_VIEWS],
+  signal: AbortSignal | undefined,
+): Promise<ReadCost & { items: T[]; foreignItems: number }> {
+  if (ids.length === 0) return { items: [], readUnits: 0, calls: 0, foreignItems: 0 };
+  const { items, readUnits, calls } = await batchGetItems(
+    target.client,
+    target.tableName,
+    ids.map((id) => ({ id })),
+    {
+      retry: target.retry,
+      projection: view,
+      ...(target.sleep && { sleep: target.sleep }),
+      ...(signal && { signal }),
+    },
+  );
+  // BatchGetItem answers in any order; one that is not the vendor's is left out (the indexes are keyed by
+  // vendor, so that would be a bug: defence in depth).
+  const found = new Map<number, T>();
+  let foreignItems = 0;
+  for (const item of items as unknown as T[]) {
+    if (item[ITEM.vendor] === vendorId) found.set(item.id, item);
+    else foreignItems += 1;
+  }
+  return { items: ids.flatMap((id) => found.get(id) ?? []), readUnits, calls, foreignItems };
+}
