@@ -8,7 +8,7 @@
  * is in `store/summary-store.ts`, and the protocols that use them are the writers' leases (`store/summary-leases.ts`)
  * and the recount (`store/recount.ts`).
  *
- * Its attributes: `version`; `settledAt`, when the last writer let go (ms); `purgedBefore`, the vendor's purge
+ * Its attributes: `version`; `releasedAt` (stored as `settledAt`), when the last writer let go (ms); `purgedBefore`, the vendor's purge
  * horizon (ms); `broken`, set when a writer lost track; and three families named by prefix — `c<type>.<min>.<max>`
  * counts of active vacancies by type and experience range (max empty when open-ended), `d<day>` counts of active
  * vacancies by deadline day, and `L<writer>` one lease per writer at work, its value when the lease runs out (ms).
@@ -38,7 +38,8 @@ export const vendorOfSummary = (item: { readonly pk?: unknown }) =>
 /** The summary's attributes of one value. */
 export const SUMMARY = {
   version: 'version',
-  settledAt: 'settledAt',
+  // Stored as `settledAt` (the name of the first data model): when the last writer let go.
+  releasedAt: 'settledAt',
   purgedBefore: 'purgedBefore',
   broken: 'broken',
 } as const;
@@ -97,7 +98,8 @@ export interface RangeCount {
 /** A summary item, read. */
 export interface Summary {
   readonly version: number;
-  readonly settledAt: number | undefined;
+  /** When the last writer let go of its lease (ms). */
+  readonly releasedAt: number | undefined;
   readonly purgedBefore: number | undefined;
   readonly broken: boolean;
   /** Each lease: its writer and when it runs out (ms). */
@@ -133,7 +135,7 @@ export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
   const number = (name: string) => (typeof item[name] === 'number' ? (item[name] as number) : undefined);
   return {
     version: number(SUMMARY.version) ?? 0,
-    settledAt: number(SUMMARY.settledAt),
+    releasedAt: number(SUMMARY.releasedAt),
     purgedBefore: number(SUMMARY.purgedBefore),
     broken: item[SUMMARY.broken] === true,
     leases,
@@ -149,8 +151,8 @@ export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
  * too), and no counted vacancy whose deadline is before today (the expiry job has recorded every expiry).
  */
 export function isCurrent(summary: Summary, now: number, today: string, settleMs: number): boolean {
-  if (summary.broken || summary.leases.size > 0 || summary.settledAt === undefined) return false;
-  if (summary.settledAt + settleMs > now) return false;
+  if (summary.broken || summary.leases.size > 0 || summary.releasedAt === undefined) return false;
+  if (summary.releasedAt + settleMs > now) return false;
   const todayNumber = dayNumber(today);
   for (const [day, count] of summary.days) if (day < todayNumber && count !== 0) return false;
   return true;
@@ -176,7 +178,7 @@ export function needsRecount(summary: Summary | undefined, now: number): boolean
   if (!summary || summary.broken) return true;
   const leases = [...summary.leases.values()];
   if (leases.some((expires) => expires <= now)) return true;
-  return summary.settledAt === undefined && leases.length === 0;
+  return summary.releasedAt === undefined && leases.length === 0;
 }
 
 /**
@@ -188,7 +190,7 @@ export function nothingSince(summary: Summary | undefined, since: number): boole
     summary !== undefined &&
     !summary.broken &&
     summary.leases.size === 0 &&
-    summary.settledAt !== undefined &&
-    summary.settledAt < since
+    summary.releasedAt !== undefined &&
+    summary.releasedAt < since
   );
 }

@@ -107,7 +107,7 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
 
   // Writes made before the lease have reached the index by now — unless no writer ever wrote for the vendor.
   const written =
-    summary !== undefined && (summary.settledAt !== undefined || summary.leases.size > 0 || summary.broken);
+    summary !== undefined && (summary.releasedAt !== undefined || summary.leases.size > 0 || summary.broken);
   if (written) await sleep(options.settleMs ?? INDEX_SETTLE_MS);
   const counts = await countActiveIndex(client, tables, vendorId);
   if (await store.putRecounted(vendorId, version, counts, now(), summary?.purgedBefore)) return 'recounted';

@@ -36,7 +36,7 @@ export class LeaseGoneError extends Error {
 export type LeaseUpdate =
   | { readonly renewUntil: number }
   | {
-      /** When the writer lets go (ms): the summary's `settledAt`. */
+      /** When the writer lets go (ms): the summary's `releasedAt`. */
       readonly releasedAt: number;
       /** Attributes set as it lets go (the purge horizon, say). */
       readonly settle: ReadonlyMap<string, unknown>;
@@ -123,7 +123,7 @@ export class SummaryStore {
       names['#version'] = SUMMARY.version;
       values[':one'] = 1;
       adds.push('#version :one');
-      names['#settled'] = SUMMARY.settledAt;
+      names['#settled'] = SUMMARY.releasedAt;
       values[':settled'] = update.releasedAt;
       sets.push('#settled = :settled');
       [...update.settle].forEach(([name, value], i) => {
@@ -234,7 +234,7 @@ export class SummaryStore {
   }
 
   /**
-   * Writes a recounted summary whole — its counts, settled at `settledAt`, the purge horizon kept, the version after
+   * Writes a recounted summary whole — its counts, released at `releasedAt`, the purge horizon kept, the version after
    * `version` — only if no writer took a lease since the take-over (each would have bumped the version). Whether it
    * was written.
    */
@@ -242,7 +242,7 @@ export class SummaryStore {
     vendorId: string,
     version: number,
     counts: Counts,
-    settledAt: number,
+    releasedAt: number,
     purgedBefore: number | undefined,
   ): Promise<boolean> {
     try {
@@ -252,7 +252,7 @@ export class SummaryStore {
           Item: {
             ...summaryItemKey(vendorId),
             [SUMMARY.version]: version + 1,
-            [SUMMARY.settledAt]: settledAt,
+            [SUMMARY.releasedAt]: releasedAt,
             ...(purgedBefore !== undefined && { [SUMMARY.purgedBefore]: purgedBefore }),
             ...Object.fromEntries([...counts].filter(([, count]) => count !== 0)),
           },

@@ -196,7 +196,7 @@ export class VacancyWriters {
    * Sets a summary attribute when the run lets go of the vendor (the purge horizon, say), taking the vendor's
    * lease now if no write has: letting go then bumps the version too.
    */
-  async settleWith(vendorId: string, name: string, value: unknown): Promise<void> {
+  async setOnRelease(vendorId: string, name: string, value: unknown): Promise<void> {
     await this.#leases.setOnRelease(vendorId, name, value);
   }
 

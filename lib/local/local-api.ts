@@ -7,6 +7,7 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
+import { recordLocalDeployment } from '../deployment/local-deployment';
 import { functionEnvironment } from '../function-environment';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
@@ -20,7 +21,6 @@ import {
   MAX_HEADER_BYTES,
 } from './gateway';
 import { lambdaContext } from './lambda-runtime';
-import { recordLocalDeployment } from './local-deployment';
 import { RateLimiter } from './rate-limiter';
 import { REFERENCE_PATH, referencePages } from './reference-page';
 import { type LogFormat, RequestLog } from './request-log';

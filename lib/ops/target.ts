@@ -9,9 +9,9 @@ import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamod
 import type { TableNames } from '../../lambda/schema/tables';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { localTableNames } from '../create-tables';
-import { readLocalDeployment } from '../local/local-deployment';
+import { readLocalDeployment } from '../deployment/local-deployment';
+import { type RateTiersOutput, STACK_OUTPUTS } from '../deployment/stack-outputs';
 import { settingsOfCdkJson } from '../settings';
-import { type RateTiersOutput, STACK_OUTPUTS } from '../stack/outputs';
 import { canonicalTimeZone } from '../time-zone';
 import { UsageError, UserError } from './errors';
 import { ControlPlanePacer, type UsageKeyContext } from './usage-keys';
@@ -184,7 +184,7 @@ const cliDynamoDBClient = (endpoint: string | undefined, region: string | undefi
 /**
  * Resolves where to work, and in which service time zone `created_at` values without an offset are read:
  * - a local endpoint (given, or `DYNAMODB_ENDPOINT`): the local table names unless others are given, and the
- *   settings the local server recorded in them (`lib/local/local-deployment.ts`), or `cdk.json`'s when no server
+ *   settings the local server recorded in them (`lib/deployment/local-deployment.ts`), or `cdk.json`'s when no server
  *   has run on them; `--time-zone` overrides the zone;
  * - `--stack`: the tables and the zone of the stack's outputs (a different `--time-zone` is an error), in the
  *   region the CDK would have deployed it to;

@@ -164,7 +164,7 @@ export async function purgeTombstones(
     // sync can tell.
     const { summary } = await new SummaryStore(client, tables.vendors).read(vendorId);
     const horizon = Math.max(before, summary?.purgedBefore ?? 0);
-    await writers.settleWith(vendorId, SUMMARY.purgedBefore, horizon);
+    await writers.setOnRelease(vendorId, SUMMARY.purgedBefore, horizon);
     return { vendorId, removed, purgedBefore: horizon };
   } finally {
     await writers.close();

@@ -8,6 +8,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { LISTING_PATH } from '../../lambda/http/routes';
+import { STACK_OUTPUTS } from '../deployment/stack-outputs';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
@@ -17,7 +18,6 @@ import { ServiceAlarms } from './monitoring/alarms';
 import { ServiceDashboard } from './monitoring/dashboard';
 import { ServiceMetrics } from './monitoring/service-metrics';
 import { TopContributors } from './monitoring/top-contributors';
-import { STACK_OUTPUTS } from './outputs';
 import { RateTiers } from './rate-tiers';
 import { ServiceApi } from './rest-api';
 

@@ -41,13 +41,19 @@ describe('per-vendor rate limits on the local server', () => {
       }
     })();
     // 120 requests at once from the runaway vendor: its tier allows a burst of 20 and 10 a second.
+    const started = performance.now();
     const runaway = await Promise.all(Array.from({ length: 120 }, () => get('vvk_test_runaway')));
+    const seconds = (performance.now() - started) / 1000;
     await pacedSteady;
 
     const statuses = runaway.map((response) => response.status);
     const throttled = runaway.filter((response) => response.status === 429);
-    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(20);
-    expect(throttled.length).toBeGreaterThan(60);
+    const admitted = statuses.filter((status) => status === 200).length;
+    // The burst is admitted; beyond it, no more than the tier's rate over the time the requests took, however long
+    // that was on this machine (a bound from the time measured, not a count of what happened in wall time).
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThanOrEqual(20 + Math.ceil(10 * seconds));
+    expect(throttled.length).toBe(120 - admitted);
     expect(new Set(statuses)).toEqual(new Set([200, 429]));
     for (const response of throttled.slice(0, 5)) {
       expect(response.headers.get('retry-after')).toBe('1');

@@ -10,10 +10,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { zoneClock } from '../../lambda/time/zone-clock';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext, testMetrics } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 
 const TABLE = 'Vacancies';
 const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
@@ -21,19 +20,19 @@ const dynamodb = mockClient(documentClient);
 const sleeps: number[] = [];
 
 const metrics = testMetrics('listing');
-const handler = createListingHandler({
-  repository: createVacancyRepository(documentClient, {
-    tableName: TABLE,
-    vendorsTable: 'Vendors',
-    batchGetRetry: { maxStalls: 2, baseDelayMs: 10, maxDelayMs: 100 },
-    sleep: async (ms) => {
-      sleeps.push(ms);
+const handler = testListingHandler(
+  { documentClient, names: { vacancies: TABLE, vendors: 'Vendors' } },
+  {
+    repository: {
+      batchGetRetry: { maxStalls: 2, baseDelayMs: 10, maxDelayMs: 100 },
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
     },
-  }),
-  settings: { defaultLocale: 'en', clock: zoneClock('Asia/Baku'), defaultPerPage: 15 },
-  logger: silentLogger(),
-  metrics,
-});
+    settings: { clock: zoneClock('Asia/Baku') },
+    metrics,
+  },
+);
 const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext('listing'));
 
 const vacancy = (id: number, vendorId = 'acme') => ({

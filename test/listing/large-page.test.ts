@@ -4,12 +4,11 @@
  * where the body is escaped once more — under 6 MB.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 import { CLOCK, LARGEST_TEXTS, putVacancies, vacancyRecord } from '../support/vacancies';
 
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
@@ -26,15 +25,7 @@ describe('a page of the largest vacancies the import allows', () => {
   afterAll(async () => tables.drop());
 
   it('answers per_page=100 with 200, the body and Lambda payload under 6 MB', async () => {
-    const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 },
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
-    });
+    const handler = testListingHandler(tables, { settings: { defaultLocale: 'az', clock: CLOCK } });
     const response = await handler(
       listingEvent({ query: 'per_page=100', authorizer: { vendorId: 'bulky', company: 'Bulky' } }),
       lambdaContext('listing'),

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingSettings } from '../../lambda/vacancies/request';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
 import { CLOCK, putVacancies, vacancyRecord } from '../support/vacancies';
 
@@ -87,15 +88,9 @@ describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
   let handler: ReturnType<typeof createListingHandler>;
 
   const buildHandler = (queryPageSize?: number) =>
-    createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-        ...(queryPageSize !== undefined && { queryPageSize }),
-      }),
+    testListingHandler(tables, {
       settings: SETTINGS,
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
+      ...(queryPageSize !== undefined && { repository: { queryPageSize } }),
       now: () => NOW,
     });
 

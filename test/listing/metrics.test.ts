@@ -15,14 +15,14 @@ import {
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
 } from '../../lambda/observability/metrics';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { issueApiKey } from '../../lib/ops/api-keys';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
 import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 import { CLOCK, putVacancies, vacancyRecord } from '../support/vacancies';
 
 interface EmfLine {
@@ -91,12 +91,8 @@ describe('the metrics of the functions (EMF on stdout)', () => {
     const vendor = { vendorId: 'acme-metrics-vendor', company: 'Acme Metrics' };
     // The function's logger, as deployed (INFO): what it prints besides the metrics is in `other`.
     const build = (logger = silentLogger()) =>
-      createListingHandler({
-        repository: createVacancyRepository(tables.documentClient, {
-          tableName: tables.names.vacancies,
-          vendorsTable: tables.names.vendors,
-        }),
-        settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
+      testListingHandler(tables, {
+        settings: { clock: CLOCK },
         logger,
         metrics: createFunctionMetrics('listing', logger),
         now: () => new Date('2026-06-15T12:00:00Z'),

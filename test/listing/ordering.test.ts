@@ -5,12 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { zoneClock } from '../../lambda/time/zone-clock';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 import { putVacancies, vacancyRecord } from '../support/vacancies';
 
 const BERLIN = zoneClock('Europe/Berlin');
@@ -21,14 +20,8 @@ describe('listing order on the DynamoDB engine', () => {
 
   beforeAll(async () => {
     tables = await createTestTables();
-    const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
-      settings: { defaultLocale: 'en', clock: BERLIN, defaultPerPage: 100 },
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
+    const handler = testListingHandler(tables, {
+      settings: { clock: BERLIN, defaultPerPage: 100 },
       now: () => new Date('2026-11-01T12:00:00Z'),
     });
     list = async (vendorId) => {

@@ -1,8 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ACTIVE_INDEX } from '../../lambda/schema/tables';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { importVacancies, writeVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
@@ -12,7 +10,8 @@ import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
-import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
+import { lambdaContext } from '../support/lambda';
+import { testListingHandler } from '../support/listing';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const line = (overrides: Record<string, unknown>) =>
@@ -112,14 +111,8 @@ describe('vacancy import on the DynamoDB engine', () => {
     for (const vendorId of ['acme', 'globex', 'initech']) {
       await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
     }
-    const handler = createListingHandler({
-      repository: createVacancyRepository(tables.documentClient, {
-        tableName: tables.names.vacancies,
-        vendorsTable: tables.names.vendors,
-      }),
+    const handler = testListingHandler(tables, {
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 100 },
-      logger: silentLogger(),
-      metrics: testMetrics('listing'),
     });
     list = async (vendorId, query) => {
       const response = await handler(

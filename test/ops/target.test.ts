@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { recordLocalDeployment } from '../../lib/local/local-deployment';
+import { recordLocalDeployment } from '../../lib/deployment/local-deployment';
 import { UsageError, UserError } from '../../lib/ops/errors';
 import { describeStack, resolveTarget } from '../../lib/ops/target';
 import { settingsOfCdkJson } from '../../lib/settings';

@@ -1,7 +1,8 @@
 /** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository, type VacancyRepositoryOptions } from '../../lambda/vacancies/repository';
 import type { ListingSettings } from '../../lambda/vacancies/request';
 import { type ImportOptions, importVacancies } from '../../lib/ops/import';
 import { parseImportFile } from '../../lib/ops/import-file';
@@ -9,12 +10,17 @@ import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';
 
-/** The listing's handler on `tables`: English by default, Baku's clock, 15 a page, the real repository. */
+/**
+ * The listing's handler on `tables`: English by default, Baku's clock, 15 a page, the real repository (with
+ * `repository`'s options), quiet unless given a logger or metrics.
+ */
 export function testListingHandler(
-  tables: TestTables,
+  tables: Pick<TestTables, 'documentClient' | 'names'>,
   options: {
     readonly settings?: Partial<ListingSettings>;
+    readonly repository?: Omit<VacancyRepositoryOptions, 'tableName' | 'vendorsTable'>;
     readonly now?: () => Date;
+    readonly logger?: Logger;
     readonly metrics?: Metrics;
   } = {},
 ) {
@@ -22,9 +28,10 @@ export function testListingHandler(
     repository: createVacancyRepository(tables.documentClient, {
       tableName: tables.names.vacancies,
       vendorsTable: tables.names.vendors,
+      ...options.repository,
     }),
     settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15, ...options.settings },
-    logger: silentLogger(),
+    logger: options.logger ?? silentLogger(),
     metrics: options.metrics ?? testMetrics('listing'),
     ...(options.now && { now: options.now }),
   });

@@ -1,5 +1,8 @@
-/** Names of the stack's CloudFormation outputs; the ops CLI finds the tables, the service time zone and
- * the usage plans of the rate tiers through them (`--stack`). */
+/**
+ * What a deployment tells the tools, part one: the names of the stack's CloudFormation outputs — the stack writes
+ * them, the ops CLI finds the tables, the service time zone and the usage plans of the rate tiers through them
+ * (`--stack`). Part two, the local server's own record, is `local-deployment.ts`.
+ */
 export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
   listingUrl: 'ListingUrl',

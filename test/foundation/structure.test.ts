@@ -1,0 +1,47 @@
+/**
+ * The structure stays as docs/design.md#layout says: no import circle anywhere in the project (Biome's
+ * `noImportCycles`, run by `npm run lint` over every file — proven here to fire on a probe pair), and every read or
+ * write of a vendor's summary item in one runtime module, `lambda/store/summary-store.ts` (the record and its rules
+ * are `lambda/schema/summary.ts`; docs/design.md#the-summary).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from '@jest/globals';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BIOME = `${ROOT}node_modules/.bin/biome`;
+
+/** The Biome rules that fire on these files, linted with the project's configuration. */
+async function firedRules(files: readonly string[]): Promise<string[]> {
+  const output = await new Promise<string>((resolve) =>
+    execFile(BIOME, ['lint', '--reporter=json', ...files], { cwd: ROOT }, (_e, stdout) => resolve(stdout)),
+  );
+  const { diagnostics } = JSON.parse(output) as { diagnostics: { category: string }[] };
+  return [...new Set(diagnostics.map(({ category }) => category))];
+}
+
+describe('the structure', () => {
+  it('has a lint rule that refuses an import circle', async () => {
+    const id = randomUUID().slice(0, 8);
+    const [a, b] = [`lib/cycle-probe-a-${id}.ts`, `lib/cycle-probe-b-${id}.ts`];
+    await writeFile(`${ROOT}${a}`, `import { b } from './cycle-probe-b-${id}';\nexport const a = () => b;\n`);
+    await writeFile(`${ROOT}${b}`, `import { a } from './cycle-probe-a-${id}';\nexport const b = () => a;\n`);
+    try {
+      expect(await firedRules([a, b])).toContain('lint/suspicious/noImportCycles');
+    } finally {
+      await Promise.all([a, b].map((file) => rm(`${ROOT}${file}`, { force: true })));
+    }
+  });
+
+  it("reads and writes summary items in one runtime module: only the store names a summary item's key", () => {
+    const naming = execFileSync('git', ['grep', '-l', 'summaryItemKey', '--', 'lambda', 'lib', 'bin'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
+      .sort();
+    expect(naming).toEqual(['lambda/schema/summary.ts', 'lambda/store/summary-store.ts']);
+  });
+});
