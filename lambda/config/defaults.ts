@@ -12,7 +12,7 @@ export const SERVICE_DEFAULTS = {
   perPage: 15,
 } as const;
 
-/** The bounds of `per_page`, a request's and the default alike (spec §8). */
+/** The bounds of `per_page`, a request's and the default alike (docs/api.md#query-parameters). */
 export const PER_PAGE_LIMITS = { min: 1, max: 100 } as const;
 
 /** What one function may spend on a request, and how its DynamoDB calls are sized to fit in it. */

@@ -1,5 +1,5 @@
 /**
- * What a vacancy is, written once: the fields of the vacancy object (spec §2.1, in its order), the fields of an
+ * What a vacancy is, written once: the fields of the vacancy object (docs/api.md#the-vacancy-object, in its order), the fields of an
  * import record (docs/operating.md#imports), the statuses, types and salary types. Types are derived from these lists, so a
  * field added here is a field everywhere.
  */
@@ -18,7 +18,7 @@ export const SERVICE_STATUSES = ['expired', 'deleted'] as const;
 export const STORED_STATUSES = [...VACANCY_STATUSES, ...SERVICE_STATUSES] as const;
 export type StoredStatus = (typeof STORED_STATUSES)[number];
 
-/** Employment type codes (spec §2.4); their labels are in the dictionary. */
+/** Employment type codes (docs/api.md#dictionary); their labels are in the dictionary. */
 export const VACANCY_TYPES = [1, 2, 3, 4] as const;
 export type VacancyType = (typeof VACANCY_TYPES)[number];
 
@@ -84,7 +84,7 @@ interface ValueOfKind {
   dateTime: string;
 }
 
-/** A vacancy object of the response (spec §2.1). */
+/** A vacancy object of the response (docs/api.md#the-vacancy-object). */
 export type VacancyObject = { [F in VacancyField]: ValueOfKind[(typeof VACANCY_OBJECT)[F]] };
 
 /**

@@ -4,7 +4,7 @@ import type { ZoneClock } from '../time/zone-clock';
 import { localize } from './dictionary';
 
 /**
- * The vacancy objects of a page (spec §2.1): each field of `VACANCY_OBJECT` in its order, dictionary codes in
+ * The vacancy objects of a page (docs/api.md#the-vacancy-object): each field of `VACANCY_OBJECT` in its order, dictionary codes in
  * the chosen locale, unset salaries as `null`, `created_at` on the service time zone's wall clock.
  */
 export function toVacancyObjects(

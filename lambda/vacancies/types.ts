@@ -16,7 +16,7 @@ export interface ListingQuery {
   readonly updatedSince?: number;
 }
 
-/** The pagination object of the response (spec §2.3). */
+/** The pagination object of the response (docs/api.md#pagination). */
 export interface Pagination {
   current_page: number;
   last_page: number;
@@ -26,7 +26,7 @@ export interface Pagination {
   prev_page_url: string | null;
 }
 
-/** The success envelope (spec §2.2). */
+/** The success envelope (docs/api.md#the-listing). */
 export interface ListingResponse {
   status: 'success';
   company: string;

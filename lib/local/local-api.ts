@@ -25,7 +25,7 @@ import { RateLimiter } from './rate-limiter';
 import { REFERENCE_PATH, referencePages } from './reference-page';
 import { type LogFormat, RequestLog } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
-import { ServedSummary } from './served-summary';
+import { ServedTally } from './served-tally';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
 export const DEMO_SEED_FILE = new URL('./demo-seed.json', import.meta.url).pathname;
@@ -98,7 +98,7 @@ export interface LocalApi {
   /** The seed loaded at start, if any. */
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
   /** What it has served: statuses, and the functions' metrics (their EMF lines, kept off the terminal). */
-  readonly served: ServedSummary;
+  readonly served: ServedTally;
   /**
    * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
    * server and the engine close.
@@ -135,7 +135,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const client = createDynamoDBClient({ endpoint });
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
   const tables = localTableNames(options.tablePrefix);
-  const served = new ServedSummary();
+  const served = new ServedTally();
   const requestLog = options.log && new RequestLog(options.log, (line) => process.stdout.write(`${line}\n`));
   const untap = tapFunctionOutput([process.stdout, process.stderr], {
     onMetrics: (line) => served.recordMetrics(line),

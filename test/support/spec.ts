@@ -3,7 +3,7 @@
  * with the specification rather than with the product's own lists.
  */
 
-/** The 15 fields of a vacancy object (spec §2.1), in the specification's order. */
+/** The 15 fields of a vacancy object (docs/api.md#the-vacancy-object), in the documented order. */
 export const SPEC_VACANCY_FIELDS = [
   'id',
   'title',

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../lambda/observability/metrics';
 import { tapFunctionOutput } from '../../lib/local/function-output';
-import { emfValues, ServedSummary } from '../../lib/local/served-summary';
+import { emfValues, ServedTally } from '../../lib/local/served-tally';
 
 const SERVER = new URL('../../bin/local-server.ts', import.meta.url).pathname;
 
@@ -35,7 +35,7 @@ describe('the served summary', () => {
   });
 
   it('states statuses and exact percentiles of read units per listing', () => {
-    const summary = new ServedSummary();
+    const summary = new ServedTally();
     for (const status of [200, 200, 422, 200, 401]) summary.recordStatus(status);
     // 100 listings: 98 of 1.5 units, then 12 and 40 — p50 1.5, p99 12, max 40.
     for (let i = 0; i < 100; i += 1) {

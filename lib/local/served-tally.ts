@@ -60,7 +60,7 @@ export function emfValues(line: unknown): EmfValues | undefined {
 }
 
 /** The running summary of a local server. */
-export class ServedSummary {
+export class ServedTally {
   readonly #started = Date.now();
   readonly #statuses = new Map<number, number>();
   readonly #readUnits = new Tally();
