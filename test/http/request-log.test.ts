@@ -148,3 +148,19 @@ describe('npm start, stopped with requests in flight', () => {
     expect(server.stdout()).toContain('Served ');
   }, 60_000);
 });
+
+describe('npm start on a port in use', () => {
+  it('says so in one line, naming the option that moves it', async () => {
+    const first = await startNpmStart();
+    try {
+      const port = new URL(first.url).port;
+      await expect(startNpmStart(['--port', port])).rejects.toThrow(
+        new RegExp(
+          `127\\.0\\.0\\.1:${port} is already in use \\(another npm start\\?\\): stop that, or choose another port with --port <n>`,
+        ),
+      );
+    } finally {
+      await first.stop('SIGKILL');
+    }
+  }, 60_000);
+});
