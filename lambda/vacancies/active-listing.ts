@@ -37,9 +37,11 @@ function bodyInputs(
     today: resolved.today,
     zone: settings.clock.zone,
     locale: resolved.locale,
+    lang: resolved.query.lang,
     filters: resolved.query.filters,
     page: resolved.query.page,
     perPage: resolved.perPage,
+    perPageGiven: resolved.query.perPage !== undefined,
     cursor: resolved.query.cursor,
     routeUrl: resolved.routeUrl,
   };

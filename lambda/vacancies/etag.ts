@@ -4,7 +4,7 @@
  *
  * - `"s…"`, from what decides a body when the vendor's summary is current: the build of the function, the vendor
  *   and its company name, the summary's version, the day in the service zone, the normalised parameters (the
- *   effective `per_page` too), the cursor, the locale and the base of the links. A poll whose `If-None-Match` holds
+ *   effective `per_page` too, and whether `lang` and `per_page` were given: the links keep them only then), the cursor, the locale and the base of the links. A poll whose `If-None-Match` holds
  *   it is answered 304 after one read of the summary.
  * - `"b…"`, the digest of the body itself (`http/conditional.ts`), when the summary cannot be trusted.
  *
@@ -32,9 +32,13 @@ export interface BodyInputs {
   readonly today: string;
   readonly zone: string;
   readonly locale: Locale;
+  /** `lang` as the request gave it (normalised), or none: the links keep it only when given. */
+  readonly lang: Locale | undefined;
   readonly filters: VacancyFilters;
   readonly page: number;
   readonly perPage: number;
+  /** Whether the request gave `per_page` (the links keep it only then), whatever its effective value. */
+  readonly perPageGiven: boolean;
   /** The cursor as given, or none. */
   readonly cursor: string | undefined;
   /** The absolute URL of the route, which the links start with. */
@@ -52,11 +56,13 @@ export function summaryETag(inputs: BodyInputs): string {
     inputs.today,
     inputs.zone,
     inputs.locale,
+    inputs.lang ?? '',
     filters.type ?? '',
     filters.experienceMin ?? '',
     filters.experienceMax ?? '',
     inputs.page,
     inputs.perPage,
+    inputs.perPageGiven,
     inputs.cursor ?? '',
     inputs.routeUrl,
   ];

@@ -190,6 +190,18 @@ describe('the listing, against the slow exact path', () => {
           expect((await tagged({ query })).etag).toBe(page1.etag);
           await tagged({ query, authorizer: { vendorId, company: 'Acme Renamed' } });
           await tagged({ query: `${query}&lang=az` });
+          // The same locale and page size given or left to a default: the links keep only what was given, so the
+          // bodies differ (page 2 always has a link, to page 1), and so must the tags.
+          for (const page of ['', '&page=2']) {
+            await tagged({ query: `${query}&lang=en${page}` });
+            await tagged({ query: `${query}${page}`, headers: { 'Accept-Language': 'en' } });
+            await tagged({ query: `${query}${page}`, headers: { 'Accept-Language': 'az' } });
+            const withoutPerPage = new URLSearchParams(`${query}${page}`);
+            withoutPerPage.delete('per_page');
+            await tagged({ query: withoutPerPage.toString() });
+            withoutPerPage.set('per_page', '15');
+            await tagged({ query: withoutPerPage.toString() });
+          }
           await tagged({ query, domainName: 'other.example.com' });
           await tagged({ query: `${query}&page=2` });
 

@@ -199,6 +199,9 @@ describe('incremental sync', () => {
       '2026-11-23',
       '1700000000000',
       'yesterday',
+      // Real date-times whose UTC form falls outside the years 0000–9999: a link would carry an extended year.
+      '9999-12-31T23:59:59.999-23:59',
+      '0000-01-01T00:00:00+23:59',
     ]) {
       const response = await call({ query: `updated_since=${encodeURIComponent(value)}` });
       expect([value, response.statusCode, JSON.parse(response.body).errors]).toEqual([
@@ -218,6 +221,17 @@ describe('incremental sync', () => {
     expect(Object.keys(JSON.parse(all.body).errors)).toEqual(['type', 'lang', 'updated_since']);
     const withCursor = await call({ query: `${FULL}&cursor=nonsense` });
     expect(JSON.parse(withCursor.body).errors).toEqual({ cursor: ['The cursor is invalid.'] });
+  });
+
+  it('hands out only links it accepts, at the edges of the years it takes', async () => {
+    for (const value of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59-00:00']) {
+      const first = await sync(`updated_since=${encodeURIComponent(value)}&per_page=1`);
+      for (const link of [first.pagination.next_sync_url, first.pagination.next_page_url]) {
+        if (link === null) continue;
+        const followed = await call({ query: new URL(link).search.slice(1) });
+        expect([value, link, followed.statusCode]).toEqual([value, link, 200]);
+      }
+    }
   });
 
   it("binds a sync's cursor to the vendor and to updated_since; a listing's cursor is no sync's", async () => {
