@@ -49,8 +49,6 @@ interface VendorLease {
   readonly name: string;
   taken?: Promise<void>;
   pending: Counts;
-  /** Attributes to set when the run lets go (the purge horizon). */
-  readonly onRelease: Map<string, unknown>;
   lastFlush: number;
   /** When the lease runs out unless renewed (ms, by the run's clock). */
   expires: number;
@@ -86,7 +84,6 @@ export class SummaryLeases {
         vendorId,
         name: `${this.#writer}${this.#leases.size.toString(36)}`,
         pending: new Map(),
-        onRelease: new Map(),
         lastFlush: this.#now(),
         expires: 0,
         lost: false,
@@ -142,16 +139,6 @@ export class SummaryLeases {
   }
 
   /**
-   * Sets a summary attribute when the run lets go of the vendor (the purge horizon, say), taking the vendor's
-   * lease now if no write has: letting go then bumps the version too.
-   */
-  async setOnRelease(vendorId: string, name: string, value: unknown): Promise<void> {
-    const lease = this.#lease(vendorId);
-    lease.onRelease.set(name, value);
-    await this.#take(lease);
-  }
-
-  /**
    * Adds the pending deltas to the summary and renews the lease — or, at the end, lets go: bumps the version and
    * records when. Done in updates of at most `ATTRIBUTES_PER_UPDATE` counts, each only while the lease is still
    * there. One flush of a vendor at a time: a flush asked meanwhile follows the one under way.
@@ -189,7 +176,7 @@ export class SummaryLeases {
           lease.vendorId,
           lease.name,
           counts,
-          release ? { releasedAt: this.#now(), settle: lease.onRelease } : { renewUntil },
+          release ? { releasedAt: this.#now() } : { renewUntil },
         ),
       );
       if (!release) lease.expires = renewUntil;

@@ -38,8 +38,6 @@ export type LeaseUpdate =
   | {
       /** When the writer lets go (ms): the summary's `releasedAt`. */
       readonly releasedAt: number;
-      /** Attributes set as it lets go (the purge horizon, say). */
-      readonly settle: ReadonlyMap<string, unknown>;
     };
 
 /** A summary read, and what the read cost. */
@@ -126,11 +124,6 @@ export class SummaryStore {
       names['#settled'] = SUMMARY.releasedAt;
       values[':settled'] = update.releasedAt;
       sets.push('#settled = :settled');
-      [...update.settle].forEach(([name, value], i) => {
-        names[`#s${i}`] = name;
-        values[`:s${i}`] = value;
-        sets.push(`#s${i} = :s${i}`);
-      });
     } else {
       values[':expires'] = update.renewUntil;
       sets.push('#lease = :expires');
@@ -299,6 +292,35 @@ export class SummaryStore {
       throw error;
     }
     return zeros.length;
+  }
+
+  /**
+   * Moves the vendor's purge horizon to `horizon` (ms), never back, and bumps the version: changes before it are no
+   * longer kept as far as a sync can tell (docs/design.md#incremental-sync). Recorded before the first tombstone is
+   * removed, so that a sync running meanwhile is answered 410 rather than missing a deletion. The horizon now
+   * recorded (a later one already there is kept).
+   */
+  async raisePurgeHorizon(vendorId: string, horizon: number): Promise<number> {
+    for (;;) {
+      const { summary } = await this.read(vendorId);
+      const raised = Math.max(horizon, summary?.purgedBefore ?? 0);
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.vendorsTable,
+            Key: summaryItemKey(vendorId),
+            UpdateExpression: 'SET #horizon = :horizon ADD #version :one',
+            ConditionExpression: 'attribute_not_exists(#horizon) OR #horizon <= :horizon',
+            ExpressionAttributeNames: { '#horizon': SUMMARY.purgedBefore, '#version': SUMMARY.version },
+            ExpressionAttributeValues: { ':horizon': raised, ':one': 1 },
+          }),
+        );
+        return raised;
+      } catch (error) {
+        // Another purge raised it further meanwhile: read it again.
+        if (!isConditionFailed(error)) throw error;
+      }
+    }
   }
 
   /**

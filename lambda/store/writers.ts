@@ -193,14 +193,6 @@ export class VacancyWriters {
   }
 
   /**
-   * Sets a summary attribute when the run lets go of the vendor (the purge horizon, say), taking the vendor's
-   * lease now if no write has: letting go then bumps the version too.
-   */
-  async setOnRelease(vendorId: string, name: string, value: unknown): Promise<void> {
-    await this.#leases.setOnRelease(vendorId, name, value);
-  }
-
-  /**
    * Adds every pending delta and lets go of every lease. Called at the end of a run, also after a failure: what
    * was written is counted. Should DynamoDB fail here too, the leases stay, run out, and the summaries wait for a
    * recount — never trusted meanwhile.

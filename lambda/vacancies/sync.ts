@@ -3,10 +3,11 @@
  * route — the other is the active listing (`active-listing.ts`). With `updated_since`, the route answers what changed in a window of the vendor's change index — from `updated_since` to the
  * walk's snapshot time — oldest change first, active vacancies in full and every other one as a tombstone.
  *
- * The first page reads the vendor's summary: it says whether changes from then are still kept (410 if not), and —
- * when no writer has let go since `updated_since` and none is at work — that there is nothing to read at all. It
- * then counts the window (its `total`) and reads the first page; the cursor of `next_page_url` carries the position,
- * the snapshot and the total to the next pages, which read nothing else.
+ * Every page reads the vendor's summary: it says whether changes from `updated_since` on are still kept (410 if
+ * not, on any page of a walk). On the first page it also says — when no writer has let go since `updated_since` and
+ * none is at work — that there is nothing to read at all; otherwise the first page counts the window (its `total`)
+ * and reads its entries; the cursor of `next_page_url` carries the position, the snapshot and the total to the next
+ * pages.
  */
 import { changesPurged } from '../http/errors';
 import { dayNumber } from '../schema/active-index';
@@ -75,15 +76,17 @@ export async function syncVacancies(
   const cost = meter.add.bind(meter);
 
   let walk: Omit<SyncCursor, 'position'> & { readonly from: Uint8Array };
+  // Every page reads the summary: a purge that started after the walk did — it records its horizon before it
+  // removes anything — makes the rest of the walk a 410, never a walk that silently misses a deletion.
+  const { summary } = cost(await repository.readSummary(vendorId, signal));
+  // The full sync's value is never too old; any other from before the vendor's last purge is.
+  if (since !== 0 && summary?.purgedBefore !== undefined && since < summary.purgedBefore) {
+    throw changesPurged(formatRfc3339(summary.purgedBefore));
+  }
   if (resolved.cursor) {
     const { position, snapshot, total } = resolved.cursor;
     walk = { snapshot, total, from: justAfter(position) };
   } else {
-    const { summary } = cost(await repository.readSummary(vendorId, signal));
-    // The full sync's value is never too old; any other from before the vendor's last purge is.
-    if (since !== 0 && summary?.purgedBefore !== undefined && since < summary.purgedBefore) {
-      throw changesPurged(formatRfc3339(summary.purgedBefore));
-    }
     // What may still be reaching the index is left to the next sync: the snapshot is 4 to 5 seconds back, on a whole
     // second, so that polls within a second get the same `next_sync_url` (and a poll of it, with nothing changed,
     // the same body and tag: a 304).

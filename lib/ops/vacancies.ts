@@ -6,7 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS, SUMMARY } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { VacancyStatus } from '../../lambda/schema/vacancy';
 import {
@@ -131,6 +131,10 @@ export async function purgeTombstones(
   options: { readonly now?: () => number } = {},
 ): Promise<PurgeReport> {
   const before = Math.min(asked, (options.now ?? Date.now)() - INDEX_SETTLE_MS);
+  // The horizon first, then the removals: a sync walking meanwhile is answered 410 on its next page rather than
+  // missing a tombstone it was about to read (docs/design.md#incremental-sync). Recorded even where nothing is
+  // removed: the vendor's changes before it are gone as far as a sync can tell.
+  const horizon = await new SummaryStore(client, tables.vendors).raisePurgeHorizon(vendorId, before);
   const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
   let removed = 0;
   try {
@@ -160,11 +164,6 @@ export async function purgeTombstones(
         if ('removed' in outcome) removed += 1;
       }
     }
-    // The horizon is recorded even where nothing was removed: the vendor's changes before it are gone as far as a
-    // sync can tell.
-    const { summary } = await new SummaryStore(client, tables.vendors).read(vendorId);
-    const horizon = Math.max(before, summary?.purgedBefore ?? 0);
-    await writers.setOnRelease(vendorId, SUMMARY.purgedBefore, horizon);
     return { vendorId, removed, purgedBefore: horizon };
   } finally {
     await writers.close();

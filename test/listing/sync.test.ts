@@ -283,4 +283,26 @@ describe('incremental sync', () => {
     expect(full.data.map((change) => change.id)).toEqual(expect.arrayContaining([1, 3, 4, 5]));
     expect(INDEX_SETTLE_MS).toBe(5_000);
   });
+
+  it('answers 410 on the next page of a walk that a purge overtook (its horizon is recorded before it removes)', async () => {
+    await importAt(T0 + 200_000, [vacancyRecord({ id: 60 }), vacancyRecord({ id: 61 })]);
+    readAt(T0 + 500_000);
+    const first = await sync(`${since(T0 + 50_000)}&per_page=1`);
+    const next = first.pagination.next_page_url as string;
+    expect(next).toEqual(expect.any(String));
+    // A purge between the walk's pages moves the horizon past where the walk started.
+    now = T0 + 500_000;
+    await purgeTombstones(tables.documentClient, tables.names, 'acme', T0 + 60_000, { now: clock });
+    readAt(T0 + 500_000);
+    const overtaken = await call({ query: new URL(next).search.slice(1) });
+    expect([overtaken.statusCode, JSON.parse(overtaken.body).message]).toEqual([
+      410,
+      `Changes before ${iso(T0 + 60_000)} are no longer kept; sync again from 1970-01-01T00:00:00Z.`,
+    ]);
+    // A walk from the full sync's value is never told so.
+    const full = await sync(`${FULL}&per_page=1`);
+    expect(
+      (await call({ query: new URL(full.pagination.next_page_url as string).search.slice(1) })).statusCode,
+    ).toBe(200);
+  });
 });
