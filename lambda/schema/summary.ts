@@ -42,11 +42,17 @@ export const SUMMARY = {
   releasedAt: 'settledAt',
   purgedBefore: 'purgedBefore',
   broken: 'broken',
+  /**
+   * The latest `updated_at` any writer stamped on the vendor's vacancies (ms), raised — never lowered — by each
+   * writer before it lets go: what an empty sync is answered from (`nothingSince`), whatever the writers' clocks.
+   */
+  latestStamp: 'latest',
 } as const;
 
 const COUNT = 'c';
 const DAY = 'd';
 const LEASE = 'L';
+const SEQUENCE = 'Q';
 
 /** The count attribute of active vacancies of a type and experience range. */
 export const countAttribute = (type: number, min: number, max: number | undefined) =>
@@ -57,6 +63,13 @@ export const dayAttribute = (day: number) => `${DAY}${day}`;
 
 /** The lease attribute of a writer. */
 export const leaseAttribute = (writer: string) => `${LEASE}${writer}`;
+
+/**
+ * The sequence attribute of a writer's lease: how many updates the lease has made (docs/design.md#the-summary).
+ * Each update is conditioned on it and moves it on, so an update DynamoDB applied but whose answer came too late —
+ * and which the SDK then sent again — is refused the second time, and known by it as applied.
+ */
+export const sequenceAttribute = (writer: string) => `${SEQUENCE}${writer}`;
 
 /** Changes to a summary's counts, by attribute. */
 export type Counts = Map<string, number>;
@@ -104,6 +117,10 @@ export interface Summary {
   readonly broken: boolean;
   /** Each lease: its writer and when it runs out (ms). */
   readonly leases: ReadonlyMap<string, number>;
+  /** Each writer's update sequence (`sequenceAttribute`), also after it let go, until pruned. */
+  readonly sequences: ReadonlyMap<string, number>;
+  /** The latest stamp written (`SUMMARY.latestStamp`); undefined before any writer recorded one. */
+  readonly latestStamp: number | undefined;
   readonly ranges: readonly RangeCount[];
   /** Active vacancies by deadline day (day numbers). */
   readonly days: ReadonlyMap<number, number>;
@@ -115,12 +132,17 @@ const DAY_NAME = /^d([0-9]+)$/;
 /** A summary item as read from the table, parsed. */
 export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
   const leases = new Map<string, number>();
+  const sequences = new Map<string, number>();
   const ranges: RangeCount[] = [];
   const days = new Map<number, number>();
   for (const [name, value] of Object.entries(item)) {
     if (typeof value !== 'number') continue;
     if (name.startsWith(LEASE)) {
       leases.set(name.slice(LEASE.length), value);
+      continue;
+    }
+    if (name.startsWith(SEQUENCE)) {
+      sequences.set(name.slice(SEQUENCE.length), value);
       continue;
     }
     const range = RANGE.exec(name);
@@ -139,6 +161,8 @@ export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
     purgedBefore: number(SUMMARY.purgedBefore),
     broken: item[SUMMARY.broken] === true,
     leases,
+    sequences,
+    latestStamp: number(SUMMARY.latestStamp),
     ranges,
     days,
   };
@@ -183,14 +207,15 @@ export function needsRecount(summary: Summary | undefined, now: number): boolean
 
 /**
  * Whether a summary proves that no change of the vendor's is stamped at or after `since`: no writer at work, none
- * lost track, and the last one let go before `since` (a writer stamps no later than it lets go).
+ * lost track, and the latest stamp any writer wrote is before `since`. (Not when the last writer let go: writers'
+ * clocks differ, and one that let go last may have a clock behind the stamps of one that let go before it.)
  */
 export function nothingSince(summary: Summary | undefined, since: number): boolean {
   return (
     summary !== undefined &&
     !summary.broken &&
     summary.leases.size === 0 &&
-    summary.releasedAt !== undefined &&
-    summary.releasedAt < since
+    summary.latestStamp !== undefined &&
+    summary.latestStamp < since
   );
 }

@@ -110,7 +110,8 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
     summary !== undefined && (summary.releasedAt !== undefined || summary.leases.size > 0 || summary.broken);
   if (written) await sleep(options.settleMs ?? INDEX_SETTLE_MS);
   const counts = await countActiveIndex(client, tables, vendorId);
-  if (await store.putRecounted(vendorId, version, counts, now(), summary?.purgedBefore)) return 'recounted';
+  const kept = { purgedBefore: summary?.purgedBefore, latestStamp: summary?.latestStamp };
+  if (await store.putRecounted(vendorId, version, counts, now(), kept)) return 'recounted';
   // A writer started: let go, leaving the summary broken for the next recount.
   await store.releaseLease(vendorId, lease);
   return 'busy';

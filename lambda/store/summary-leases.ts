@@ -48,6 +48,10 @@ interface VendorLease {
   /** The lease's name in the summary item. */
   readonly name: string;
   taken?: Promise<void>;
+  /** The lease's next update number (`SummaryStore.updateUnderLease`). */
+  sequence: number;
+  /** The latest stamp the run sent for the vendor's vacancies, landed or not (ms). */
+  latestStamp: number | undefined;
   pending: Counts;
   lastFlush: number;
   /** When the lease runs out unless renewed (ms, by the run's clock). */
@@ -83,6 +87,8 @@ export class SummaryLeases {
       lease = {
         vendorId,
         name: `${this.#writer}${this.#leases.size.toString(36)}`,
+        sequence: 0,
+        latestStamp: undefined,
         pending: new Map(),
         lastFlush: this.#now(),
         expires: 0,
@@ -125,6 +131,12 @@ export class SummaryLeases {
   writeSignal(vendorId: string, windowMs: number): AbortSignal {
     const lease = this.#lease(vendorId);
     return AbortSignal.timeout(Math.max(0, Math.min(windowMs, lease.expires - this.#now())));
+  }
+
+  /** Notes a stamp the run is about to send for one of the vendor's vacancies (before it is sent). */
+  stamped(vendorId: string, stamp: number): void {
+    const lease = this.#lease(vendorId);
+    lease.latestStamp = Math.max(lease.latestStamp ?? stamp, stamp);
   }
 
   /** Adds a written item's change of the counts to the vendor's pending deltas; adds them all when it is time. */
@@ -170,15 +182,20 @@ export class SummaryLeases {
       return;
     }
     const renewUntil = this.#now() + this.#leaseMs;
+    // Before letting go, the latest stamp sent: an empty sync is answered from it once no lease is left.
+    if (release && lease.latestStamp !== undefined)
+      this.#count(await this.#store.raiseLatestStamp(lease.vendorId, lease.latestStamp));
     try {
       this.#count(
         await this.#store.updateUnderLease(
           lease.vendorId,
           lease.name,
+          lease.sequence,
           counts,
           release ? { releasedAt: this.#now() } : { renewUntil },
         ),
       );
+      lease.sequence += 1;
       if (!release) lease.expires = renewUntil;
     } catch (error) {
       if (!(error instanceof LeaseGoneError)) throw error;

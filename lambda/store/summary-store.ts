@@ -19,6 +19,7 @@ import {
   leaseAttribute,
   parseSummary,
   SUMMARY,
+  sequenceAttribute,
   type Summary,
   summaryItemKey,
   vendorOfSummary,
@@ -82,15 +83,22 @@ export class SummaryStore {
     return new Map(items.map((item) => [vendorOfSummary(item), parseSummary(item)]));
   }
 
-  /** Takes a writer's lease until `expires` (ms), bumping the version: readers stop trusting the summary. */
+  /**
+   * Takes a writer's lease until `expires` (ms), its update sequence at 0, bumping the version: readers stop trusting
+   * the summary. (Sent twice, it changes nothing more than the version.)
+   */
   async takeLease(vendorId: string, lease: string, expires: number): Promise<number> {
     const output = await this.client.send(
       new UpdateCommand({
         TableName: this.vendorsTable,
         Key: summaryItemKey(vendorId),
-        UpdateExpression: 'SET #lease = :expires ADD #version :one',
-        ExpressionAttributeNames: { '#lease': leaseAttribute(lease), '#version': SUMMARY.version },
-        ExpressionAttributeValues: { ':expires': expires, ':one': 1 },
+        UpdateExpression: 'SET #lease = :expires, #sequence = :zero ADD #version :one',
+        ExpressionAttributeNames: {
+          '#lease': leaseAttribute(lease),
+          '#sequence': sequenceAttribute(lease),
+          '#version': SUMMARY.version,
+        },
+        ExpressionAttributeValues: { ':expires': expires, ':zero': 0, ':one': 1 },
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
@@ -99,23 +107,30 @@ export class SummaryStore {
 
   /**
    * Adds `counts` (at most 100 of them: an update expression stays under 4 KB) under the lease, and renews it or
-   * lets go of it (bumping the version, recording when) — only while the lease is still there. Throws
-   * `LeaseGoneError` when it is not, or when the item cannot grow.
+   * lets go of it (bumping the version, recording when) — only while the lease is still there, and only as the
+   * lease's update number `sequence`: the update moves the sequence on, so the same update sent again (an answer
+   * that came after the SDK's timeout, and its retry) is refused, and recognised here as applied — never added
+   * twice. Letting go keeps the sequence as a marker, until pruned. Throws `LeaseGoneError` when the lease is gone,
+   * or the item cannot grow.
    */
   async updateUnderLease(
     vendorId: string,
     lease: string,
+    sequence: number,
     counts: readonly (readonly [string, number])[],
     update: LeaseUpdate,
   ): Promise<number> {
-    const names: Record<string, string> = { '#lease': leaseAttribute(lease) };
-    const values: Record<string, unknown> = {};
+    const names: Record<string, string> = {
+      '#lease': leaseAttribute(lease),
+      '#sequence': sequenceAttribute(lease),
+    };
+    const values: Record<string, unknown> = { ':sequence': sequence, ':next': sequence + 1 };
     const adds = counts.map(([name, delta], i) => {
       names[`#a${i}`] = name;
       values[`:a${i}`] = delta;
       return `#a${i} :a${i}`;
     });
-    const sets: string[] = [];
+    const sets: string[] = ['#sequence = :next'];
     const release = 'releasedAt' in update;
     if (release) {
       names['#version'] = SUMMARY.version;
@@ -141,15 +156,55 @@ export class SummaryStore {
           TableName: this.vendorsTable,
           Key: summaryItemKey(vendorId),
           UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(#lease)',
+          ConditionExpression: 'attribute_exists(#lease) AND #sequence = :sequence',
           ExpressionAttributeNames: names,
-          ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
+          ExpressionAttributeValues: values,
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
       return capacityUnits(output.ConsumedCapacity);
     } catch (error) {
+      if (isConditionFailed(error) && (await this.#applied(vendorId, lease, sequence + 1))) return 0;
       if (isConditionFailed(error) || awsFailure(error) === 'refused') throw new LeaseGoneError(vendorId);
+      throw error;
+    }
+  }
+
+  /** Whether the lease's update number `sequence` is in the item: an update refused as a repeat was applied. */
+  async #applied(vendorId: string, lease: string, sequence: number): Promise<boolean> {
+    const output = await this.client.send(
+      new GetCommand({
+        TableName: this.vendorsTable,
+        Key: summaryItemKey(vendorId),
+        ConsistentRead: true,
+        ProjectionExpression: '#sequence',
+        ExpressionAttributeNames: { '#sequence': sequenceAttribute(lease) },
+      }),
+    );
+    return output.Item?.[sequenceAttribute(lease)] === sequence;
+  }
+
+  /**
+   * Raises the latest stamp written (`SUMMARY.latestStamp`) to `stamp`, never lowering it: a writer does so before
+   * it lets go of its lease, with the latest stamp it sent (landed or not).
+   */
+  async raiseLatestStamp(vendorId: string, stamp: number): Promise<number> {
+    try {
+      const output = await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: summaryItemKey(vendorId),
+          UpdateExpression: 'SET #latest = :stamp',
+          ConditionExpression: 'attribute_not_exists(#latest) OR #latest < :stamp',
+          ExpressionAttributeNames: { '#latest': SUMMARY.latestStamp },
+          ExpressionAttributeValues: { ':stamp': stamp },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      return capacityUnits(output.ConsumedCapacity);
+    } catch (error) {
+      // Already as late or later: nothing to raise.
+      if (isConditionFailed(error)) return 0;
       throw error;
     }
   }
@@ -196,7 +251,10 @@ export class SummaryStore {
     lease: string,
     expires: number,
   ): Promise<number | undefined> {
-    const stale = [...(seen?.leases.keys() ?? [])].map(leaseAttribute);
+    const stale = [...(seen?.leases.keys() ?? [])].flatMap((writer) => [
+      leaseAttribute(writer),
+      sequenceAttribute(writer),
+    ]);
     try {
       const output = await this.client.send(
         new UpdateCommand({
@@ -227,16 +285,17 @@ export class SummaryStore {
   }
 
   /**
-   * Writes a recounted summary whole — its counts, released at `releasedAt`, the purge horizon kept, the version after
-   * `version` — only if no writer took a lease since the take-over (each would have bumped the version). Whether it
-   * was written.
+   * Writes a recounted summary whole — its counts, released at `releasedAt`, the purge horizon kept, the latest stamp
+   * raised to `releasedAt` (a writer whose lease was taken over may have stamped up to then, and never said what),
+   * the version after `version` — only if no writer took a lease since the take-over (each would have bumped the
+   * version). Whether it was written.
    */
   async putRecounted(
     vendorId: string,
     version: number,
     counts: Counts,
     releasedAt: number,
-    purgedBefore: number | undefined,
+    kept: { readonly purgedBefore: number | undefined; readonly latestStamp: number | undefined },
   ): Promise<boolean> {
     try {
       await this.client.send(
@@ -246,7 +305,8 @@ export class SummaryStore {
             ...summaryItemKey(vendorId),
             [SUMMARY.version]: version + 1,
             [SUMMARY.releasedAt]: releasedAt,
-            ...(purgedBefore !== undefined && { [SUMMARY.purgedBefore]: purgedBefore }),
+            [SUMMARY.latestStamp]: Math.max(releasedAt, kept.latestStamp ?? 0),
+            ...(kept.purgedBefore !== undefined && { [SUMMARY.purgedBefore]: kept.purgedBefore }),
             ...Object.fromEntries([...counts].filter(([, count]) => count !== 0)),
           },
           ConditionExpression: '#version = :version',
@@ -273,17 +333,26 @@ export class SummaryStore {
         .filter(({ count }) => count === 0)
         .map(({ type, min, max }) => countAttribute(type, min, max)),
       ...[...summary.days].filter(([, count]) => count === 0).map(([day]) => dayAttribute(day)),
-    ].slice(0, 100);
-    if (zeros.length === 0) return 0;
+    ].slice(0, 80);
+    // The sequences that writers left as they let go, each removed only while its lease is still gone.
+    const markers = [...summary.sequences.keys()].filter((writer) => !summary.leases.has(writer)).slice(0, 20);
+    if (zeros.length === 0 && markers.length === 0) return 0;
+    const removed = [...zeros, ...markers.map(sequenceAttribute)];
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.vendorsTable,
           Key: summaryItemKey(vendorId),
-          UpdateExpression: `REMOVE ${zeros.map((_, i) => `#z${i}`).join(', ')}`,
-          ConditionExpression: zeros.map((_, i) => `#z${i} = :zero`).join(' AND '),
-          ExpressionAttributeNames: Object.fromEntries(zeros.map((name, i) => [`#z${i}`, name])),
-          ExpressionAttributeValues: { ':zero': 0 },
+          UpdateExpression: `REMOVE ${removed.map((_, i) => `#z${i}`).join(', ')}`,
+          ConditionExpression: [
+            ...zeros.map((_, i) => `#z${i} = :zero`),
+            ...markers.map((_, i) => `attribute_not_exists(#l${i})`),
+          ].join(' AND '),
+          ExpressionAttributeNames: {
+            ...Object.fromEntries(removed.map((name, i) => [`#z${i}`, name])),
+            ...Object.fromEntries(markers.map((writer, i) => [`#l${i}`, leaseAttribute(writer)])),
+          },
+          ...(zeros.length > 0 && { ExpressionAttributeValues: { ':zero': 0 } }),
         }),
       );
     } catch (error) {
@@ -291,7 +360,7 @@ export class SummaryStore {
       if (isConditionFailed(error)) return 0;
       throw error;
     }
-    return zeros.length;
+    return removed.length;
   }
 
   /**

@@ -157,6 +157,7 @@ export class VacancyWriters {
       const stamped = decide(item, this.#changeTime(item));
       if (!('put' in stamped) && !('remove' in stamped)) continue;
       const after = 'put' in stamped ? stamped.put : undefined;
+      if (after) this.#leases.stamped(vendorId, after[ITEM.updatedAt]);
       const signal = this.#leases.writeSignal(vendorId, WRITE_WINDOW_MS);
       try {
         const condition = this.#unchangedSince(item);

@@ -1,7 +1,7 @@
 /**
  * A fault-injecting HTTP proxy between the code under test and a real DynamoDB engine: every request really
  * crosses it, and per operation (`GetItem`, `Query`, `PutItem`, …, read from `X-Amz-Target`) it can pass,
- * delay, throttle (400 ProvisionedThroughputExceededException), fail (500 InternalServerError), drop the
+ * delay a request or its answer, throttle (400 ProvisionedThroughputExceededException), fail (500 InternalServerError), drop the
  * connection without an answer, or refuse new connections — or answer what is not a valid DynamoDB answer at all:
  * an HTML error page (a load balancer's 502 or 503), a 200 whose body is not JSON, the engine's own answer cut
  * short, or a 5xx without an error type. It also records every operation it sees, and the access key that signed
@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 /** What happens to a request the rule matches. */
 export type FaultKind =
   | 'delay'
+  | 'delay-answer'
   | 'throttle'
   | 'fail'
   | 'drop'
@@ -30,7 +31,13 @@ export interface FaultRule {
   readonly kind: FaultKind;
   /** Matching requests let through untouched before the fault starts. */
   readonly after?: number;
-  /** For `delay`: how long to hold the request before forwarding it. */
+  /** How many matching requests get the fault, once it has started; every one after `after` when absent. */
+  readonly times?: number;
+  /**
+   * For `delay`: how long to hold the request before forwarding it (it reaches the engine late). For `delay-answer`:
+   * how long to hold the engine's answer (the request reaches the engine at once, its answer comes late — past a
+   * client's timeout, say, so that the client sends it again).
+   */
   readonly delayMs?: number;
 }
 
@@ -119,7 +126,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       });
       const match = rules.find(({ rule }) => rule.operation === undefined || rule.operation === operation);
       if (match) match.seen += 1;
-      const rule = match && match.seen > (match.rule.after ?? 0) ? match.rule : undefined;
+      const after = match?.rule.after ?? 0;
+      const rule =
+        match &&
+        match.seen > after &&
+        (match.rule.times === undefined || match.seen <= after + match.rule.times)
+          ? match.rule
+          : undefined;
       const reply = (status: number, type: string, message: string) => {
         response.writeHead(status, { 'Content-Type': AWS_JSON, 'x-amzn-RequestId': 'fault-proxy' });
         response.end(errorBody(type, message));
@@ -134,6 +147,34 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         case 'delay':
           setTimeout(() => forward(request, body, response), rule.delayMs ?? 0).unref();
           return;
+        case 'delay-answer': {
+          // The engine answers at once; the answer is held. A client that gave up meanwhile closes the
+          // connection: the answer is then dropped, but the request was applied all the same.
+          const held = { writeHead: response.writeHead.bind(response) };
+          const chunks: Buffer[] = [];
+          const outgoing = httpRequest(
+            {
+              host: upstream.hostname,
+              port: upstream.port,
+              method: request.method,
+              path: request.url,
+              headers: request.headers,
+            },
+            (answer) => {
+              answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+              answer.on('end', () =>
+                setTimeout(() => {
+                  if (response.destroyed) return;
+                  held.writeHead(answer.statusCode ?? 502, answer.headers);
+                  response.end(Buffer.concat(chunks));
+                }, rule.delayMs ?? 0).unref(),
+              );
+            },
+          );
+          outgoing.on('error', () => response.destroy());
+          outgoing.end(body);
+          return;
+        }
         case 'throttle':
           return reply(400, 'ProvisionedThroughputExceededException', 'Throughput exceeded (injected)');
         case 'fail':

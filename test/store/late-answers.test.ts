@@ -1,0 +1,78 @@
+/**
+ * Exact under late answers (docs/design.md#the-summary): the ops CLI imports through a proxy that holds one
+ * answer of DynamoDB past the CLI's 3-second timeout — the update was applied, the SDK sends it again. The summary's
+ * updates are numbered per lease, so the repeat is refused and known as applied: the summary ends exactly what the
+ * index holds, never a count added twice.
+ */
+
+import { mkdtempSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { putVendor } from '../../lib/ops/vendors';
+import { runAdmin } from '../support/admin-cli';
+import { createTestTables, type TestTables } from '../support/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
+import { exactCounts, storedSummary, summaryCounts } from '../support/summaries';
+import { vacancyRecord } from '../support/vacancies';
+
+const RECORDS = 300;
+
+describe('a summary update whose answer comes after the timeout, and is sent again', () => {
+  let tables: TestTables;
+  let proxy: FaultProxy;
+  const folder = mkdtempSync(join(tmpdir(), 'late-answers-'));
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    proxy = await startFaultProxy(tables.endpoint);
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await tables?.drop();
+  });
+
+  // The import's summary updates, in order: the lease taken, the latest stamp raised, the counts added as it lets go.
+  it.each([1, 2, 3])(
+    'is applied once when it is update %i of the import',
+    async (update) => {
+      const vendorId = `late-${update}`;
+      await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
+      const file = join(folder, `${vendorId}.ndjson`);
+      const records = Array.from({ length: RECORDS }, (_, i) =>
+        vacancyRecord({ id: update * 10_000 + i, vendor_id: vendorId, type: 1 + (i % 4) }),
+      );
+      await writeFile(file, records.map((record) => JSON.stringify(record)).join('\n'));
+
+      proxy.inject({
+        operation: 'UpdateItem',
+        kind: 'delay-answer',
+        after: update - 1,
+        times: 1,
+        delayMs: 3_500,
+      });
+      const run = await runAdmin([
+        '--endpoint',
+        proxy.endpoint,
+        '--vacancies-table',
+        tables.names.vacancies,
+        '--vendors-table',
+        tables.names.vendors,
+        'vacancies',
+        'import',
+        file,
+      ]);
+      await proxy.clear();
+      expect([run.code, run.stdout]).toEqual([0, expect.stringContaining(`imported ${RECORDS}, rejected 0`)]);
+
+      const summary = await storedSummary(tables.documentClient, tables.names, vendorId);
+      expect(summary?.broken).toBe(false);
+      expect(summary?.leases.size).toBe(0);
+      expect(summaryCounts(summary)).toEqual(
+        await exactCounts(tables.documentClient, tables.names, vendorId),
+      );
+    },
+    60_000,
+  );
+});
