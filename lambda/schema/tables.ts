@@ -54,6 +54,11 @@ export const ITEM = {
   deadline: 'd',
   /** While active: the expiry index's partition, one of `EXPIRY_SHARDS` by id, so no one partition is hot. */
   expiryShard: 'e',
+  /**
+   * Which write put the item: a token unique to that write (`store/writers.ts`), so that a writer that gave up on a
+   * write, or whose answer never came, knows from the item whether it landed. Not content: no client sees it.
+   */
+  write: 'w',
 } as const;
 
 /** An attribute of `ITEM`. */

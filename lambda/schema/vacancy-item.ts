@@ -27,6 +27,8 @@ interface ItemHead {
   readonly [ITEM.updatedAt]: number;
   /** The change index's key: `updated_at` and the id. */
   readonly [ITEM.change]: Uint8Array;
+  /** The token of the write that put it (`ITEM.write`); absent on items put before writes had one. */
+  readonly [ITEM.write]?: string;
 }
 
 /** A vacancy as stored: null fields absent, `created_at` in UTC. */
@@ -115,11 +117,12 @@ export function fromVacancyItem(item: VacancyItem): Vacancy {
   };
 }
 
-/** An item without what only records when it changed: what a client can see of it, and the index attributes. */
+/** An item without what only records when (and by which write) it changed: what a client can see of it, and the index attributes. */
 function content(item: StoredItem): Record<string, unknown> {
   const {
     [ITEM.updatedAt]: _updatedAt,
     [ITEM.change]: _change,
+    [ITEM.write]: _write,
     ...rest
   } = item as unknown as Record<string, unknown>;
   return rest;

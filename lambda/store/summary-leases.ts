@@ -58,6 +58,8 @@ interface VendorLease {
   expires: number;
   flushing?: Promise<void>;
   lost: boolean;
+  /** A write's outcome stayed unknown: letting go marks the summary broken rather than trusted. */
+  unsettled: boolean;
 }
 
 /** The summary leases of one run of writers. */
@@ -93,6 +95,7 @@ export class SummaryLeases {
         lastFlush: this.#now(),
         expires: 0,
         lost: false,
+        unsettled: false,
       };
       this.#leases.set(vendorId, lease);
     }
@@ -131,6 +134,15 @@ export class SummaryLeases {
   writeSignal(vendorId: string, windowMs: number): AbortSignal {
     const lease = this.#lease(vendorId);
     return AbortSignal.timeout(Math.max(0, Math.min(windowMs, lease.expires - this.#now())));
+  }
+
+  /**
+   * Notes that a write of the vendor's may have landed unknown to the run (it failed with no answer, or it was given
+   * up and could not be settled): when the run lets go, the summary is marked broken — untrusted until a recount —
+   * rather than trusted with a count that may be short.
+   */
+  unsettled(vendorId: string): void {
+    this.#lease(vendorId).unsettled = true;
   }
 
   /** Notes a stamp the run is about to send for one of the vendor's vacancies (before it is sent). */
@@ -197,6 +209,8 @@ export class SummaryLeases {
       );
       lease.sequence += 1;
       if (!release) lease.expires = renewUntil;
+      // What it could count is counted; what may have landed unknown to it is not: untrusted until a recount.
+      else if (lease.unsettled) this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
     } catch (error) {
       if (!(error instanceof LeaseGoneError)) throw error;
       // The lease is gone, or the summary cannot grow: its counts can no longer be kept, and it says so.

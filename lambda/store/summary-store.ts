@@ -19,8 +19,8 @@ import {
   leaseAttribute,
   parseSummary,
   SUMMARY,
-  sequenceAttribute,
   type Summary,
+  sequenceAttribute,
   summaryItemKey,
   vendorOfSummary,
 } from '../schema/summary';
@@ -335,7 +335,9 @@ export class SummaryStore {
       ...[...summary.days].filter(([, count]) => count === 0).map(([day]) => dayAttribute(day)),
     ].slice(0, 80);
     // The sequences that writers left as they let go, each removed only while its lease is still gone.
-    const markers = [...summary.sequences.keys()].filter((writer) => !summary.leases.has(writer)).slice(0, 20);
+    const markers = [...summary.sequences.keys()]
+      .filter((writer) => !summary.leases.has(writer))
+      .slice(0, 20);
     if (zeros.length === 0 && markers.length === 0) return 0;
     const removed = [...zeros, ...markers.map(sequenceAttribute)];
     try {

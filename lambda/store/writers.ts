@@ -11,11 +11,17 @@ import { randomBytes } from 'node:crypto';
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { isConditionFailed } from '../aws/failure';
+import { isConditionFailed, outcomeUnknown } from '../aws/failure';
 import { capacityUnits } from '../dynamodb/capacity';
 import { countsDelta } from '../schema/summary';
 import { ITEM, type TableNames } from '../schema/tables';
-import type { StoredItem } from '../schema/vacancy-item';
+import {
+  fromVacancyItem,
+  isTombstone,
+  type StoredItem,
+  toTombstone,
+  toVacancyItem,
+} from '../schema/vacancy-item';
 import { serverAlignedClock } from './clock';
 import { SummaryLeases } from './summary-leases';
 import { SummaryStore } from './summary-store';
@@ -57,12 +63,30 @@ export const WRITE_WINDOW_MS = 2_000;
 /** Tries of one write that keeps losing races, before it gives up. */
 const MAX_RACES = 8;
 
+/** Whether a write sent landed: the item now is what it wrote (its stamp and vendor), or gone if it removed. */
+function isLanded(
+  write: { readonly before: StoredItem | undefined; readonly after: StoredItem | undefined },
+  now: StoredItem | undefined,
+): boolean {
+  if (!write.after) return now === undefined && write.before !== undefined;
+  return now !== undefined && now[ITEM.write] === write.after[ITEM.write];
+}
+
+/** The same item, stamped anew. */
+const restamped = (item: StoredItem, updatedAt: number): StoredItem =>
+  isTombstone(item)
+    ? toTombstone(item.id, item[ITEM.vendor], updatedAt)
+    : toVacancyItem(fromVacancyItem(item), updatedAt);
+
 /** The writers of one run: one lease per vendor written, let go by `close()`. */
 export class VacancyWriters {
   readonly #client: DynamoDBDocumentClient;
   readonly #tables: TableNames;
   readonly #now: () => number;
   readonly #leases: SummaryLeases;
+  /** This run's name (random) and how many writes it sent: the writes' tokens. */
+  readonly #run = randomBytes(6).toString('base64url');
+  #writes = 0;
   /** Every vendor written by this run. */
   readonly #written = new Set<string>();
   /** Writes under way: `close()` waits for them, so that their deltas are added before it lets go. */
@@ -94,6 +118,12 @@ export class VacancyWriters {
   /** Updates of summaries: taking a lease, adding deltas, letting go (a few per vendor, whatever the records). */
   get summaryWrites(): number {
     return this.#leases.updates;
+  }
+
+  /** A token for one write, unique to it (`ITEM.write`). */
+  #writeToken(): string {
+    this.#writes += 1;
+    return `${this.#run}${this.#writes.toString(36)}`;
   }
 
   /** The change time for a new state of an item: now, and always after its last one. */
@@ -144,6 +174,8 @@ export class VacancyWriters {
 
   async #write(id: number, decide: Decide, current?: StoredItem | null): Promise<WriteOutcome> {
     let item = current === undefined ? await this.#read(id) : (current ?? undefined);
+    /** Every write this call sent, by the item it was decided from: one given up may have landed all the same. */
+    const sent: { readonly before: StoredItem | undefined; readonly after: StoredItem | undefined }[] = [];
     for (let race = 1; ; race += 1) {
       const decision = decide(item, this.#changeTime(item));
       if ('unchanged' in decision) return { unchanged: item };
@@ -156,9 +188,12 @@ export class VacancyWriters {
       // reaches the table soon after its stamp, which the sync's settle window counts on.
       const stamped = decide(item, this.#changeTime(item));
       if (!('put' in stamped) && !('remove' in stamped)) continue;
-      const after = 'put' in stamped ? stamped.put : undefined;
+      // Each put carries its own token: landed, it is known by it.
+      const after =
+        'put' in stamped ? ({ ...stamped.put, [ITEM.write]: this.#writeToken() } as StoredItem) : undefined;
       if (after) this.#leases.stamped(vendorId, after[ITEM.updatedAt]);
       const signal = this.#leases.writeSignal(vendorId, WRITE_WINDOW_MS);
+      sent.push({ before: item, after });
       try {
         const condition = this.#unchangedSince(item);
         const output = after
@@ -182,15 +217,60 @@ export class VacancyWriters {
             );
         this.#itemWriteUnits += capacityUnits(output.ConsumedCapacity);
       } catch (error) {
-        // A lost race, or a write given up at the end of its window: read the item again, decide again.
-        if ((!isConditionFailed(error) && !signal.aborted) || race >= MAX_RACES) throw error;
-        item = await this.#read(id);
+        // A lost race, a write given up at the end of its window, or the SDK's repeat of a write whose answer came
+        // too late: read the item again. A write of this call that landed all the same is known by its own stamp.
+        // A call that may have been applied (no answer, a server's failure) is settled like a write given up.
+        if (!isConditionFailed(error) && !signal.aborted && !outcomeUnknown(error)) throw error;
+        let now: StoredItem | undefined;
+        try {
+          now = await this.#read(id);
+        } catch (readError) {
+          // Not even a read: what it sent may land unknown to it; the summary says so when the run lets go.
+          if (!isConditionFailed(error)) this.#leases.unsettled(vendorId);
+          throw readError;
+        }
+        const landed = sent.find((write) => isLanded(write, now));
+        if (landed) return this.#landed(id, vendorId, landed, now);
+        if (race >= MAX_RACES) {
+          // What it sent may still land, unless every try was refused: the summary cannot count it then, and says
+          // so when the run lets go.
+          if (!isConditionFailed(error)) this.#leases.unsettled(vendorId);
+          throw error;
+        }
+        item = now;
         continue;
       }
       this.#written.add(vendorId);
       await this.#leases.record(vendorId, countsDelta(item, after));
       return after ? { written: after, before: item } : { removed: item as StoredItem };
     }
+  }
+
+  /**
+   * Counts a write of this call that landed after it was given up (or whose answer came too late), and — since it
+   * may have landed after a sync had handed out a snapshot past its stamp — stamps it again, now: its change is in a
+   * later sync's window too (re-delivered, never missed; docs/design.md#incremental-sync). The new stamp's write is
+   * conditioned on the landed one, so it also fences any later copy of the first.
+   */
+  async #landed(
+    id: number,
+    vendorId: string,
+    landed: { readonly before: StoredItem | undefined; readonly after: StoredItem | undefined },
+    now: StoredItem | undefined,
+  ): Promise<WriteOutcome> {
+    this.#written.add(vendorId);
+    await this.#leases.record(vendorId, countsDelta(landed.before, landed.after));
+    if (landed.after && now) {
+      const stamp = now[ITEM.updatedAt];
+      await this.#write(
+        id,
+        (current, updatedAt) =>
+          current?.[ITEM.updatedAt] === stamp ? { put: restamped(current, updatedAt) } : { unchanged: true },
+        now,
+      );
+      return { written: landed.after, before: landed.before };
+    }
+    return { removed: landed.before as StoredItem };
   }
 
   /**

@@ -126,6 +126,7 @@ describe('when a vacancy changed', () => {
       status: 'deleted',
       [ITEM.updatedAt]: deleted,
       [ITEM.change]: expect.any(Uint8Array),
+      [ITEM.write]: expect.any(String),
     });
     expect((await changes('acme')).at(-1)).toEqual([2, 'deleted', deleted]);
     expect(await deleteVacancy(tables.documentClient, tables.names, 2, { now: clock.now })).toEqual({
