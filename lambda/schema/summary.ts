@@ -53,6 +53,14 @@ const COUNT = 'c';
 const DAY = 'd';
 const LEASE = 'L';
 const SEQUENCE = 'Q';
+const BEGAN = 'B';
+
+/**
+ * How late a write can reach DynamoDB after it was sent: a signed AWS request is refused once its signature is
+ * 5 minutes old, so a write sent under a lease has landed, or never will, 5 minutes after the lease ran out. A lease
+ * is taken over (by a recount) only then (docs/design.md#the-summary).
+ */
+export const LATE_WRITE_MS = 5 * 60_000;
 
 /** The count attribute of active vacancies of a type and experience range. */
 export const countAttribute = (type: number, min: number, max: number | undefined) =>
@@ -63,6 +71,9 @@ export const dayAttribute = (day: number) => `${DAY}${day}`;
 
 /** The lease attribute of a writer. */
 export const leaseAttribute = (writer: string) => `${LEASE}${writer}`;
+
+/** When a writer took its lease (ms, by its clock): its stamps are not earlier (`earliestLeaseStart`). */
+export const leaseStartAttribute = (writer: string) => `${BEGAN}${writer}`;
 
 /**
  * The sequence attribute of a writer's lease: how many updates the lease has made (docs/design.md#the-summary).
@@ -119,6 +130,8 @@ export interface Summary {
   readonly leases: ReadonlyMap<string, number>;
   /** Each writer's update sequence (`sequenceAttribute`), also after it let go, until pruned. */
   readonly sequences: ReadonlyMap<string, number>;
+  /** When each lease was taken (ms), while it is there. */
+  readonly leaseStarts: ReadonlyMap<string, number>;
   /** The latest stamp written (`SUMMARY.latestStamp`); undefined before any writer recorded one. */
   readonly latestStamp: number | undefined;
   readonly ranges: readonly RangeCount[];
@@ -133,6 +146,7 @@ const DAY_NAME = /^d([0-9]+)$/;
 export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
   const leases = new Map<string, number>();
   const sequences = new Map<string, number>();
+  const leaseStarts = new Map<string, number>();
   const ranges: RangeCount[] = [];
   const days = new Map<number, number>();
   for (const [name, value] of Object.entries(item)) {
@@ -143,6 +157,10 @@ export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
     }
     if (name.startsWith(SEQUENCE)) {
       sequences.set(name.slice(SEQUENCE.length), value);
+      continue;
+    }
+    if (name.startsWith(BEGAN)) {
+      leaseStarts.set(name.slice(BEGAN.length), value);
       continue;
     }
     const range = RANGE.exec(name);
@@ -162,6 +180,7 @@ export function parseSummary(item: Readonly<Record<string, unknown>>): Summary {
     broken: item[SUMMARY.broken] === true,
     leases,
     sequences,
+    leaseStarts,
     latestStamp: number(SUMMARY.latestStamp),
     ranges,
     days,
@@ -201,7 +220,7 @@ export function countMatching(summary: Summary, filters: VacancyFilters): number
 export function needsRecount(summary: Summary | undefined, now: number): boolean {
   if (!summary || summary.broken) return true;
   const leases = [...summary.leases.values()];
-  if (leases.some((expires) => expires <= now)) return true;
+  if (leases.some((expires) => leaseTakenOver(expires, now))) return true;
   return summary.releasedAt === undefined && leases.length === 0;
 }
 
@@ -218,4 +237,24 @@ export function nothingSince(summary: Summary | undefined, since: number): boole
     summary.latestStamp !== undefined &&
     summary.latestStamp < since
   );
+}
+
+/**
+ * Whether a lease that runs out at `expires` may be taken over at `now`: once it has run out and every write sent
+ * under it has landed or never will (`LATE_WRITE_MS`).
+ */
+export function leaseTakenOver(expires: number, now: number): boolean {
+  return expires + LATE_WRITE_MS <= now;
+}
+
+/**
+ * The earliest time a writer at work — or one that stopped without letting go — may still stamp a change that has
+ * not reached the index: the start of its lease (undefined when no lease is there). A sync hands out no snapshot
+ * after it (docs/design.md#incremental-sync), so a write that lands late is in a later sync's window, never behind
+ * one already handed out.
+ */
+export function earliestLeaseStart(summary: Summary | undefined): number | undefined {
+  if (!summary || summary.leases.size === 0) return undefined;
+  const starts = [...summary.leases.keys()].map((writer) => summary.leaseStarts.get(writer) ?? 0);
+  return Math.min(...starts);
 }

@@ -10,7 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../dynamodb/query-all';
-import { addCounts, type Counts, countAttribute, dayAttribute, INDEX_SETTLE_MS } from '../schema/summary';
+import {
+  addCounts,
+  type Counts,
+  countAttribute,
+  dayAttribute,
+  INDEX_SETTLE_MS,
+  leaseTakenOver,
+} from '../schema/summary';
 import { ACTIVE_INDEX, ITEM, type TableNames } from '../schema/tables';
 import { serverClock } from './clock';
 import { LEASE_MS } from './summary-leases';
@@ -98,7 +105,8 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
   const sleep = options.sleep ?? ((ms: number) => wait(ms));
   const { summary } = await store.read(vendorId);
   const current = now();
-  if (summary && [...summary.leases.values()].some((expires) => expires > current)) return 'busy';
+  if (summary && [...summary.leases.values()].some((expires) => !leaseTakenOver(expires, current)))
+    return 'busy';
 
   // Take over: a lease of its own, the runs-out ones gone, and broken until the count is written.
   const lease = `recount-${randomBytes(4).toString('hex')}`;

@@ -110,7 +110,8 @@ export class SummaryLeases {
   /** Takes the vendor's lease, once, before the first write: readers stop trusting the summary first. */
   async #take(lease: VendorLease): Promise<void> {
     lease.taken ??= (async () => {
-      this.#count(await this.#store.takeLease(lease.vendorId, lease.name, this.#now() + this.#leaseMs));
+      const began = this.#now();
+      this.#count(await this.#store.takeLease(lease.vendorId, lease.name, began, began + this.#leaseMs));
       lease.lastFlush = this.#now();
       lease.expires = lease.lastFlush + this.#leaseMs;
     })();
@@ -137,9 +138,9 @@ export class SummaryLeases {
   }
 
   /**
-   * Notes that a write of the vendor's may have landed unknown to the run (it failed with no answer, or it was given
-   * up and could not be settled): when the run lets go, the summary is marked broken — untrusted until a recount —
-   * rather than trusted with a count that may be short.
+   * Notes that a write of the vendor's may land unknown to the run (it failed with no answer, or it was given up and
+   * could not be settled): the run does not let go of that vendor's lease, so the summary stays untrusted — and syncs
+   * stay behind the lease's start — until a recount takes it over, once the write has landed or never will.
    */
   unsettled(vendorId: string): void {
     this.#lease(vendorId).unsettled = true;
@@ -189,6 +190,10 @@ export class SummaryLeases {
   }
 
   async #update(lease: VendorLease, counts: [string, number][], release: boolean): Promise<void> {
+    // A write may still land unknown to the run: it does not let go. The lease runs out, and is taken over by a
+    // recount only once such a write has landed or never will (`LATE_WRITE_MS`); until then, no sync hands out a
+    // snapshot after the lease began.
+    if (release && lease.unsettled) return;
     if (lease.lost) {
       this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
       return;
@@ -209,8 +214,6 @@ export class SummaryLeases {
       );
       lease.sequence += 1;
       if (!release) lease.expires = renewUntil;
-      // What it could count is counted; what may have landed unknown to it is not: untrusted until a recount.
-      else if (lease.unsettled) this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
     } catch (error) {
       if (!(error instanceof LeaseGoneError)) throw error;
       // The lease is gone, or the summary cannot grow: its counts can no longer be kept, and it says so.

@@ -17,6 +17,7 @@ import {
   countAttribute,
   dayAttribute,
   leaseAttribute,
+  leaseStartAttribute,
   parseSummary,
   SUMMARY,
   type Summary,
@@ -84,21 +85,23 @@ export class SummaryStore {
   }
 
   /**
-   * Takes a writer's lease until `expires` (ms), its update sequence at 0, bumping the version: readers stop trusting
-   * the summary. (Sent twice, it changes nothing more than the version.)
+   * Takes a writer's lease from `began` until `expires` (ms), its update sequence at 0, bumping the version: readers
+   * stop trusting the summary, and syncs hand out no snapshot after `began`. (Sent twice, it changes nothing more
+   * than the version.)
    */
-  async takeLease(vendorId: string, lease: string, expires: number): Promise<number> {
+  async takeLease(vendorId: string, lease: string, began: number, expires: number): Promise<number> {
     const output = await this.client.send(
       new UpdateCommand({
         TableName: this.vendorsTable,
         Key: summaryItemKey(vendorId),
-        UpdateExpression: 'SET #lease = :expires, #sequence = :zero ADD #version :one',
+        UpdateExpression: 'SET #lease = :expires, #began = :began, #sequence = :zero ADD #version :one',
         ExpressionAttributeNames: {
           '#lease': leaseAttribute(lease),
+          '#began': leaseStartAttribute(lease),
           '#sequence': sequenceAttribute(lease),
           '#version': SUMMARY.version,
         },
-        ExpressionAttributeValues: { ':expires': expires, ':zero': 0, ':one': 1 },
+        ExpressionAttributeValues: { ':expires': expires, ':began': began, ':zero': 0, ':one': 1 },
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
@@ -124,6 +127,7 @@ export class SummaryStore {
       '#lease': leaseAttribute(lease),
       '#sequence': sequenceAttribute(lease),
     };
+    if ('releasedAt' in update) names['#began'] = leaseStartAttribute(lease);
     const values: Record<string, unknown> = { ':sequence': sequence, ':next': sequence + 1 };
     const adds = counts.map(([name, delta], i) => {
       names[`#a${i}`] = name;
@@ -146,7 +150,7 @@ export class SummaryStore {
     const expression = [
       sets.length > 0 ? `SET ${sets.join(', ')}` : '',
       adds.length > 0 ? `ADD ${adds.join(', ')}` : '',
-      release ? 'REMOVE #lease' : '',
+      release ? 'REMOVE #lease, #began' : '',
     ]
       .filter(Boolean)
       .join(' ');
@@ -215,11 +219,12 @@ export class SummaryStore {
       new UpdateCommand({
         TableName: this.vendorsTable,
         Key: summaryItemKey(vendorId),
-        UpdateExpression: 'SET #broken = :true ADD #version :one REMOVE #lease',
+        UpdateExpression: 'SET #broken = :true ADD #version :one REMOVE #lease, #began',
         ExpressionAttributeNames: {
           '#broken': SUMMARY.broken,
           '#version': SUMMARY.version,
           '#lease': leaseAttribute(lease),
+          '#began': leaseStartAttribute(lease),
         },
         ExpressionAttributeValues: { ':true': true, ':one': 1 },
         ReturnConsumedCapacity: 'TOTAL',
@@ -234,8 +239,8 @@ export class SummaryStore {
       new UpdateCommand({
         TableName: this.vendorsTable,
         Key: summaryItemKey(vendorId),
-        UpdateExpression: 'REMOVE #lease',
-        ExpressionAttributeNames: { '#lease': leaseAttribute(lease) },
+        UpdateExpression: 'REMOVE #lease, #began',
+        ExpressionAttributeNames: { '#lease': leaseAttribute(lease), '#began': leaseStartAttribute(lease) },
       }),
     );
   }
@@ -253,6 +258,7 @@ export class SummaryStore {
   ): Promise<number | undefined> {
     const stale = [...(seen?.leases.keys() ?? [])].flatMap((writer) => [
       leaseAttribute(writer),
+      leaseStartAttribute(writer),
       sequenceAttribute(writer),
     ]);
     try {

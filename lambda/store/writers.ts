@@ -15,14 +15,8 @@ import { isConditionFailed, outcomeUnknown } from '../aws/failure';
 import { capacityUnits } from '../dynamodb/capacity';
 import { countsDelta } from '../schema/summary';
 import { ITEM, type TableNames } from '../schema/tables';
-import {
-  fromVacancyItem,
-  isTombstone,
-  type StoredItem,
-  toTombstone,
-  toVacancyItem,
-} from '../schema/vacancy-item';
-import { serverAlignedClock } from './clock';
+import type { StoredItem } from '../schema/vacancy-item';
+import { serverClock } from './clock';
 import { SummaryLeases } from './summary-leases';
 import { SummaryStore } from './summary-store';
 
@@ -72,12 +66,6 @@ function isLanded(
   return now !== undefined && now[ITEM.write] === write.after[ITEM.write];
 }
 
-/** The same item, stamped anew. */
-const restamped = (item: StoredItem, updatedAt: number): StoredItem =>
-  isTombstone(item)
-    ? toTombstone(item.id, item[ITEM.vendor], updatedAt)
-    : toVacancyItem(fromVacancyItem(item), updatedAt);
-
 /** The writers of one run: one lease per vendor written, let go by `close()`. */
 export class VacancyWriters {
   readonly #client: DynamoDBDocumentClient;
@@ -100,7 +88,7 @@ export class VacancyWriters {
   constructor(options: WritersOptions) {
     this.#client = options.client;
     this.#tables = options.tables;
-    this.#now = options.now ?? serverAlignedClock(options.client as never);
+    this.#now = options.now ?? serverClock(options.client as never);
     this.#leases = new SummaryLeases({
       store: new SummaryStore(options.client, options.tables.vendors),
       now: this.#now,
@@ -230,7 +218,7 @@ export class VacancyWriters {
           throw readError;
         }
         const landed = sent.find((write) => isLanded(write, now));
-        if (landed) return this.#landed(id, vendorId, landed, now);
+        if (landed) return this.#landed(vendorId, landed);
         if (race >= MAX_RACES) {
           // What it sent may still land, unless every try was refused: the summary cannot count it then, and says
           // so when the run lets go.
@@ -247,30 +235,19 @@ export class VacancyWriters {
   }
 
   /**
-   * Counts a write of this call that landed after it was given up (or whose answer came too late), and — since it
-   * may have landed after a sync had handed out a snapshot past its stamp — stamps it again, now: its change is in a
-   * later sync's window too (re-delivered, never missed; docs/design.md#incremental-sync). The new stamp's write is
-   * conditioned on the landed one, so it also fences any later copy of the first.
+   * Counts a write of this call that landed after it was given up, or whose answer came too late. It landed while
+   * the run held the vendor's lease, so no sync had handed out a snapshot after its stamp (docs/design.md#incremental-
+   * sync); and every other try of it was decided from the same item or an older one, so none of them can land now.
    */
   async #landed(
-    id: number,
     vendorId: string,
     landed: { readonly before: StoredItem | undefined; readonly after: StoredItem | undefined },
-    now: StoredItem | undefined,
   ): Promise<WriteOutcome> {
     this.#written.add(vendorId);
     await this.#leases.record(vendorId, countsDelta(landed.before, landed.after));
-    if (landed.after && now) {
-      const stamp = now[ITEM.updatedAt];
-      await this.#write(
-        id,
-        (current, updatedAt) =>
-          current?.[ITEM.updatedAt] === stamp ? { put: restamped(current, updatedAt) } : { unchanged: true },
-        now,
-      );
-      return { written: landed.after, before: landed.before };
-    }
-    return { removed: landed.before as StoredItem };
+    return landed.after
+      ? { written: landed.after, before: landed.before }
+      : { removed: landed.before as StoredItem };
   }
 
   /**

@@ -12,7 +12,7 @@
 import { changesPurged } from '../http/errors';
 import { dayNumber } from '../schema/active-index';
 import { changeKey, readChangeKey } from '../schema/change-index';
-import { INDEX_SETTLE_MS, nothingSince } from '../schema/summary';
+import { earliestLeaseStart, INDEX_SETTLE_MS, nothingSince } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { formatRfc3339 } from '../time/rfc3339';
 import type { ChangeEntry } from './change-index-reader';
@@ -90,7 +90,14 @@ export async function syncVacancies(
     // What may still be reaching the index is left to the next sync: the snapshot is 4 to 5 seconds back, on a whole
     // second, so that polls within a second get the same `next_sync_url` (and a poll of it, with nothing changed,
     // the same body and tag: a 304).
-    const snapshot = Math.max(since, Math.ceil((request.now.getTime() - INDEX_SETTLE_MS) / 1000) * 1000);
+    // And while a writer is at work (or one stopped without letting go), not after its lease began: a write of its
+    // that lands late — up to the 5 minutes a signed request is valid — is then in a later window, never behind
+    // this one (docs/design.md#incremental-sync).
+    const settled = Math.ceil((request.now.getTime() - INDEX_SETTLE_MS) / 1000) * 1000;
+    const leaseStart = earliestLeaseStart(summary);
+    const bound =
+      leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
+    const snapshot = Math.max(since, bound);
     const from = changeKey(Math.max(since, 0), 0);
     const total = nothingSince(summary, since)
       ? 0

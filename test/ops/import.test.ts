@@ -287,7 +287,14 @@ describe('vacancy import on the DynamoDB engine', () => {
       now: { id: 3, v: 'acme', status: 'deleted' },
     });
     expect(await list('acme')).not.toContain(3);
-    expect(Object.keys((await stored(3)) ?? {}).sort()).toEqual(['c', 'id', 'status', 'updated_at', 'v', 'w']);
+    expect(Object.keys((await stored(3)) ?? {}).sort()).toEqual([
+      'c',
+      'id',
+      'status',
+      'updated_at',
+      'v',
+      'w',
+    ]);
     expect(await deleteVacancy(documentClient, names, 3)).toEqual({ notFound: true });
   });
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dayNumber } from '../../lambda/schema/active-index';
-import { countAttribute, dayAttribute, isCurrent } from '../../lambda/schema/summary';
+import { countAttribute, dayAttribute, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { recountSummary } from '../../lambda/store/recount';
 import { LEASE_MS, LeaseLostError } from '../../lambda/store/summary-leases';
@@ -64,7 +64,7 @@ describe('leases on a summary', () => {
     const writer = writers();
     await writer.write(10, put(10, 'globex'));
     // The writer stalls past its lease; a recount takes over and counts.
-    now += LEASE_MS + 1_000;
+    now += LEASE_MS + LATE_WRITE_MS + 1_000;
     expect(await recount('globex')).toBe('recounted');
     await expect(writer.write(11, put(11, 'globex'))).rejects.toBeInstanceOf(LeaseLostError);
     await writer.close();

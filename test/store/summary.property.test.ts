@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { runExpiry } from '../../lambda/expiry/job';
 import { dayNumber, type VacancyFilters } from '../../lambda/schema/active-index';
-import { countMatching, INDEX_SETTLE_MS, isCurrent } from '../../lambda/schema/summary';
+import { countMatching, INDEX_SETTLE_MS, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
 import type { VacancyType } from '../../lambda/schema/vacancy';
 import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { importVacancies } from '../../lib/ops/import';
@@ -217,7 +217,7 @@ describe('the per-vendor summary', () => {
         }
 
         // The repair path: once any dead writer's lease has run out, the expiry job makes the summary exact.
-        now += LEASE_MS + 1_000;
+        now += LEASE_MS + LATE_WRITE_MS + 1_000;
         await expire();
         expect(await check('after repair')).toBe(true);
       }),
