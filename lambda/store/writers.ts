@@ -236,8 +236,8 @@ export class VacancyWriters {
 
   /**
    * Counts a write of this call that landed after it was given up, or whose answer came too late. It landed while
-   * the run held the vendor's lease, so no sync had handed out a snapshot after its stamp (docs/design.md#incremental-
-   * sync); and every other try of it was decided from the same item or an older one, so none of them can land now.
+   * the run held the vendor's lease, so no sync had handed out a snapshot after its stamp
+   * (docs/design.md#incremental-sync); and every other try of it was decided from the same item or an older one, so none of them can land now.
    */
   async #landed(
     vendorId: string,

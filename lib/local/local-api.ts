@@ -145,22 +145,27 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   const stop = async () => {
+    // From now on a request is answered 503 with `Connection: close` rather than started, so a client's connection
+    // is never cut under a request it sent; the requests in flight are answered (their handlers still need the
+    // engine), for as long as one may take; only then does the server stop listening and the engine close.
     stopping = true;
     const expiryStopped = expiry?.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DRAIN_MS);
+    });
+    while (inFlight.size > 0) {
+      const drained = await Promise.race([
+        Promise.all(inFlight).then(() => true),
+        deadline.then(() => false),
+      ]);
+      if (!drained) break;
+    }
+    clearTimeout(timer);
+    await expiryStopped;
     const closed = server.listening
       ? new Promise<void>((resolve) => server.close(() => resolve()))
       : Promise.resolve();
-    server.closeIdleConnections();
-    // The requests in flight are answered (their handlers still need the engine), for as long as one may take.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(inFlight),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, DRAIN_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    await expiryStopped;
     server.closeAllConnections();
     await closed;
     untap();
