@@ -1,7 +1,8 @@
 /**
  * The summary's rule (docs/design.md#the-summary): a reader never serves a wrong `total`. For random sequences of
- * imports, status changes, deletions, expiries, purges, day boundaries, racing writers and writers stopped by
- * injected failures — some killed holding their lease — the summary, after every step, either gives for every
+ * imports, status changes, deletions, expiries, purges, day boundaries, racing writers, writers stopped by
+ * injected failures — some killed holding their lease — writes that reach DynamoDB late or whose answers do, and
+ * writers whose clocks are minutes off, the summary, after every step, either gives for every
  * filter combination exactly what counting the active index gives, or says it cannot be trusted. And the repair
  * path (the expiry job, once a dead writer's lease has run out) always makes it trusted and exact again.
  */
@@ -46,6 +47,19 @@ type Step =
       readonly after: number;
       readonly killed: boolean;
     }
+  | {
+      /** An import one of whose puts is late: its answer after the write window, or the request itself. */
+      readonly kind: 'late';
+      readonly records: readonly RecordSpec[];
+      readonly fault: 'delay-answer' | 'delay';
+      readonly after: number;
+    }
+  | {
+      /** An import by an operator whose clock is minutes off (its stamps and leases by that clock). */
+      readonly kind: 'skewed';
+      readonly records: readonly RecordSpec[];
+      readonly skewMs: number;
+    }
   | { readonly kind: 'expire' }
   | { readonly kind: 'next-day' }
   | { readonly kind: 'purge' };
@@ -74,6 +88,23 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       records,
       after: fc.integer({ min: 0, max: 3 }),
       killed: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('late' as const),
+      records,
+      fault: fc.constantFrom('delay-answer' as const, 'delay' as const),
+      after: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('skewed' as const),
+      records,
+      skewMs: fc.constantFrom(-300_000, -8_000, 8_000, 300_000),
     }),
   },
   { weight: 2, arbitrary: fc.constant({ kind: 'expire' as const }) },
@@ -143,8 +174,8 @@ describe('the per-vendor summary', () => {
               .join('\n'),
           );
         };
-        const importFile = (specs: readonly RecordSpec[]) =>
-          importVacancies(client, names, file(specs), { clock: CLOCK, now: clock });
+        const importFile = (specs: readonly RecordSpec[], writerNow: () => number = clock) =>
+          importVacancies(client, names, file(specs), { clock: CLOCK, now: writerNow });
         const expire = () =>
           runExpiry({ client, tables: names, clock: CLOCK, now: () => new Date(now), recount: NO_WAIT });
 
@@ -202,6 +233,24 @@ describe('the per-vendor summary', () => {
               } finally {
                 await proxy.clear();
               }
+              break;
+            case 'late':
+              // Past the writers' 2-second window: given up, then found landed (by its token) or fenced.
+              proxy.inject({
+                operation: 'PutItem',
+                kind: current.fault,
+                after: current.after,
+                times: 1,
+                delayMs: 2_300,
+              });
+              try {
+                await importFile(current.records);
+              } finally {
+                await proxy.clear();
+              }
+              break;
+            case 'skewed':
+              await importFile(current.records, () => clock() + current.skewMs);
               break;
             case 'expire':
               await expire();
