@@ -6,30 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import type { ListingResponse, SyncResponse } from '../../lambda/vacancies/types';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
-import { listingEvent } from '../support/events';
-import { lambdaContext } from '../support/lambda';
-import { importRecords as importInto, testListingHandler } from '../support/listing';
+import { importRecords as importInto } from '../support/listing';
+import { syncedCopy } from '../support/sync-copy';
 import { vacancyRecord } from '../support/vacancies';
 
 describe('syncs under concurrent writers', () => {
   let tables: TestTables;
-  let handler: ReturnType<typeof createListingHandler>;
-  const get = async <T>(query: string): Promise<T> => {
-    const response = await handler(listingEvent({ query }), lambdaContext('listing'));
-    expect(response.statusCode).toBe(200);
-    return JSON.parse(response.body) as T;
-  };
   const importRecords = (records: Record<string, unknown>[]) => importInto(tables, records);
 
   beforeAll(async () => {
     tables = await createTestTables();
     await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme' });
-    handler = testListingHandler(tables);
     await importRecords(
       Array.from({ length: 30 }, (_, i) => vacancyRecord({ id: 1 + i, title: `Job ${1 + i}` })),
     );
@@ -37,25 +27,8 @@ describe('syncs under concurrent writers', () => {
   afterAll(async () => tables.drop());
 
   it('delivers every change by the sync during which it was made, or a later one', async () => {
-    const copy = new Map<number, string>();
-    let nextSync = 'updated_since=1970-01-01T00:00:00Z&per_page=4';
-    /** One sync, walked to its end and applied, oldest change first. */
-    const syncOnce = async () => {
-      let query: string | undefined = nextSync;
-      while (query) {
-        const body: SyncResponse = await get<SyncResponse>(query);
-        for (const change of body.data) {
-          if (change.status === 'active') {
-            const { status: _status, updated_at: _at, ...vacancy } = change as Record<string, unknown>;
-            copy.set(change.id, JSON.stringify(vacancy));
-          } else copy.delete(change.id);
-        }
-        nextSync = new URL(body.pagination.next_sync_url).search.slice(1);
-        query = body.pagination.next_page_url
-          ? new URL(body.pagination.next_page_url).search.slice(1)
-          : undefined;
-      }
-    };
+    const copy = syncedCopy(tables, 'acme', { perPage: 4 });
+    const syncOnce = copy.sync;
 
     let writing = true;
     let writes = 0;
@@ -97,20 +70,8 @@ describe('syncs under concurrent writers', () => {
     await new Promise((resolve) => setTimeout(resolve, INDEX_SETTLE_MS + 1_500));
     await syncOnce();
 
-    const listed: Record<string, unknown>[] = [];
-    let query: string | undefined = 'per_page=100&lang=en';
-    while (query) {
-      const body: ListingResponse = await get<ListingResponse>(query);
-      listed.push(...(body.data as unknown as Record<string, unknown>[]));
-      query = body.pagination.next_page_url
-        ? new URL(body.pagination.next_page_url).search.slice(1)
-        : undefined;
-    }
     expect(writes).toBeGreaterThan(20);
     expect(syncs).toBeGreaterThan(3);
-    const byId = (entries: [number, string][]) => entries.sort(([a], [b]) => a - b);
-    expect(byId([...copy])).toEqual(
-      byId(listed.map((vacancy) => [vacancy.id as number, JSON.stringify(vacancy)])),
-    );
+    expect(copy.entries()).toEqual(await copy.listed());
   }, 180_000);
 });

@@ -9,72 +9,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { serverClock } from '../../lambda/store/clock';
-import type { ListingResponse, SyncResponse } from '../../lambda/vacancies/types';
 import { setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
-import { listingEvent } from '../support/events';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
-import { lambdaContext } from '../support/lambda';
-import { importRecords, testListingHandler } from '../support/listing';
+import { importRecords } from '../support/listing';
 import { exactCounts, storedSummary, summaryCounts } from '../support/summaries';
+import { syncedCopy } from '../support/sync-copy';
 import { vacancyRecord } from '../support/vacancies';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A copy of one vendor's vacancies, kept by syncing through `handler`, and the listing to compare it with. */
-function syncedCopy(tables: Pick<TestTables, 'documentClient' | 'names'>, vendorId: string) {
-  const handler = testListingHandler(tables);
-  const authorizer = { vendorId, company: vendorId };
-  const get = async <T>(query: string): Promise<T> => {
-    const response = await handler(listingEvent({ query, authorizer }), lambdaContext('listing'));
-    expect([query, response.statusCode]).toEqual([query, 200]);
-    return JSON.parse(response.body) as T;
-  };
-  const copy = new Map<number, string>();
-  let next = 'updated_since=1970-01-01T00:00:00Z&per_page=50';
-  const sync = async () => {
-    let query: string | undefined = next;
-    while (query) {
-      const body: SyncResponse = await get<SyncResponse>(query);
-      for (const change of body.data) {
-        if (change.status === 'active') {
-          const { status: _status, updated_at: _at, ...vacancy } = change as Record<string, unknown>;
-          copy.set(change.id, JSON.stringify(vacancy));
-        } else copy.delete(change.id);
-      }
-      next = new URL(body.pagination.next_sync_url).search.slice(1);
-      query = body.pagination.next_page_url
-        ? new URL(body.pagination.next_page_url).search.slice(1)
-        : undefined;
-    }
-  };
-  const listed = async () => {
-    const vacancies = new Map<number, string>();
-    for (let query: string | undefined = 'per_page=100'; query; ) {
-      const body: ListingResponse = await get<ListingResponse>(query);
-      for (const vacancy of body.data) vacancies.set(vacancy.id, JSON.stringify(vacancy));
-      query = body.pagination.next_page_url
-        ? new URL(body.pagination.next_page_url).search.slice(1)
-        : undefined;
-    }
-    return vacancies;
-  };
-  const sorted = (map: Map<number, string>) => [...map].sort(([a], [b]) => a - b);
-  return {
-    sync,
-    /** Syncs twice a second until the copy equals the listing, for `withinMs` at most; whether it did. */
-    async syncUntilEqual(withinMs: number): Promise<boolean> {
-      const started = Date.now();
-      for (;;) {
-        await sync();
-        if (JSON.stringify(sorted(copy)) === JSON.stringify(sorted(await listed()))) return true;
-        if (Date.now() - started > withinMs) return false;
-        await sleep(500);
-      }
-    },
-  };
-}
 
 describe('the sync feed, when operators’ clocks are off', () => {
   let tables: TestTables;

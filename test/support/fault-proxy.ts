@@ -80,6 +80,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     response: import('node:http').ServerResponse,
     /** Changes the engine's answer before it is sent on (its status and headers are kept). */
     alter?: (answer: Buffer) => Buffer,
+    /** Holds the engine's answer this long before sending it on (dropped if the client gave up meanwhile). */
+    holdMs = 0,
   ) => {
     const outgoing = httpRequest(
       {
@@ -90,7 +92,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         headers: request.headers,
       },
       (answer) => {
-        if (!alter) {
+        if (!alter && holdMs === 0) {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
           return;
@@ -98,14 +100,24 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
-          const altered = alter(Buffer.concat(chunks));
-          // The engine signs its body with a CRC32: a changed body must not carry it, nor the old length.
-          const { 'x-amz-crc32': _crc, 'content-length': _length, ...headers } = answer.headers;
-          response.writeHead(answer.statusCode ?? 502, {
-            ...headers,
-            'content-length': String(altered.length),
-          });
-          response.end(altered);
+          const send = () => {
+            if (response.destroyed) return;
+            if (!alter) {
+              response.writeHead(answer.statusCode ?? 502, answer.headers);
+              response.end(Buffer.concat(chunks));
+              return;
+            }
+            const altered = alter(Buffer.concat(chunks));
+            // The engine signs its body with a CRC32: a changed body must not carry it, nor the old length.
+            const { 'x-amz-crc32': _crc, 'content-length': _length, ...headers } = answer.headers;
+            response.writeHead(answer.statusCode ?? 502, {
+              ...headers,
+              'content-length': String(altered.length),
+            });
+            response.end(altered);
+          };
+          if (holdMs > 0) setTimeout(send, holdMs).unref();
+          else send();
         });
       },
     );
@@ -147,34 +159,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         case 'delay':
           setTimeout(() => forward(request, body, response), rule.delayMs ?? 0).unref();
           return;
-        case 'delay-answer': {
-          // The engine answers at once; the answer is held. A client that gave up meanwhile closes the
-          // connection: the answer is then dropped, but the request was applied all the same.
-          const held = { writeHead: response.writeHead.bind(response) };
-          const chunks: Buffer[] = [];
-          const outgoing = httpRequest(
-            {
-              host: upstream.hostname,
-              port: upstream.port,
-              method: request.method,
-              path: request.url,
-              headers: request.headers,
-            },
-            (answer) => {
-              answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-              answer.on('end', () =>
-                setTimeout(() => {
-                  if (response.destroyed) return;
-                  held.writeHead(answer.statusCode ?? 502, answer.headers);
-                  response.end(Buffer.concat(chunks));
-                }, rule.delayMs ?? 0).unref(),
-              );
-            },
-          );
-          outgoing.on('error', () => response.destroy());
-          outgoing.end(body);
-          return;
-        }
+        case 'delay-answer':
+          // The engine answers at once; the answer is held. A client that gave up meanwhile has closed the
+          // connection: the answer is dropped, but the request was applied all the same.
+          return forward(request, body, response, undefined, rule.delayMs ?? 0);
         case 'throttle':
           return reply(400, 'ProvisionedThroughputExceededException', 'Throughput exceeded (injected)');
         case 'fail':
