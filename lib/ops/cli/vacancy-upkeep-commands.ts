@@ -147,7 +147,7 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
         });
         if (outcome === 'busy') {
           throw new UserError(
-            `a writer is at work on vendor ${vendorId}'s vacancies: run this again once it is done (its lease runs out within a minute if it was stopped).`,
+            `a writer is at work on vendor ${vendorId}'s vacancies: run this again once it is done (if it was stopped, its lease can be taken over 6 minutes later: a minute for the lease to run out, 5 for any write it sent to land).`,
           );
         }
         const { summary } = await new SummaryStore(target.documentClient, target.tables.vendors).read(
