@@ -20,8 +20,9 @@ export interface paths {
          *     exactly once, whatever else is added, changed, closed or deleted meanwhile: the links carry a `cursor`.
          *
          *     With `updated_since`, a sync: every vacancy of the vendor whose `updated_at` is at or after it and at or
-         *     before the walk's snapshot time (its first request's time less 4 to 5 seconds), oldest change first (then by
-         *     `id`); active ones in full with `status` and `updated_at`, every other one as a tombstone. Walk
+         *     before the walk's snapshot time (its first request's time less 4 to 5 seconds, and — while a write is under
+         *     way for the vendor — not after it began), oldest change first (then by `id`); active ones in full with
+         *     `status` and `updated_at`, every other one as a tombstone. Walk
          *     `next_page_url` to the end, keep `pagination.next_sync_url`, call it next time: every change is delivered
          *     at least once.
          *
@@ -466,8 +467,9 @@ export interface components {
         Lang: string;
         /**
          * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
-         *     or a numeric offset, at most milliseconds. `1970-01-01T00:00:00Z` is a full sync. Not with `type`,
-         *     `experience_min`, `experience_max`, nor with `page` unless a `cursor` is given.
+         *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
+         *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
+         *     given.
          */
         UpdatedSince: string;
         /**
@@ -534,8 +536,9 @@ export interface operations {
                 lang?: components["parameters"]["Lang"];
                 /**
                  * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
-                 *     or a numeric offset, at most milliseconds. `1970-01-01T00:00:00Z` is a full sync. Not with `type`,
-                 *     `experience_min`, `experience_max`, nor with `page` unless a `cursor` is given.
+                 *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
+                 *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
+                 *     given.
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /**
