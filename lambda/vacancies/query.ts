@@ -32,7 +32,7 @@ export const LIMITS = {
 } as const;
 
 /** The parameters the listing recognises; any other name is ignored. */
-const RECOGNISED_PARAMETERS = [
+export const RECOGNISED_PARAMETERS = [
   'type',
   'experience_min',
   'experience_max',
