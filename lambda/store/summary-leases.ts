@@ -8,6 +8,7 @@
  *
  * The calls themselves are `SummaryStore`'s; the rules of trust are `schema/summary.ts`.
  */
+import { outcomeUnknown } from '../aws/failure';
 import { addCounts, type Counts } from '../schema/summary';
 import { LeaseGoneError, type SummaryStore } from './summary-store';
 
@@ -58,8 +59,14 @@ interface VendorLease {
   expires: number;
   flushing?: Promise<void>;
   lost: boolean;
-  /** A write's outcome stayed unknown: letting go marks the summary broken rather than trusted. */
+  /** A write's outcome stayed unknown: the run does not let go of the lease (`unsettled`). */
   unsettled: boolean;
+  /**
+   * An update of the summary under this lease failed with no answer: it may have been applied, or may still land, so
+   * the lease's update numbers can no longer be trusted to tell a repeat from a new update. The run writes no more
+   * of the vendor's vacancies and makes no more updates; the lease runs out and a recount takes it over.
+   */
+  halted: boolean;
 }
 
 /** The summary leases of one run of writers. */
@@ -96,6 +103,7 @@ export class SummaryLeases {
         expires: 0,
         lost: false,
         unsettled: false,
+        halted: false,
       };
       this.#leases.set(vendorId, lease);
     }
@@ -128,7 +136,7 @@ export class SummaryLeases {
     const lease = this.#lease(vendorId);
     await this.#take(lease);
     if (!lease.lost && this.#now() >= lease.expires - this.#leaseMs / 2) await this.#flush(lease, false);
-    if (lease.lost) throw new LeaseLostError(vendorId);
+    if (lease.lost || lease.halted) throw new LeaseLostError(vendorId);
   }
 
   /** A signal that aborts a write after `windowMs`, or sooner if the vendor's lease runs out first. */
@@ -193,7 +201,7 @@ export class SummaryLeases {
     // A write may still land unknown to the run: it does not let go. The lease runs out, and is taken over by a
     // recount only once such a write has landed or never will (`LATE_WRITE_MS`); until then, no sync hands out a
     // snapshot after the lease began.
-    if (release && lease.unsettled) return;
+    if ((release && lease.unsettled) || lease.halted) return;
     if (lease.lost) {
       this.#count(await this.#store.markBroken(lease.vendorId, lease.name));
       return;
@@ -215,7 +223,13 @@ export class SummaryLeases {
       lease.sequence += 1;
       if (!release) lease.expires = renewUntil;
     } catch (error) {
-      if (!(error instanceof LeaseGoneError)) throw error;
+      if (!(error instanceof LeaseGoneError)) {
+        if (outcomeUnknown(error)) {
+          lease.halted = true;
+          lease.unsettled = true;
+        }
+        throw error;
+      }
       // The lease is gone, or the summary cannot grow: its counts can no longer be kept, and it says so.
       lease.lost = true;
       this.#count(await this.#store.markBroken(lease.vendorId, lease.name));

@@ -10,12 +10,15 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { toVacancyItem } from '../../lambda/schema/vacancy-item';
+import { VacancyWriters } from '../../lambda/store/writers';
 import { putVendor } from '../../lib/ops/vendors';
 import { runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { exactCounts, storedSummary, summaryCounts } from '../support/summaries';
-import { vacancyRecord } from '../support/vacancies';
+import { fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const RECORDS = 300;
 
@@ -75,4 +78,45 @@ describe('a summary update whose answer comes after the timeout, and is sent aga
     },
     60_000,
   );
+});
+
+describe('a summary update that gets no answer at all', () => {
+  it('halts the lease: never a later update taken for it, and the summary untrusted until a recount', async () => {
+    const tables = await createTestTables();
+    const proxy = await startFaultProxy(tables.endpoint);
+    // A writer whose calls get one try of 400 ms: the held answer is lost to it, the update applied all the same.
+    const client = createDocumentClient(
+      createDynamoDBClient({ endpoint: proxy.endpoint, maxAttempts: 1, requestTimeoutMs: 400 }),
+    );
+    try {
+      await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'silent', company: 'Silent' });
+      const writers = new VacancyWriters({ client, tables: tables.names, flushMs: 0 });
+      const put = (id: number) =>
+        writers.write(id, (_current, at) => ({
+          put: toVacancyItem(
+            fixtureVacancy(vacancyRecord({ id, vendor_id: 'silent', type: 1 + (id % 4) })),
+            at,
+          ),
+        }));
+      await put(1);
+      // The next flush (the summary's second update) is applied, but its answer never comes in time.
+      proxy.inject({ operation: 'UpdateItem', kind: 'delay-answer', after: 0, times: 1, delayMs: 1_000 });
+      await expect(put(2)).rejects.toBeDefined();
+      await proxy.clear();
+      await expect(put(3)).rejects.toMatchObject({ name: 'LeaseLostError' });
+      await writers.close();
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const summary = await storedSummary(tables.documentClient, tables.names, 'silent');
+      const exact =
+        JSON.stringify(summaryCounts(summary)) ===
+        JSON.stringify(await exactCounts(tables.documentClient, tables.names, 'silent'));
+      // Exact, or not trusted: its lease is still there.
+      expect(exact || (summary?.leases.size ?? 0) > 0).toBe(true);
+      expect(summary?.leases.size).toBe(1);
+    } finally {
+      client.destroy();
+      await proxy.stop();
+      await tables.drop();
+    }
+  }, 30_000);
 });
