@@ -6,10 +6,10 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseImportFile } from '../lambda/import/file';
+import { importVacancies } from '../lambda/import/import';
 import { ITEM } from '../lambda/schema/tables';
 import { createTables, localTableNames } from '../lib/create-tables';
-import { importVacancies } from '../lib/ops/import';
-import { parseImportFile } from '../lib/ops/import-file';
 import { putVendor } from '../lib/ops/vendors';
 import { vacancyRecords } from './dataset';
 import { indexEntries, itemSize, putWriteUnits } from './item-size';

@@ -10,6 +10,8 @@ export const SERVICE_DEFAULTS = {
   timeZone: 'Asia/Baku',
   /** `per_page` when the request gives none. */
   perPage: 15,
+  /** The most of a vendor's active vacancies one snapshot may close, in percent (docs/operating.md#snapshots). */
+  snapshotMaxClose: 20,
 } as const;
 
 /** The bounds of `per_page`, a request's and the default alike (docs/api.md#query-parameters). */
@@ -58,6 +60,14 @@ export const FUNCTION_LIMITS = {
     timeoutSeconds: 300,
     memoryMb: 256,
     reserveMs: 15_000,
+    dynamodb: { maxAttempts: 8, connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+  },
+  // Files of up to 100,000 records (docs/operating.md#the-inbox): Lambda's longest run, and a whole vCPU (1,769 MB)
+  // for the import's SDK work. It stops a minute before its timeout to move the file and write its report.
+  inbox: {
+    timeoutSeconds: 900,
+    memoryMb: 2_048,
+    reserveMs: 60_000,
     dynamodb: { maxAttempts: 8, connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
   },
 } as const satisfies Record<string, FunctionLimits>;

@@ -36,6 +36,7 @@ export const FUNCTION_ENVIRONMENTS = {
     settings: ['defaultLocale', 'serviceTimeZone', 'defaultPerPage', 'publicBaseUrl', 'rateTiers'],
   },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
+  inbox: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone', 'snapshotMaxClose'] },
 } as const satisfies Record<
   FunctionName,
   { readonly tables: readonly (keyof TableNames)[]; readonly settings: readonly FunctionSettingName[] }

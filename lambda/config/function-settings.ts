@@ -70,6 +70,12 @@ export const FUNCTION_SETTINGS = {
     check: (value) => (value === '' ? '' : httpUrl(value)),
     allowed: 'empty, or an absolute http(s) URL without query or fragment, such as https://api.example.az',
   },
+  snapshotMaxClose: {
+    variable: 'SNAPSHOT_MAX_CLOSE',
+    default: SERVICE_DEFAULTS.snapshotMaxClose as number,
+    check: whole(0, 100),
+    allowed: 'a whole number of percent from 0 to 100',
+  },
   rateTiers: {
     variable: 'RATE_TIERS',
     default: DEFAULT_RATE_TIERS,

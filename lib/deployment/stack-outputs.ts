@@ -16,6 +16,7 @@ export const STACK_OUTPUTS = {
   dashboardUrl: 'DashboardUrl',
   serviceTimeZone: 'ServiceTimeZone',
   rateTiers: 'RateTiers',
+  inboxBucket: 'InboxBucket',
 } as const;
 
 /** The value of the `RateTiers` output: the default tier, and each tier's usage plan id. */

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { writeVacancies } from '../../lambda/import/import';
+import { parseRecordJson, validateVacancyRecord } from '../../lambda/import/record';
 import type { TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { isVendorId, VENDOR_ID_RULE, VENDOR_STATUSES, type VendorStatus } from '../../lambda/schema/vendors';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
-import { writeVacancies } from '../ops/import';
-import { parseRecordJson, validateVacancyRecord } from '../ops/vacancy-record';
 import { putVendor } from '../ops/vendors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */

@@ -7,7 +7,8 @@ import {
 import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
-import { ACTIVE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { vendorItemKey } from '../../lambda/schema/vendors';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
@@ -25,13 +26,16 @@ const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url)
  * The functions of the service: the TOKEN authorizer, which may only read the vendors table; the listing, which may
  * only Query the active index, BatchGetItem vacancies and read the vendors' summaries; and the expiry job, which may read and put vacancies by
  * id, Query the expiry and active indexes, list vendors and keep their summaries — and nothing else of the vendors
- * table. Memory and timeouts are their own limits
+ * table; and the inbox's import, which may do what the ops CLI's import does — read vendor items and summaries, read and
+ * put vacancies by id, keep summaries, and Query the change index for a snapshot (its S3 permissions are the inbox's,
+ * `inbox.ts`). Memory and timeouts are their own limits
  * (`FUNCTION_LIMITS`), which the local server enforces too.
  */
 export class ServiceFunctions extends Construct {
   public readonly authorizer: ApiFunction;
   public readonly listing: ApiFunction;
   public readonly expiry: ApiFunction;
+  public readonly inbox: ApiFunction;
 
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
@@ -103,6 +107,42 @@ export class ServiceFunctions extends Construct {
         // …and of the vendors table, only the summaries: never a key.
         new iam.PolicyStatement({
           actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          resources: [data.vendors.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
+        }),
+      ],
+    });
+
+    this.inbox = new ApiFunction(this, 'Inbox', {
+      ...common,
+      entry: entry('inbox/handler.ts'),
+      description: 'Vendor Vacancy API: imports the files put under incoming/ in the inbox bucket',
+      limits: FUNCTION_LIMITS.inbox,
+      environment: functionEnvironment('inbox', deployed, tables),
+      statements: [
+        // A snapshot finds the vendor's vacancies on the change index (never a Scan).
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vacancies, CHANGE_INDEX.name)],
+        }),
+        // What is stored under the records' ids, and each write a conditional put of the item read.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
+          resources: [data.vacancies.tableArn],
+        }),
+        // Whether the records' vendors exist (their vendor items, never a key)…
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem'],
+          resources: [data.vendors.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': {
+              'dynamodb:LeadingKeys': [vendorItemKey('*').pk, SUMMARY_KEY_PATTERN],
+            },
+          },
+        }),
+        // …and their summaries, kept under the run's lease.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
           resources: [data.vendors.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
         }),

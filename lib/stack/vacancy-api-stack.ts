@@ -14,6 +14,7 @@ import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
 import { ExpirySchedule } from './expiry-schedule';
 import { ServiceFunctions } from './functions';
+import { Inbox } from './inbox';
 import { ServiceAlarms } from './monitoring/alarms';
 import { ServiceDashboard } from './monitoring/dashboard';
 import { ServiceMetrics } from './monitoring/service-metrics';
@@ -44,6 +45,10 @@ export class VacancyApiStack extends Stack {
     new ExpirySchedule(this, 'Expiry', {
       function: functions.expiry.function,
       timeZone: settings.serviceTimeZone,
+    });
+    const inbox = new Inbox(this, 'Inbox', {
+      function: functions.inbox.function,
+      removalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
     });
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: settings.logRetentionDays as logs.RetentionDays,
@@ -108,6 +113,11 @@ export class VacancyApiStack extends Stack {
       STACK_OUTPUTS.rateTiers,
       this.toJsonString({ default: settings.defaultRateTier, plans: rateTiers.planIds }),
       'Default rate tier, and the usage plan id of each tier (the ops CLI links vendor keys to them)',
+    );
+    output(
+      STACK_OUTPUTS.inboxBucket,
+      inbox.bucket.bucketName,
+      'Put import files under incoming/ (snapshots under incoming/snapshots/<vendorId>/); reports under reports/',
     );
     output(
       STACK_OUTPUTS.serviceTimeZone,

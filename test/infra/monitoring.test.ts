@@ -46,12 +46,13 @@ describe('alarms', () => {
   const expression = (name: string) =>
     JSON.stringify((alarms.get(name)?.Metrics as unknown[] | undefined) ?? alarms.get(name));
 
-  it('are these nine, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
+  it('are these ten, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
     expect([...alarms.keys()].sort()).toEqual(
       [
         'AuthorizerFailing',
         'DynamoDBThrottling',
         'ExpiryFailing',
+        'ImportFailing',
         'IsolationBreach',
         'LatencyP99',
         'ServerErrorRate',

@@ -96,7 +96,7 @@ describe('the stack, with default settings', () => {
     });
 
     it('keeps every log group for 30 days', () => {
-      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 4);
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
     });
 
     it('runs the expiry job at five past every hour of the service time zone, once, without retries', () => {
@@ -127,7 +127,7 @@ describe('the stack, with default settings', () => {
   describe('least privilege', () => {
     const all = statements(template);
 
-    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's", () => {
+    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's and the inbox's", () => {
       for (const action of all.flatMap(actionsOf)) {
         expect(action).not.toContain('*');
         expect(action).not.toMatch(/^dynamodb:(Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/);
@@ -136,8 +136,9 @@ describe('the stack, with default settings', () => {
         actionsOf(statement).some((action) => /^dynamodb:(Put|Update)/.test(action)),
       );
       const expiry = statements(template, roleOf(template, 'records expired vacancies'));
-      expect(writers).toHaveLength(2);
-      for (const statement of writers) expect(expiry).toContainEqual(statement);
+      const inbox = statements(template, roleOf(template, 'imports the files'));
+      expect(writers).toHaveLength(4);
+      for (const statement of writers) expect([...expiry, ...inbox]).toContainEqual(statement);
     });
 
     it("lets the listing Query only the active index, BatchGetItem only the vacancies table, and read only the vendors' summaries", () => {
@@ -211,11 +212,120 @@ describe('the stack, with default settings', () => {
 
     it('attaches no AWS managed policy to the function roles', () => {
       const roles = Object.values(template.findResources('AWS::IAM::Role'));
-      const lambdaRoles = roles.filter((role) =>
-        JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+      // Not CDK's own handler of bucket notifications, which runs at deployment only (lib/stack/inbox.ts).
+      const lambdaRoles = roles.filter(
+        (role) =>
+          JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com') &&
+          String(role.Properties.Description).startsWith('Vendor Vacancy API'),
       );
-      expect(lambdaRoles).toHaveLength(3);
+      expect(lambdaRoles).toHaveLength(4);
       for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    });
+  });
+
+  describe('the inbox', () => {
+    const bucket = () => Object.entries(template.findResources('AWS::S3::Bucket'));
+
+    it('is one private bucket: encrypted, TLS only, no public access, not versioned, handled files and reports expiring', () => {
+      expect(bucket()).toHaveLength(1);
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        VersioningConfiguration: Match.absent(),
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ Prefix: 'done/', ExpirationInDays: 30, Status: 'Enabled' }),
+            Match.objectLike({ Prefix: 'reports/', ExpirationInDays: 90, Status: 'Enabled' }),
+          ]),
+        },
+      });
+      const [[bucketId]] = bucket() as [[string, unknown]];
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+        Bucket: { Ref: bucketId },
+      });
+      template.hasOutput('InboxBucket', { Value: { Ref: bucketId } });
+    });
+
+    it('invokes the import function for objects created under incoming/ only, retried twice, then to a dead-letter queue', () => {
+      const functionArn = { 'Fn::GetAtt': [Match.stringLikeRegexp('^FunctionsInbox'), 'Arn'] };
+      template.hasResourceProperties('Custom::S3BucketNotifications', {
+        NotificationConfiguration: {
+          LambdaFunctionConfigurations: [
+            {
+              Events: ['s3:ObjectCreated:*'],
+              Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'incoming/' }] } },
+              LambdaFunctionArn: functionArn,
+            },
+          ],
+        },
+      });
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        MaximumRetryAttempts: 2,
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^InboxDeadLetters'), 'Arn'] } },
+        },
+      });
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp('imports the files'),
+        Timeout: 900,
+        MemorySize: 2048,
+      });
+    });
+
+    it("lets the import function read and delete only incoming/, write only done/, failed/, held/ and reports/, and the tables as the CLI's import does", () => {
+      const grants = statements(template, roleOf(template, 'imports the files'));
+      const s3 = grants.filter((statement) => actionsOf(statement).some((a) => a.startsWith('s3:')));
+      const objectsOf = (statement: Statement) =>
+        [statement.Resource]
+          .flat()
+          .map((resource) => JSON.stringify(resource).match(/"\/([a-z]+\/)\*"/)?.[1] ?? 'bucket');
+      expect(s3.map((statement) => [actionsOf(statement), objectsOf(statement)])).toEqual([
+        [['s3:ListBucket'], ['bucket']],
+        [['s3:DeleteObject', 's3:GetObject'], ['incoming/']],
+        [['s3:PutObject'], ['done/', 'failed/', 'held/', 'reports/']],
+      ]);
+      const dynamodb = dynamodbGrants(template, 'imports the files');
+      expect(dynamodb.flatMap(([actions]) => actions as string[]).sort()).toEqual(
+        [
+          'dynamodb:BatchGetItem',
+          'dynamodb:GetItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ].sort(),
+      );
+      expect(dynamodb).toContainEqual([
+        ['dynamodb:Query'],
+        expect.stringMatching(/"\/index\/changes-by-vendor"/),
+      ]);
+      // The vendors table: vendor items and summaries only, never a key; writes to summaries only.
+      for (const [actions, , condition] of dynamodb.filter(([, resource]) =>
+        /DataVendors/.test(String(resource)),
+      )) {
+        const leading = (condition as { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] } })[
+          'ForAllValues:StringLike'
+        ]['dynamodb:LeadingKeys'];
+        expect(leading).not.toContain('key#*');
+        if ((actions as string[]).some((a) => /Put|Update/.test(a))) expect(leading).toEqual(['summary#*']);
+      }
     });
   });
 
@@ -407,7 +517,7 @@ describe('the stack, with settings from context', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 4);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 5);
     template.hasResourceProperties('AWS::Lambda::Function', {
       TracingConfig: Match.absent(),
       Environment: {

@@ -1,11 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseImportFile } from '../../lambda/import/file';
+import { importVacancies, writeVacancies } from '../../lambda/import/import';
+import { NotAnIntegerLiteral } from '../../lambda/import/record';
 import { ACTIVE_INDEX } from '../../lambda/schema/tables';
 import type { ListingResponse } from '../../lambda/vacancies/types';
-import { importVacancies, writeVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
-import { NotAnIntegerLiteral } from '../../lib/ops/vacancy-record';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';
 import { listingEvent } from '../support/events';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { zoneClock } from '../../lambda/time/zone-clock';
 import {
   isCalendarDate,
   MAX_VACANCY_RESPONSE_BYTES,
   vacancyResponseBytes,
   validateVacancyRecord,
-} from '../../lib/ops/vacancy-record';
+} from '../../lambda/import/record';
+import { zoneClock } from '../../lambda/time/zone-clock';
 import { CLOCK, fixtureVacancy, LARGEST_TEXTS, vacancyRecord } from '../support/vacancies';
 
 const validate = (overrides: Record<string, unknown>) =>

@@ -7,9 +7,9 @@ import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { writeVacancies } from '../../lambda/import/import';
 import { vendorItemKey } from '../../lambda/schema/vendors';
 import { issueApiKey } from '../../lib/ops/api-keys';
-import { writeVacancies } from '../../lib/ops/import';
 import { fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const client = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));

@@ -5,11 +5,11 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseImportFile } from '../../lambda/import/file';
+import { importVacancies } from '../../lambda/import/import';
 import { readChangeKey } from '../../lambda/schema/change-index';
 import { INDEX_SETTLE_MS, parseSummary, summaryItemKey } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM } from '../../lambda/schema/tables';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

@@ -7,13 +7,13 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runExpiry } from '../../lambda/expiry/job';
+import { parseImportFile } from '../../lambda/import/file';
+import { importVacancies } from '../../lambda/import/import';
 import { dayNumber } from '../../lambda/schema/active-index';
 import { INDEX_SETTLE_MS, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
 import { EXPIRY_INDEX, EXPIRY_SHARDS, ITEM } from '../../lambda/schema/tables';
 import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';

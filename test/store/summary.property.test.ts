@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { runExpiry } from '../../lambda/expiry/job';
+import { parseImportFile } from '../../lambda/import/file';
+import { importVacancies } from '../../lambda/import/import';
 import { dayNumber, type VacancyFilters } from '../../lambda/schema/active-index';
 import { countMatching, INDEX_SETTLE_MS, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
 import type { VacancyType } from '../../lambda/schema/vacancy';
 import { LEASE_MS } from '../../lambda/store/summary-leases';
-import { importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

@@ -1,11 +1,11 @@
 /** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { parseImportFile } from '../../lambda/import/file';
+import { type ImportOptions, importVacancies } from '../../lambda/import/import';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository, type VacancyRepositoryOptions } from '../../lambda/vacancies/repository';
 import type { ListingSettings } from '../../lambda/vacancies/request';
-import { type ImportOptions, importVacancies } from '../../lib/ops/import';
-import { parseImportFile } from '../../lib/ops/import-file';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

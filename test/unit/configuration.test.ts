@@ -23,6 +23,7 @@ const CONTEXT: Record<FunctionSettingName, string> = {
   defaultPerPage: '5',
   publicBaseUrl: 'https://jobs.example.com/api',
   rateTiers: '{"basic":{"rate":3,"burst":6},"partner":{"rate":8,"burst":16}}',
+  snapshotMaxClose: '35',
 };
 const SETTINGS: ServiceSettings = readSettings((key) =>
   key === 'defaultRateTier' ? 'basic' : (CONTEXT as Record<string, string>)[key],
@@ -36,6 +37,7 @@ const INVALID: Record<FunctionSettingName, string[]> = {
   defaultPerPage: ['0', '101', '1.5', 'ten'],
   publicBaseUrl: ['ftp://x', 'https://x.example/?q=1', 'https://x.example/#a', 'not a url'],
   rateTiers: ['{}', '{"Gold":{"rate":1,"burst":1}}', '{"gold":{"rate":0,"burst":1}}', 'not json'],
+  snapshotMaxClose: ['-1', '101', '2.5', 'all'],
 };
 
 describe('the configuration path', () => {

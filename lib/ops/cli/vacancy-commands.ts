@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { parseImportFile, type SourceRecord } from '../../../lambda/import/file';
+import { type ImportReport, importVacancies } from '../../../lambda/import/import';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
 import { UserError } from '../errors';
-import { type ImportReport, importVacancies } from '../import';
-import { parseImportFile, type SourceRecord } from '../import-file';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus } from '../vacancies';
 import { interruptible } from './interruptible';

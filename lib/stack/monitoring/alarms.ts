@@ -86,6 +86,12 @@ export class ServiceAlarms extends Construct {
         metric: metrics.lambda('expiry', 'Errors', 'Sum'),
         threshold: 0,
       },
+      ImportFailing: {
+        description:
+          'A file of the inbox could not be imported (it is in failed/ or still in incoming/, its report says why): the vacancies it carries are not served',
+        metric: metrics.lambda('inbox', 'Errors', 'Sum'),
+        threshold: 0,
+      },
       IsolationBreach: {
         description:
           "The active index named another vendor's vacancy in a vendor's listing (left out of the page): a bug or damaged data, never expected",

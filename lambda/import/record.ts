@@ -1,9 +1,9 @@
 /**
  * The rules of an import record (docs/operating.md#imports): every field checked, every broken rule
- * reported in plain words. A tool's job, so it lives with the tools: the functions never validate records.
+ * reported in plain words. Shared by the ops CLI and the inbox function (`lambda/inbox/`), so that both import by the same rules.
  */
 
-import { ITEM } from '../../lambda/schema/tables';
+import { ITEM } from '../schema/tables';
 import {
   LOCALES,
   RECORD_FIELDS,
@@ -15,12 +15,12 @@ import {
   VACANCY_TYPES,
   type Vacancy,
   type VacancyStatus,
-} from '../../lambda/schema/vacancy';
-import { toVacancyItem } from '../../lambda/schema/vacancy-item';
-import { isVendorId, VENDOR_ID_RULE } from '../../lambda/schema/vendors';
-import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
-import { isDictionaryCode } from '../../lambda/vacancies/dictionary';
-import { toVacancyObjects } from '../../lambda/vacancies/presenter';
+} from '../schema/vacancy';
+import { toVacancyItem } from '../schema/vacancy-item';
+import { isVendorId, VENDOR_ID_RULE } from '../schema/vendors';
+import { type ZoneClock, zoneClock } from '../time/zone-clock';
+import { isDictionaryCode } from '../vacancies/dictionary';
+import { toVacancyObjects } from '../vacancies/presenter';
 
 /**
  * A number of a record written as something other than an integer literal, whose value is nonetheless an integer

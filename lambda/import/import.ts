@@ -5,20 +5,20 @@
  * interrupted import says what it wrote and which lines it did not, and running the file again completes it;
  * every write stamps when the vacancy changed and moves its vendor's summary; nothing reads the whole table.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { awsFailure } from '../../lambda/aws/failure';
-import type { RetryPolicy } from '../../lambda/dynamodb/backoff';
-import { batchGetItems } from '../../lambda/dynamodb/batch-get';
-import { ITEM, type TableNames } from '../../lambda/schema/tables';
-import type { Vacancy } from '../../lambda/schema/vacancy';
-import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../../lambda/schema/vacancy-item';
-import { inPool } from '../../lambda/store/pool';
-import { LeaseLostError } from '../../lambda/store/summary-leases';
-import { type Decide, VacancyWriters } from '../../lambda/store/writers';
-import type { ZoneClock } from '../../lambda/time/zone-clock';
-import type { SourceRecord } from './import-file';
-import { validateVacancyRecord } from './vacancy-record';
-import { getVendorRecord } from './vendors';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { awsFailure } from '../aws/failure';
+import type { RetryPolicy } from '../dynamodb/backoff';
+import { batchGetItems } from '../dynamodb/batch-get';
+import { ITEM, type TableNames } from '../schema/tables';
+import type { Vacancy } from '../schema/vacancy';
+import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../schema/vacancy-item';
+import { vendorItemKey } from '../schema/vendors';
+import { inPool } from '../store/pool';
+import { LeaseLostError } from '../store/summary-leases';
+import { type Decide, VacancyWriters } from '../store/writers';
+import type { ZoneClock } from '../time/zone-clock';
+import type { SourceRecord } from './file';
+import { validateVacancyRecord } from './record';
 
 /** A record that was not imported, and why. */
 export interface Rejection {
@@ -74,6 +74,23 @@ export interface LinedVacancy {
 const DEFAULT_CONCURRENCY = 50;
 /** Retries of unprocessed keys when reading what is stored: patient, since nobody waits on a request. */
 const OPERATOR_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
+
+/** Whether a vendor exists: read strongly, as an operator who just added it expects. */
+async function vendorExists(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+): Promise<boolean> {
+  const { Item } = await client.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: vendorItemKey(vendorId),
+      ConsistentRead: true,
+      ProjectionExpression: 'vendorId',
+    }),
+  );
+  return Item !== undefined;
+}
 
 /** Why a failure stops the import, in one line for the operator (no raw message). */
 function describeFailure(error: unknown): string {
@@ -132,9 +149,7 @@ export async function writeVacancies(
     const vendorIds = [...new Set(entries.map(({ vacancy }) => vacancy.vendor_id))];
     known = new Map(
       await Promise.all(
-        vendorIds.map(
-          async (id) => [id, (await getVendorRecord(client, tables.vendors, id)) !== undefined] as const,
-        ),
+        vendorIds.map(async (id) => [id, await vendorExists(client, tables.vendors, id)] as const),
       ),
     );
     const result = await batchGetItems(
@@ -177,39 +192,99 @@ export async function writeVacancies(
     };
   }
 
+  const outcome = await runWrites(
+    client,
+    tables,
+    writes.map(({ line, vacancy, decide }) => ({
+      key: line,
+      id: vacancy.id,
+      decide,
+      current: stored.get(vacancy.id) ?? null,
+    })),
+    options,
+  );
+  for (const { key, reason } of outcome.refused) rejected.push({ line: key, reasons: [reason] });
+  return {
+    imported: outcome.written,
+    unchanged: unchanged + outcome.unchanged,
+    rejected,
+    notWritten: outcome.notWritten,
+    ...(outcome.interrupted && { interrupted: outcome.interrupted }),
+    readUnits: readUnits + outcome.readUnits,
+    writeUnits: outcome.writeUnits,
+    summaryWrites: outcome.summaryWrites,
+  };
+}
+
+/** One write to make: `key` names it in the outcome (a line of the file, or an id). */
+export interface PlannedWrite {
+  readonly key: number;
+  readonly id: number;
+  readonly decide: Decide;
+  /** The item as last read (null: none); read at the write when undefined. */
+  readonly current?: StoredItem | null;
+}
+
+/** What a run of planned writes did. */
+export interface WritesOutcome {
+  readonly written: number;
+  readonly unchanged: number;
+  /** Writes refused: by their decision (the item had become another vendor's), or by DynamoDB. */
+  readonly refused: readonly { readonly key: number; readonly reason: string }[];
+  /** Keys of writes not made because the run stopped, sorted. */
+  readonly notWritten: readonly number[];
+  readonly interrupted?: string;
+  readonly readUnits: number;
+  readonly writeUnits: number;
+  readonly summaryWrites: number;
+}
+
+/**
+ * Makes planned writes through one run of the writers (`lambda/store/writers.ts`), `concurrency` at a time (the SDK
+ * backs off on throttling). A database failure, or the signal, stops the run cleanly: no new write starts, what was
+ * written is still counted in its vendors' summaries, and the outcome lists what was not written.
+ */
+export async function runWrites(
+  client: DynamoDBDocumentClient,
+  tables: TableNames,
+  planned: readonly PlannedWrite[],
+  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress'> = {},
+): Promise<WritesOutcome> {
   const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
-  let imported = 0;
+  let written = 0;
+  let unchanged = 0;
   let done = 0;
   let interrupted: string | undefined;
+  const refused: { key: number; reason: string }[] = [];
   const failed: number[] = [];
   const started = new Set<number>();
   try {
     await inPool(
-      writes,
+      planned,
       options.concurrency ?? DEFAULT_CONCURRENCY,
-      async ({ line, vacancy, decide }) => {
-        started.add(line);
+      async ({ key, id, decide, current }) => {
+        started.add(key);
         try {
-          const outcome = await writers.write(vacancy.id, decide, stored.get(vacancy.id) ?? null);
-          if ('written' in outcome) imported += 1;
+          const outcome = await writers.write(id, decide, current);
+          if ('written' in outcome || 'removed' in outcome) written += 1;
           else if ('unchanged' in outcome) unchanged += 1;
-          else if ('refused' in outcome) rejected.push({ line, reasons: [outcome.refused] });
+          else refused.push({ key, reason: outcome.refused });
         } catch (error) {
           if (awsFailure(error) === 'refused') {
-            rejected.push({ line, reasons: [`DynamoDB refused the record (${(error as Error).name})`] });
+            refused.push({ key, reason: `DynamoDB refused the record (${(error as Error).name})` });
           } else {
-            failed.push(line);
+            failed.push(key);
             interrupted ??= describeFailure(error);
           }
         }
         done += 1;
-        options.onProgress?.(done, writes.length);
+        options.onProgress?.(done, planned.length);
       },
       () => interrupted !== undefined || options.signal?.aborted === true,
     );
   } finally {
     try {
-      // What was written is counted in its vendors' summaries, whatever stopped the import.
+      // What was written is counted in its vendors' summaries, whatever stopped the run.
       await writers.close();
     } catch (error) {
       interrupted ??= describeFailure(error);
@@ -217,39 +292,41 @@ export async function writeVacancies(
   }
   if (interrupted === undefined && options.signal?.aborted)
     interrupted = 'interrupted; nothing more was written';
-
-  const notWritten = [...failed, ...writes.filter(({ line }) => !started.has(line)).map(({ line }) => line)];
+  const notWritten = [...failed, ...planned.filter(({ key }) => !started.has(key)).map(({ key }) => key)];
   return {
-    imported,
+    written,
     unchanged,
-    rejected,
+    refused,
     notWritten: notWritten.sort((a, b) => a - b),
     ...(interrupted && { interrupted }),
-    readUnits: readUnits + writers.readUnits,
+    readUnits: writers.readUnits,
     writeUnits: writers.writeUnits,
     summaryWrites: writers.summaryWrites,
   };
 }
 
-/**
- * Imports the records of a file: each is checked against every rule (and ids must be unique within the file);
- * the valid ones go to `writeVacancies`.
- */
-export async function importVacancies(
-  client: DynamoDBDocumentClient,
-  tables: TableNames,
-  sources: readonly SourceRecord[],
-  options: ImportOptions = {},
-): Promise<ImportReport> {
+/** The records of a file, checked: the valid ones, the rejected ones, and every id the file names. */
+export interface CheckedRecords {
+  readonly valid: LinedVacancy[];
+  readonly rejected: Rejection[];
+  /** The ids of every record that gives one as an integer, valid or not. */
+  readonly namedIds: number[];
+}
+
+/** Checks each record against every rule; ids must be unique within the file. */
+export function validateRecords(sources: readonly SourceRecord[], clock?: ZoneClock): CheckedRecords {
   const rejected: Rejection[] = [];
   const valid: LinedVacancy[] = [];
+  const namedIds: number[] = [];
   const lineOfId = new Map<number, number>();
   for (const source of sources) {
     if (source.unreadable) {
       rejected.push({ line: source.line, reasons: [source.unreadable] });
       continue;
     }
-    const result = validateVacancyRecord(source.value, options.clock);
+    const id = (source.value as { id?: unknown } | null)?.id;
+    if (Number.isSafeInteger(id)) namedIds.push(id as number);
+    const result = validateVacancyRecord(source.value, clock);
     if (!result.ok) {
       rejected.push({ line: source.line, reasons: result.reasons });
       continue;
@@ -265,6 +342,20 @@ export async function importVacancies(
     lineOfId.set(result.vacancy.id, source.line);
     valid.push({ line: source.line, vacancy: result.vacancy });
   }
+  return { valid, rejected, namedIds };
+}
+
+/**
+ * Imports the records of a file: each is checked against every rule (and ids must be unique within the file);
+ * the valid ones go to `writeVacancies`.
+ */
+export async function importVacancies(
+  client: DynamoDBDocumentClient,
+  tables: TableNames,
+  sources: readonly SourceRecord[],
+  options: ImportOptions = {},
+): Promise<ImportReport> {
+  const { valid, rejected } = validateRecords(sources, options.clock);
   const written = await writeVacancies(client, tables, valid, options);
   return {
     ...written,

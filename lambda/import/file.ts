@@ -4,7 +4,38 @@
  * with its number — never stored with replacement characters — and every other record is still read. Numbers are
  * taken as written (`parseRecordJson`).
  */
-import { parseRecordJson } from './vacancy-record';
+import { gunzipSync } from 'node:zlib';
+import { parseRecordJson } from './record';
+
+/** The most records a file may hold for the inbox (docs/operating.md#the-inbox): one function run imports them. */
+export const MAX_FILE_RECORDS = 100_000;
+/** The most bytes a file may hold once decompressed: a gzip bomb is refused before it fills the memory. */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A file that cannot be imported at all, with the one line that says why (no stack, no raw message). */
+export class ImportFileError extends Error {
+  override readonly name = 'ImportFileError';
+}
+
+/**
+ * The bytes of an import file, decompressed when it is gzip: at most `MAX_FILE_BYTES`, or an `ImportFileError`.
+ */
+export function importFileBytes(bytes: Uint8Array, compressed: boolean): Uint8Array {
+  if (!compressed) {
+    if (bytes.length > MAX_FILE_BYTES)
+      throw new ImportFileError(`the file is larger than ${MAX_FILE_BYTES} bytes`);
+    return bytes;
+  }
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_FILE_BYTES });
+  } catch (error) {
+    throw new ImportFileError(
+      (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+        ? `the file is larger than ${MAX_FILE_BYTES} bytes once decompressed`
+        : 'the file is not valid gzip',
+    );
+  }
+}
 
 /** One record of an import file and the line it starts on. */
 export interface SourceRecord {
@@ -121,7 +152,7 @@ function parseArray(lines: readonly DecodedLine[]): SourceRecord[] {
   try {
     values = parseRecordJson(text);
   } catch (error) {
-    throw new Error(`The file is not a valid JSON array: ${(error as Error).message}`);
+    throw new ImportFileError(`The file is not a valid JSON array: ${(error as Error).message}`);
   }
   const spans = arrayElementSpans(text);
   const badLines = lines.flatMap(({ utf8 }, i) => (utf8 ? [] : [i + 1]));

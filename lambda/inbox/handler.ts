@@ -1,0 +1,32 @@
+/**
+ * Lambda entry point of the inbox (docs/operating.md#the-inbox): S3 invokes it for each object created under
+ * `incoming/` — asynchronously: at least once, retried twice on failure, then the event goes to the dead-letter
+ * queue. Configuration, clients and logger are made once per container; the work is `receiver.ts`.
+ */
+
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { S3Client } from '@aws-sdk/client-s3';
+import middy from '@middy/core';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
+import { functionConfiguration } from '../config/environment';
+import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { zoneClock } from '../time/zone-clock';
+import { s3EventReceiver } from './receiver';
+
+const config = functionConfiguration('inbox');
+const logger = new Logger({ serviceName: SERVICE_NAME });
+
+export const handler = middy(
+  s3EventReceiver({
+    s3: new S3Client({}),
+    client: createDocumentClient(
+      createDynamoDBClient({ endpoint: config.dynamodbEndpoint, ...FUNCTION_LIMITS.inbox.dynamodb }),
+    ),
+    tables: config.tables,
+    clock: zoneClock(config.settings.serviceTimeZone),
+    maxClosePercent: config.settings.snapshotMaxClose,
+    reserveMs: FUNCTION_LIMITS.inbox.reserveMs,
+    logger,
+  }),
+).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));

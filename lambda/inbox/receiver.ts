@@ -1,0 +1,57 @@
+/**
+ * What the inbox function does with an S3 event (docs/operating.md#the-inbox): each object of it, in turn, through
+ * `handleInboxKey`; the invocation fails when a file could not be imported, so that the function's `Errors` — which
+ * the `ImportFailing` alarm watches — count it. The entry point (`handler.ts`) only wires it.
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
+import { handleInboxKey, type InboxContext, type InboxOutcome } from './inbox';
+import { inboxLogLine } from './report';
+import { eventKey, s3Objects } from './s3-objects';
+
+/** A file that went to `failed/`, or was left unfinished: the invocation fails, which the alarm counts. */
+export class InboxFileFailed extends Error {
+  override readonly name = 'InboxFileFailed';
+}
+
+/** The logger's two calls the receiver makes. */
+export interface InboxLogger {
+  info(message: string, fields: Record<string, unknown>): void;
+}
+
+/** What the receiver works with: the inbox's context but for the objects, the time and the log, which it makes. */
+export type ReceiverContext = Omit<InboxContext, 'objects' | 'remainingMs' | 'log'> & {
+  readonly s3: S3Client;
+  readonly logger: InboxLogger;
+};
+
+/** Handles each object of an S3 event in turn: see the module's comment. */
+export function s3EventReceiver(receiver: ReceiverContext) {
+  const { s3, logger, ...context } = receiver;
+  return async (
+    event: S3Event,
+    invocation: { getRemainingTimeInMillis(): number },
+  ): Promise<InboxOutcome[]> => {
+    const outcomes: InboxOutcome[] = [];
+    for (const record of event.Records ?? []) {
+      const key = eventKey(record.s3.object.key);
+      const outcome = await handleInboxKey(
+        {
+          ...context,
+          objects: s3Objects(s3, record.s3.bucket.name),
+          remainingMs: () => invocation.getRemainingTimeInMillis(),
+          log: (report) => logger.info('Inbox file', { ...inboxLogLine(report) }),
+        },
+        key,
+      );
+      if ('ignored' in outcome) logger.info('Inbox key ignored', { key, why: outcome.ignored });
+      if ('gone' in outcome) logger.info('Inbox file already handled', { key });
+      outcomes.push(outcome);
+    }
+    const failed = outcomes.filter(
+      (outcome) => 'unfinished' in outcome || ('handled' in outcome && outcome.handled.outcome === 'failed'),
+    );
+    if (failed.length > 0) throw new InboxFileFailed(`${failed.length} inbox file(s) not imported`);
+    return outcomes;
+  };
+}

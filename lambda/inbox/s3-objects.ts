@@ -1,0 +1,61 @@
+/**
+ * The inbox's objects in an S3 bucket (`inbox.ts`). A move is a copy then a delete: S3 has no rename. An object
+ * that is not there (another delivery of the same event moved it) is told apart from a failure by S3's own error
+ * name, never by its message.
+ */
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { InboxObjects } from './inbox';
+
+/** Whether S3 said the object (the source of a copy, too) is not there. */
+function isMissing(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'NoSuchKey' || name === 'NotFound';
+}
+
+/** A key as `CopySource` takes it: each segment URL-encoded, the slashes kept. */
+const copySource = (bucket: string, key: string) =>
+  `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
+/** The objects of one bucket. */
+export function s3Objects(client: S3Client, bucket: string): InboxObjects {
+  return {
+    async read(key) {
+      try {
+        const output = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return output.Body ? await output.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async write(key, body) {
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json' }),
+      );
+    },
+    async move(from, to) {
+      try {
+        await client.send(
+          new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: copySource(bucket, from) }),
+        );
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: from }));
+      return true;
+    },
+  };
+}
+
+/**
+ * The key of an S3 event record as S3 writes it: URL-encoded, spaces as `+` (a file named `my file.ndjson`
+ * arrives as `my+file.ndjson`).
+ */
+export const eventKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
