@@ -24,6 +24,9 @@ export interface Options extends TargetOptions {
   readonly force?: boolean;
   /** `vacancies purge --before`: a date or an instant, as given (checked by its parser). */
   readonly before?: string;
+  /** `vacancies import --snapshot`, and its guard (`--max-close`, percent). */
+  readonly snapshot?: boolean;
+  readonly maxClose?: number;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */
@@ -140,6 +143,11 @@ export const parse = {
   vendorId(value: string): string {
     if (!isVendorId(value)) throw new InvalidArgumentError(`Not a vendor id: ${VENDOR_ID_RULE}.`);
     return value;
+  },
+  percent(value: string): number {
+    if (!/^\d+$/.test(value) || Number(value) > 100)
+      throw new InvalidArgumentError('Not a whole percent from 0 to 100.');
+    return Number(value);
   },
   endpoint(value: string): string {
     if (!httpUrl(value)) throw new InvalidArgumentError('Not an http(s) URL such as http://127.0.0.1:8000.');

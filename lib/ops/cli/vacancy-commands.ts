@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseImportFile, type SourceRecord } from '../../../lambda/import/file';
+import { SERVICE_DEFAULTS } from '../../../lambda/config/defaults';
+import {
+  ImportFileError,
+  importFileBytes,
+  parseImportFile,
+  type SourceRecord,
+} from '../../../lambda/import/file';
 import { type ImportReport, importVacancies } from '../../../lambda/import/import';
+import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/import/snapshot';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
 import { UserError } from '../errors';
 import { progressBar } from '../progress';
@@ -23,8 +30,20 @@ export function lineRanges(lines: readonly number[]): string {
 }
 
 /** The lines an import report prints for people. */
-export function reportLines(report: ImportReport): string[] {
+export function reportLines(
+  report: ImportReport | SnapshotReport,
+  snapshot?: { readonly file: string; readonly vendorId: string },
+): string[] {
   const lines = report.rejected.map((r) => `line ${r.line}: ${r.reasons.join('; ')}`);
+  if ('held' in report && report.held) {
+    lines.push(`held: ${report.held}:`);
+    if (snapshot) {
+      lines.push(
+        `  vacancy-admin vacancies import ${snapshot.file} --snapshot --vendor ${snapshot.vendorId} --max-close ${maxCloseNeeded(report.guard)}`,
+      );
+    }
+    return lines;
+  }
   if (report.interrupted) {
     lines.push(
       `interrupted: ${report.interrupted}.`,
@@ -35,6 +54,7 @@ export function reportLines(report: ImportReport): string[] {
   const verb = report.dryRun ? 'would import' : 'imported';
   lines.push(
     `${verb} ${report.imported}, rejected ${report.rejected.length}, unchanged ${report.unchanged}` +
+      ('closed' in report ? `, ${report.dryRun ? 'would close' : 'closed'} ${report.closed}` : '') +
       (report.interrupted ? `, not written ${report.notWritten.length}` : ''),
   );
   return lines;
@@ -61,11 +81,22 @@ export function addVacancyCommands(program: Command): void {
   vacancies
     .command('import <file>')
     .description(
-      'import NDJSON (one record a line) or a JSON array; every record checked, valid ones upserted by id',
+      'import NDJSON (one record a line) or a JSON array, optionally .gz; every record checked, valid ones upserted by id',
     )
     .option('--dry-run', 'check only; write nothing')
+    .option('--snapshot', "the file is the vendor's complete set: close its vacancies the file does not have")
+    .option('--vendor <vendorId>', 'the vendor of a --snapshot', parse.vendorId)
+    .option(
+      '--max-close <percent>',
+      `a --snapshot may close up to this share of the vendor's active vacancies (default ${SERVICE_DEFAULTS.snapshotMaxClose}, the setting snapshotMaxClose)`,
+      parse.percent,
+    )
     .action(
       action(async (target, options, file: string) => {
+        if (options.snapshot && !options.vendor) throw new UserError('--snapshot needs --vendor <vendorId>.');
+        if (!options.snapshot && (options.vendor || options.maxClose !== undefined)) {
+          throw new UserError('--vendor and --max-close go with --snapshot.');
+        }
         let bytes: Uint8Array;
         try {
           bytes = await readFile(file);
@@ -74,28 +105,40 @@ export function addVacancyCommands(program: Command): void {
         }
         let sources: SourceRecord[];
         try {
-          sources = parseImportFile(bytes);
+          sources = parseImportFile(importFileBytes(bytes, /\.gz$/i.test(file)));
         } catch (error) {
-          throw new UserError((error as Error).message);
+          if (error instanceof ImportFileError) throw new UserError(`${error.message}.`);
+          throw error;
         }
         const bar = !options.json && process.stderr.isTTY ? progressBar(process.stderr) : undefined;
         const interruption = interruptible();
-        let report: ImportReport;
+        let report: ImportReport | SnapshotReport;
         try {
-          report = await importVacancies(target.documentClient, target.tables, sources, {
+          const importOptions = {
             clock: target.clock,
             dryRun: options.dryRun ?? false,
             signal: interruption.signal,
             ...(bar && { onProgress: bar.update }),
-          });
+          };
+          report = options.vendor
+            ? await importSnapshot(target.documentClient, target.tables, sources, {
+                ...importOptions,
+                vendorId: options.vendor,
+                maxClosePercent: options.maxClose ?? SERVICE_DEFAULTS.snapshotMaxClose,
+              })
+            : await importVacancies(target.documentClient, target.tables, sources, importOptions);
         } finally {
           interruption.release();
           bar?.done();
         }
         return {
           data: report,
-          text: reportLines(report),
-          exitCode: report.rejected.length > 0 || report.interrupted ? 1 : 0,
+          text: reportLines(
+            report,
+            options.snapshot && options.vendor ? { file, vendorId: options.vendor } : undefined,
+          ),
+          exitCode:
+            report.rejected.length > 0 || report.interrupted || ('held' in report && report.held) ? 1 : 0,
         };
       }),
     );
