@@ -3,7 +3,7 @@
  * `npm start`: the whole API on localhost — embedded DynamoDB, demo data, and the real authorizer and listing
  * handlers behind an API Gateway stand-in. `npm start -- --help` lists the options.
  */
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpUrl } from '../lambda/config/checks';
 import { LISTING_PATH } from '../lambda/http/routes';
@@ -26,6 +26,9 @@ const USAGE = `Usage: npm start -- [options]
   --log-format <f>      text (default): a short line per request — method, path, status, time, read units,
                         request id — with the functions' warnings and errors; json: the same line as JSON and the
                         functions' own structured lines, as Lambda prints them
+  --inbox <dir>         watch <dir>/incoming/ as the deployed inbox bucket: a file put there (.ndjson, .json,
+                        optionally .gz; snapshots under incoming/snapshots/<vendorId>/) is imported, moved to
+                        done/, failed/ or held/, and reported in <dir>/reports/
   -c, --context <name=value>
                         a setting, as "cdk deploy -c" takes it, over cdk.json's (repeatable), e.g.
                         -c defaultLocale=en -c serviceTimeZone=Europe/Berlin
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
       'rate-limits': { type: 'boolean' },
       'data-dir': { type: 'string' },
       'log-format': { type: 'string', default: 'text' },
+      inbox: { type: 'string' },
       context: { type: 'string', short: 'c', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
     settings,
     ...(values['rate-limits'] && { rateLimits: true }),
     log: logFormat,
+    ...(values.inbox && { inboxDir: resolve(values.inbox) }),
   }).catch((error: unknown) => {
     throw portInUse(error, ports) ?? error;
   });
@@ -152,6 +157,15 @@ async function main(): Promise<void> {
       );
   } else {
     lines.push('Seed: none loaded (tables already had data)');
+  }
+  if (values.inbox) {
+    const within = relative(process.cwd(), resolve(values.inbox));
+    const inbox = within === '' ? '.' : within.startsWith('..') ? resolve(values.inbox) : within;
+    lines.push(
+      '',
+      `Inbox: ${inbox}/incoming/ — put a file there (a vendor's complete set under incoming/snapshots/<vendorId>/);`,
+      `  it moves to done/, failed/ or held/, with its report in ${inbox}/reports/<file>.json`,
+    );
   }
   const tiers = Object.entries(settings.rateTiers)
     .map(([name, { rate, burst }]) => `${name} ${rate}/s burst ${burst}`)

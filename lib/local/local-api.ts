@@ -20,10 +20,11 @@ import {
   type GatewayOptions,
   MAX_HEADER_BYTES,
 } from './gateway';
+import { type InboxFolder, watchInboxFolder } from './inbox-folder';
 import { lambdaContext } from './lambda-runtime';
 import { RateLimiter } from './rate-limiter';
 import { REFERENCE_PATH, referencePages } from './reference-page';
-import { type LogFormat, RequestLog } from './request-log';
+import { inboxReportLine, type LogFormat, RequestLog } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 import { ServedTally } from './served-tally';
 
@@ -62,6 +63,8 @@ export interface LocalApiOptions {
    * they are (`json`). Absent: no request lines, the functions' lines as they are (tests, the benchmark).
    */
   readonly log?: LogFormat;
+  /** A folder to watch as the inbox (`inbox-folder.ts`): files put in its `incoming/` are imported. */
+  readonly inboxDir?: string;
 }
 
 /** How long stopping waits for requests in flight: the longest a request may take, the listing's timeout. */
@@ -99,6 +102,8 @@ export interface LocalApi {
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
   /** What it has served: statuses, and the functions' metrics (their EMF lines, kept off the terminal). */
   readonly served: ServedTally;
+  /** The inbox folder, when one is watched. */
+  readonly inbox?: InboxFolder;
   /**
    * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
    * server and the engine close.
@@ -142,6 +147,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     onLog: (line) => requestLog?.functionLine(line) ?? true,
   });
   let expiry: ExpiryRunner | undefined;
+  let inbox: InboxFolder | undefined;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   const stop = async () => {
@@ -150,6 +156,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     // engine), for as long as one may take; only then does the server stop listening and the engine close.
     stopping = true;
     const expiryStopped = expiry?.stop();
+    const inboxStopped = inbox?.stop();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, DRAIN_MS);
@@ -163,6 +170,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     }
     clearTimeout(timer);
     await expiryStopped;
+    await inboxStopped;
     const closed = server.listening
       ? new Promise<void>((resolve) => server.close(() => resolve()))
       : Promise.resolve();
@@ -218,6 +226,21 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     });
     await expiry.started;
 
+    if (options.inboxDir) {
+      inbox = await watchInboxFolder({
+        folder: options.inboxDir,
+        client: documentClient,
+        tables,
+        clock: zoneClock(settings.serviceTimeZone),
+        maxClosePercent: settings.snapshotMaxClose,
+        onReport: (report) => process.stdout.write(`${inboxReportLine(report, options.log ?? 'json')}\n`),
+        onError: (error, key) =>
+          console.error(
+            `The inbox could not handle ${key} (${awsFailure(error)}); it stays where it is: put it again.`,
+          ),
+      });
+    }
+
     const handlers: GatewayHandlers = {
       authorizer: (await import('../../lambda/auth/handler')).handler,
       listing: (await import('../../lambda/vacancies/handler')).handler,
@@ -258,6 +281,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       tables,
       ...(seed && { seed }),
       served,
+      ...(inbox && { inbox }),
       stop,
     };
   } catch (error) {

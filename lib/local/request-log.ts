@@ -9,6 +9,8 @@
  * parameters' names are enough to see what was asked), headers, the key.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { reportKey } from '../../lambda/inbox/layout';
+import { type FileReport, inboxLogLine } from '../../lambda/inbox/report';
 import { LISTING_SERVED } from '../../lambda/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
 
@@ -137,4 +139,21 @@ export class RequestLog {
     if (!folded) this.write(formatFunctionLine(line));
     return false;
   }
+}
+
+/**
+ * The line of a file the local inbox handled: in `text`, its time, its file, where it went and its counts (the
+ * report's path for the rest); in `json`, the inbox function's log line.
+ */
+export function inboxReportLine(report: FileReport, format: LogFormat, at = new Date()): string {
+  if (format === 'json') return JSON.stringify({ message: 'Inbox file', ...inboxLogLine(report) });
+  const counts = [
+    `read ${report.read}`,
+    `written ${report.written}`,
+    `unchanged ${report.unchanged}`,
+    `rejected ${report.rejected}`,
+    ...(report.snapshotOf !== undefined ? [`closed ${report.closed}`] : []),
+  ].join(', ');
+  const why = report.reason ? `  ${report.reason}` : '';
+  return `${clockTime(at.toISOString())}  inbox  ${report.file} → ${report.outcome}/  ${counts}  ${report.seconds} s  report: ${reportKey(report.file)}${why}`;
 }

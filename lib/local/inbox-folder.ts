@@ -1,0 +1,170 @@
+/**
+ * The inbox of `npm start -- --inbox <dir>` (docs/operating.md#the-inbox): a folder with the bucket's layout, whose
+ * files under `incoming/` go through the inbox function's own code (`handleInboxKey`) as they arrive — one at a
+ * time, as S3 events would invoke it, moved to `done/`, `failed/` or `held/` with a report in `reports/`.
+ *
+ * A folder is not a bucket: a file copied in appears before it is complete. A file is taken once its size and
+ * modification time have stood still for `SETTLE_MS` (or write it elsewhere and rename it in; dot files are
+ * ignored until then, as their names say they are still being written).
+ */
+import { watch } from 'node:fs';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { handleInboxKey, type InboxObjects } from '../../lambda/inbox/inbox';
+import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
+import type { FileReport } from '../../lambda/inbox/report';
+import type { TableNames } from '../../lambda/schema/tables';
+import type { ZoneClock } from '../../lambda/time/zone-clock';
+
+/** How long a file must stand still before it is taken. */
+const SETTLE_MS = 250;
+
+const isMissing = (error: unknown) => (error as { code?: string } | null)?.code === 'ENOENT';
+
+/** The inbox's objects as files of a folder: a key is a path under it. */
+export function folderObjects(folder: string): InboxObjects {
+  const path = (key: string) => join(folder, ...key.split('/'));
+  return {
+    async read(key) {
+      try {
+        return await readFile(path(key));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async write(key, body) {
+      // Written beside, then renamed: a reader never sees half a report.
+      await mkdir(dirname(path(key)), { recursive: true });
+      const partial = `${path(key)}.partial`;
+      await writeFile(partial, body);
+      await rename(partial, path(key));
+    },
+    async move(from, to) {
+      await mkdir(dirname(path(to)), { recursive: true });
+      try {
+        await rename(path(from), path(to));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+  };
+}
+
+/** What the folder's inbox works with. */
+export interface InboxFolderOptions {
+  readonly folder: string;
+  readonly client: DynamoDBDocumentClient;
+  readonly tables: TableNames;
+  readonly clock: ZoneClock;
+  readonly maxClosePercent: number;
+  /** Each file's report, as it is written. */
+  readonly onReport: (report: FileReport) => void;
+  readonly onError: (error: unknown, key: string) => void;
+}
+
+/** A watched inbox folder. */
+export interface InboxFolder {
+  /** Resolves once every file seen so far is handled. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Every file under a folder, as keys relative to `root`. */
+async function filesUnder(root: string, folder: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(folder, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/** Watches `<folder>/incoming/` and imports what arrives there (and what is there already). */
+export async function watchInboxFolder(options: InboxFolderOptions): Promise<InboxFolder> {
+  const { folder } = options;
+  const incoming = join(folder, INBOX_FOLDERS.incoming);
+  await mkdir(incoming, { recursive: true });
+  const objects = folderObjects(folder);
+  const waiting = new Map<string, NodeJS.Timeout>();
+  let queue = Promise.resolve();
+  let stopped = false;
+
+  const handle = (key: string) => {
+    queue = queue.then(async () => {
+      if (stopped) return;
+      try {
+        const outcome = await handleInboxKey(
+          {
+            objects,
+            client: options.client,
+            tables: options.tables,
+            clock: options.clock,
+            maxClosePercent: options.maxClosePercent,
+            log: options.onReport,
+          },
+          key,
+        );
+        if ('unfinished' in outcome) options.onReport(outcome.unfinished);
+      } catch (error) {
+        options.onError(error, key);
+      }
+    });
+  };
+  /** Takes a file once it has stood still: its size and time the same `SETTLE_MS` apart. */
+  const settle = (key: string) => {
+    clearTimeout(waiting.get(key));
+    const path = join(folder, ...key.split('/'));
+    const check = async (before?: string) => {
+      let now: string;
+      try {
+        const found = await stat(path);
+        if (!found.isFile()) throw new Error('not a file');
+        now = `${found.size}:${found.mtimeMs}`;
+      } catch {
+        waiting.delete(key);
+        return;
+      }
+      if (now !== before) {
+        waiting.set(
+          key,
+          setTimeout(() => void check(now), SETTLE_MS),
+        );
+        return;
+      }
+      waiting.delete(key);
+      handle(key);
+    };
+    void check();
+  };
+
+  const watcher = watch(incoming, { recursive: true }, (_event, name) => {
+    if (name && !stopped) settle(`${INBOX_FOLDERS.incoming}${String(name).split(sep).join('/')}`);
+  });
+  for (const key of await filesUnder(folder, incoming)) settle(key);
+
+  return {
+    async idle() {
+      for (;;) {
+        const current = queue;
+        await current;
+        if (waiting.size === 0 && current === queue) return;
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      }
+    },
+    async stop() {
+      stopped = true;
+      watcher.close();
+      for (const timer of waiting.values()) clearTimeout(timer);
+      waiting.clear();
+      await queue;
+    },
+  };
+}
