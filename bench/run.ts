@@ -6,12 +6,14 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import { FUNCTION_LIMITS } from '../lambda/config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../lambda/dynamodb/client';
 import { ACTIVE_INDEX } from '../lambda/schema/tables';
 import { FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { type BundleName, type BundleResult, measureBundles } from './bundles';
 import { startEngine } from './engine';
 import { type ImportResult, measureImport } from './imports';
+import { type InboxResult, measureInbox } from './inbox';
 import { type MemoryResult, measureMemory } from './memory';
 import { FILTERS, measureReads, PER_PAGE, type ReadOptions } from './reads';
 import { round, table } from './stats';
@@ -48,6 +50,13 @@ const IMPORT_RECORDS = 10_000;
 /** Rounds of the import and of its bare loader, interleaved (medians compared). */
 const IMPORT_ROUNDS = QUICK ? 3 : 5;
 const MEMORY_REQUESTS = QUICK ? 1_000 : 3_000;
+/** Files through the inbox next to the CLI: records, and rounds of each (interleaved, medians compared). */
+const INBOX_FILES: readonly (readonly [number, number])[] = QUICK
+  ? [[10_000, 1]]
+  : [
+      [10_000, 3],
+      [100_000, 1],
+    ];
 
 interface Check {
   target: string;
@@ -60,6 +69,7 @@ function targets(
   measured: Awaited<ReturnType<typeof measureReads>>,
   imported: ImportResult,
   memory: MemoryResult,
+  inbox: readonly InboxResult[],
 ): Check[] {
   const { reads, entries, walks, polls, syncs } = measured;
   const find = (size: number, label: string, filters: string | null = null) =>
@@ -158,6 +168,18 @@ function targets(
       value: `${imported.import_per_s}/s vs ${imported.loader_per_s}/s (${imported.rate_ratio}×)`,
       met: imported.rate_ratio >= 0.5,
     },
+    ...inbox.flatMap((file) => [
+      {
+        target: `Inbox file of ${file.records.toLocaleString('en')} records within one function run (${FUNCTION_LIMITS.inbox.timeoutSeconds} s less its ${FUNCTION_LIMITS.inbox.reserveMs / 1000} s reserve)`,
+        value: `${file.inbox_s} s (${file.inbox_per_s}/s; the CLI ${file.cli_per_s}/s)`,
+        met: file.inbox_s < FUNCTION_LIMITS.inbox.timeoutSeconds - FUNCTION_LIMITS.inbox.reserveMs / 1000,
+      },
+      {
+        target: `After an inbox file of ${file.records.toLocaleString('en')} records (5 % active past their deadline): page 1 ≤ 9 read units, a 304 1`,
+        value: `page 1 ${file.page1_read_units}, 304 ${file.not_modified_read_units}`,
+        met: file.page1_read_units <= 9 && file.not_modified_read_units <= 1,
+      },
+    ]),
     {
       target: `Local server RSS after warm-up, three rounds of ${memory.requests_per_round.toLocaleString('en')} listings: grows < 30 MB`,
       value: `${memory.rss_after_warmup_mb} → ${memory.rss_after_rounds_mb.join(' → ')} MB (${memory.growth_mb} MB)`,
@@ -180,15 +202,18 @@ async function main() {
   const documentClient = createDocumentClient(client);
   let measured: Awaited<ReturnType<typeof measureReads>>;
   let imported: ImportResult;
+  const inbox: InboxResult[] = [];
   try {
     measured = await measureReads(client, documentClient, READS);
     imported = await measureImport(client, documentClient, IMPORT_RECORDS, IMPORT_ROUNDS);
+    for (const [records, rounds] of INBOX_FILES)
+      inbox.push(await measureInbox(client, documentClient, records, rounds));
   } finally {
     client.destroy();
     engine.process.kill();
   }
   const memory = await measureMemory(MEMORY_REQUESTS);
-  const checks = targets(bundles, measured, imported, memory);
+  const checks = targets(bundles, measured, imported, memory, inbox);
   const { reads, entries, walks, polls, syncs } = measured;
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -313,6 +338,37 @@ async function main() {
     `\nWrite units per new record, by DynamoDB's rules (the item and one entry per index it is in): ${imported.write_units_per_record_before_v3} before data model v3 (active index only), ${imported.write_units_per_record} now (active, changes, expiring); summary updates: ${imported.summary_writes} for ${imported.records.toLocaleString('en')} records.`,
   );
   console.log(
+    "\n## The inbox next to the CLI: one file from its S3 event to its report (s3rver), and the same file imported the CLI's way\n",
+  );
+  console.log(
+    table(
+      [
+        'records',
+        'rounds',
+        'inbox s',
+        'inbox records/s',
+        'CLI s',
+        'CLI records/s',
+        'inbox/CLI',
+        'peak RSS',
+        'then page 1',
+        'then a 304',
+      ],
+      inbox.map((file) => [
+        file.records.toLocaleString('en'),
+        file.rounds,
+        file.inbox_s,
+        file.inbox_per_s,
+        file.cli_s,
+        file.cli_per_s,
+        `${file.rate_ratio}×`,
+        `${file.inbox_peak_rss_mb} MB`,
+        `${file.page1_read_units} RU`,
+        `${file.not_modified_read_units} RU`,
+      ]),
+    ),
+  );
+  console.log(
     `\n## Local server memory (RSS of \`npm start\`, ${memory.requests_per_round.toLocaleString('en')} listing requests a round)\n`,
   );
   console.log(
@@ -345,6 +401,7 @@ async function main() {
     polls,
     syncs,
     import: imported,
+    inbox,
     memory,
     targets: checks,
   };
