@@ -350,7 +350,7 @@ async function main() {
         'CLI s',
         'CLI records/s',
         'inbox/CLI',
-        'peak RSS',
+        'bench process peak RSS',
         'then page 1',
         'then a 304',
       ],

@@ -10,7 +10,7 @@ import { parseRecordJson } from './record';
 /** The most records a file may hold for the inbox (docs/operating.md#the-inbox): one function run imports them. */
 export const MAX_FILE_RECORDS = 100_000;
 /** The most bytes a file may hold once decompressed: a gzip bomb is refused before it fills the memory. */
-export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 /** A file that cannot be imported at all, with the one line that says why (no stack, no raw message). */
 export class ImportFileError extends Error {
@@ -102,24 +102,36 @@ interface DecodedLine {
   readonly utf8: boolean;
 }
 
-/** The lines of a file's bytes, each decoded strictly, and leniently where it is not UTF-8. */
-function decodeLines(bytes: Uint8Array): DecodedLine[] {
+/** The lines of a file's bytes, one at a time, each decoded strictly, and leniently where it is not UTF-8. */
+function* decodeLines(bytes: Uint8Array): Generator<DecodedLine> {
   const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
-  const lines: DecodedLine[] = [];
   let start = BYTE_ORDER_MARK.every((byte, i) => bytes[i] === byte) ? BYTE_ORDER_MARK.length : 0;
   while (start <= bytes.length) {
     const end = bytes.indexOf(LINE_FEED, start);
     const stop = end === -1 ? bytes.length : end;
     const line = bytes.subarray(start, stop);
     try {
-      lines.push({ text: strict.decode(line), utf8: true });
+      yield { text: strict.decode(line), utf8: true };
     } catch {
-      lines.push({ text: lenient.decode(line), utf8: false });
+      yield { text: lenient.decode(line), utf8: false };
     }
     start = stop + 1;
   }
-  return lines;
+}
+
+/** Whether the file's first non-blank text opens a JSON array (only whitespace is skipped). */
+function opensArray(bytes: Uint8Array): boolean {
+  for (
+    let i = BYTE_ORDER_MARK.every((byte, j) => bytes[j] === byte) ? BYTE_ORDER_MARK.length : 0;
+    i < bytes.length;
+    i += 1
+  ) {
+    const byte = bytes[i];
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x5b;
+  }
+  return false;
 }
 
 /**
@@ -127,21 +139,27 @@ function decodeLines(bytes: Uint8Array): DecodedLine[] {
  * line, blank lines skipped, a line that is not JSON reported as such. A UTF-8 byte order mark at the start is
  * ignored and CRLF line ends are accepted. A line that is not valid UTF-8 makes the record on it unreadable (in an
  * array, the element or elements it is part of); the rest of the file is read. A file that starts like an array
- * but is not valid JSON is rejected as a whole.
+ * but is not valid JSON is rejected as a whole. NDJSON is read a line at a time: only the records are kept.
  */
 export function parseImportFile(content: Uint8Array | string): SourceRecord[] {
-  const lines = decodeLines(typeof content === 'string' ? new TextEncoder().encode(content) : content);
-  const first = lines.find(({ text }) => text.trim() !== '');
-  if (first?.text.trimStart().startsWith('[')) return parseArray(lines);
-  return lines.flatMap(({ text, utf8 }, i): SourceRecord[] => {
-    if (!utf8) return [{ line: i + 1, unreadable: NOT_UTF8 }];
-    if (text.trim() === '') return [];
-    try {
-      return [{ line: i + 1, value: parseRecordJson(text) }];
-    } catch (error) {
-      return [{ line: i + 1, unreadable: `not valid JSON: ${(error as Error).message}` }];
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  if (opensArray(bytes)) return parseArray([...decodeLines(bytes)]);
+  const records: SourceRecord[] = [];
+  let line = 0;
+  for (const { text, utf8 } of decodeLines(bytes)) {
+    line += 1;
+    if (!utf8) {
+      records.push({ line, unreadable: NOT_UTF8 });
+      continue;
     }
-  });
+    if (text.trim() === '') continue;
+    try {
+      records.push({ line, value: parseRecordJson(text) });
+    } catch (error) {
+      records.push({ line, unreadable: `not valid JSON: ${(error as Error).message}` });
+    }
+  }
+  return records;
 }
 
 /** The elements of a JSON array file; those on a line that is not UTF-8 are unreadable. */

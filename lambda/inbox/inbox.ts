@@ -142,6 +142,28 @@ async function finish(
   return { handled: report };
 }
 
+/**
+ * The records of a file; undefined when it is gone (another delivery moved it), or why it cannot be read. Its bytes
+ * are let go of here, before the import: a file of 100,000 records is hundreds of megabytes.
+ */
+async function readSources(
+  context: InboxContext,
+  file: InboxFile,
+): Promise<SourceRecord[] | { readonly failed: string } | undefined> {
+  const bytes = await context.objects.read(file.key);
+  if (!bytes) return undefined;
+  try {
+    const sources = parseImportFile(importFileBytes(bytes, file.compressed));
+    if (sources.length > MAX_FILE_RECORDS) {
+      return { failed: `the file has ${sources.length} records, more than ${MAX_FILE_RECORDS}: split it` };
+    }
+    return sources;
+  } catch (error) {
+    if (error instanceof ImportFileError) return { failed: error.message };
+    throw error;
+  }
+}
+
 /** Handles one key of the inbox: see the module's comment. */
 export async function handleInboxKey(context: InboxContext, key: string): Promise<InboxOutcome> {
   const started = Date.now();
@@ -157,24 +179,14 @@ export async function handleInboxKey(context: InboxContext, key: string): Promis
     );
   }
   const { file } = read;
-  const bytes = await context.objects.read(file.key);
-  if (!bytes) return { gone: true };
-
-  let sources: SourceRecord[];
-  try {
-    sources = parseImportFile(importFileBytes(bytes, file.compressed));
-    if (sources.length > MAX_FILE_RECORDS) {
-      throw new ImportFileError(
-        `the file has ${sources.length} records, more than ${MAX_FILE_RECORDS}: split it`,
-      );
-    }
-  } catch (error) {
-    if (!(error instanceof ImportFileError)) throw error;
+  const sources = await readSources(context, file);
+  if (sources === undefined) return { gone: true };
+  if (!Array.isArray(sources)) {
     return finish(
       context,
       file,
       'failed',
-      fileReport({ path: file.path, file, failed: error.message, seconds: seconds() }),
+      fileReport({ path: file.path, file, failed: sources.failed, seconds: seconds() }),
     );
   }
 

@@ -284,7 +284,7 @@ describe('the stack, with default settings', () => {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Description: Match.stringLikeRegexp('imports the files'),
         Timeout: 900,
-        MemorySize: 2048,
+        MemorySize: 3072,
       });
     });
 
