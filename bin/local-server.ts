@@ -163,8 +163,8 @@ async function main(): Promise<void> {
     const inbox = within === '' ? '.' : within.startsWith('..') ? resolve(values.inbox) : within;
     lines.push(
       '',
-      `Inbox: ${inbox}/incoming/ — put a file there (a vendor's complete set under incoming/snapshots/<vendorId>/);`,
-      `  it moves to done/, failed/ or held/, with its report in ${inbox}/reports/<file>.json`,
+      `Inbox: ${inbox}/incoming/ — put a file there (a vendor's complete set in incoming/snapshots/ under its id);`,
+      `  it moves to done/, failed/ or held/, and its report is written in ${inbox}/reports/`,
     );
   }
   const tiers = Object.entries(settings.rateTiers)
