@@ -72,6 +72,7 @@ export interface LinedVacancy {
 // As many writes in flight as the SDK's connection pool has sockets (50): an import is bound by the CPU the SDK
 // spends per request, and more requests in flight amortise it better (`npm run bench`).
 const DEFAULT_CONCURRENCY = 50;
+const DAY_MS = 86_400_000;
 /** Retries of unprocessed keys when reading what is stored: patient, since nobody waits on a request. */
 const OPERATOR_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 
@@ -104,14 +105,14 @@ function describeFailure(error: unknown): string {
 /**
  * What a record makes of the item stored under its id: refused when the id is another vendor's (a tombstone keeps
  * it its vendor's), unchanged when nothing a client can see would change, else written — as `expired` when it is
- * active and its deadline has passed already (`today` known).
+ * active and its deadline has passed already.
  */
-function importDecision(vacancy: Vacancy, today: string | undefined): Decide {
+function importDecision(vacancy: Vacancy, today: string): Decide {
   return (current, updatedAt) => {
     if (current && current[ITEM.vendor] !== vacancy.vendor_id) {
       return { refuse: `id ${vacancy.id} belongs to vendor ${current[ITEM.vendor]}` };
     }
-    const next = toVacancyItem(today ? expiredIfPast(vacancy, today) : vacancy, updatedAt);
+    const next = toVacancyItem(expiredIfPast(vacancy, today), updatedAt);
     return current && sameContent(current, next) ? { unchanged: true } : { put: next };
   };
 }
@@ -165,7 +166,8 @@ export async function writeVacancies(
   }
 
   const now = options.now ?? Date.now;
-  const today = options.clock?.today(new Date(now()));
+  // Without the service zone, the day before today in UTC: a deadline before it has passed in every zone.
+  const today = options.clock?.today(new Date(now())) ?? new Date(now() - DAY_MS).toISOString().slice(0, 10);
   let unchanged = 0;
   const writes: { line: number; vacancy: Vacancy; decide: Decide }[] = [];
   for (const { line, vacancy } of entries) {

@@ -124,6 +124,25 @@ describe('vacancy import on the DynamoDB engine', () => {
   });
   afterAll(async () => tables.drop());
 
+  it('without the service zone, stores as expired an active record whose deadline passed in every zone, and no other', async () => {
+    const now = Date.UTC(2026, 10, 25, 12);
+    const report = await importVacancies(
+      tables.documentClient,
+      tables.names,
+      parseImportFile(
+        [
+          line({ id: 60, deadline: '2026-11-23', created_at: '2026-01-01T00:00:00Z' }),
+          line({ id: 61, deadline: '2026-11-24', created_at: '2026-01-01T00:00:00Z' }),
+        ].join('\n'),
+      ),
+      { now: () => now },
+    );
+    expect(report).toMatchObject({ imported: 2, rejected: [] });
+    // 2026-11-23 has passed in every zone; 2026-11-24 is left to the expiry job (the rule keeps a day for zones
+    // behind UTC, where it may still be the 24th at another hour).
+    expect([(await stored(60))?.status, (await stored(61))?.status]).toEqual(['expired', 'active']);
+  });
+
   const file = [
     line({ id: 1, created_at: '2026-03-01 10:00:00' }),
     line({ id: 2, type: 9 }),
