@@ -13,13 +13,13 @@ import type { FileReport } from '../../lambda/inbox/report';
 import { isCurrent } from '../../lambda/schema/summary';
 import { CHANGE_INDEX } from '../../lambda/schema/tables';
 import type { ListingResponse } from '../../lambda/vacancies/types';
+import { startTestS3, type TestS3 } from '../../lib/local/s3-server';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { lambdaContext } from '../support/lambda';
 import { testListingHandler } from '../support/listing';
-import { startTestS3, type TestS3 } from '../support/s3';
 import { exactCounts, storedSummary, summaryCounts } from '../support/summaries';
 import { CLOCK, vacancyRecord } from '../support/vacancies';
 

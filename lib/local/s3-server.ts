@@ -1,5 +1,5 @@
 /**
- * A real S3-compatible server for the inbox's tests (`s3rver`, on a free loopback port, over a temporary folder) and
+ * A real S3-compatible server for the inbox's tests and benchmark (`s3rver`, on a free loopback port, over a temporary folder) and
  * the S3 event of each object put under `incoming/`, in the shape S3 delivers to Lambda: s3rver emits the event, and
  * its key is encoded here as S3 encodes it (URL-encoded, spaces as `+`), which s3rver does not do.
  */
