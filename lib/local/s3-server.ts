@@ -72,7 +72,7 @@ export async function startTestS3(): Promise<TestS3> {
     bucket,
     events,
     async put(key, body) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.from(body) }));
     },
     async text(key) {
       try {
