@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { flag, matching, text, whole } from '../lambda/config/checks';
+import { flag, matching, oneOf, text, whole } from '../lambda/config/checks';
 import { DEFAULT_RATE_TIER } from '../lambda/config/defaults';
 import {
   BURST_LIMIT_MAX,
@@ -17,6 +17,14 @@ import { canonicalTimeZone } from './time-zone';
 const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ];
+/**
+ * The monitoring profiles (docs/operating.md#monitoring-profiles): `default`, the alarms that protect data, tenants
+ * and availability on the metrics AWS publishes for free (a log metric filter only where none exists), and nothing
+ * billed by the month besides; `detailed`, the functions' metrics, a dashboard and the top-vendor rules too.
+ */
+export const MONITORING_PROFILES = ['default', 'detailed'] as const;
+export type MonitoringProfile = (typeof MONITORING_PROFILES)[number];
+
 /** AWS WAF's rate-based rules count at least 10 requests per window. */
 const WAF_RATE_LIMIT_MIN = 10;
 
@@ -54,6 +62,12 @@ export const SETTINGS = {
     allowed: `a whole number of requests from 1 to ${BURST_LIMIT_MAX}`,
   },
   tracing: { default: true, check: flag, allowed: 'true or false' },
+  monitoring: {
+    default: 'default' as MonitoringProfile,
+    check: oneOf(MONITORING_PROFILES),
+    allowed:
+      "default (alarms on the metrics AWS gives for free) or detailed (the functions' metrics, a dashboard and top-vendor rules too)",
+  },
   logRetentionDays: {
     default: 30,
     check: (value) => {

@@ -37,6 +37,21 @@ export const FUNCTION_METRICS = {
   coldStart: 'ColdStart',
 } as const;
 
+/** A metric the functions emit. */
+export type FunctionMetric = keyof typeof FUNCTION_METRICS;
+
+/**
+ * What each function emits, for the cost model (`lib/cost/fixed-costs.ts`: each is a custom metric, billed monthly,
+ * unless the deployment disables the functions' metrics); a test runs the bundles and holds them to it. The inbox
+ * emits none: its one log line per file says what it did.
+ */
+export const METRICS_EMITTED = {
+  authorizer: ['keysRefused', 'coldStart'],
+  listing: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems', 'coldStart'],
+  expiry: ['vacanciesExpired', 'summariesRecounted', 'expiryUnfinished', 'coldStart'],
+  inbox: [],
+} as const satisfies Record<FunctionName, readonly FunctionMetric[]>;
+
 /** The dimension Powertools gives every metric: the service's name. */
 export const SERVICE_DIMENSION = 'service';
 /** The dimension Powertools adds to `ColdStart`: here the function's short name, stable across deployments. */

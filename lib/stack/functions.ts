@@ -42,6 +42,14 @@ export class ServiceFunctions extends Construct {
     const tables = { vacancies: data.vacancies.tableName, vendors: data.vendors.tableName };
     // The links' base: `publicBaseUrl`, or the stack's custom domain.
     const deployed = { ...settings, publicBaseUrl: linksBaseUrl(settings) };
+    // Unless the monitoring is detailed, the functions' metrics are off (Powertools' own switch): each would be a
+    // custom metric billed monthly; the listing's figures stay in its one log line per request.
+    const metricsOff: Record<string, string> =
+      settings.monitoring === 'detailed' ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' };
+    const environmentOf = (name: Parameters<typeof functionEnvironment>[0]) => ({
+      ...functionEnvironment(name, deployed, tables),
+      ...metricsOff,
+    });
     const common = {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
@@ -53,7 +61,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('auth/handler.ts'),
       description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
       limits: FUNCTION_LIMITS.authorizer,
-      environment: functionEnvironment('authorizer', deployed, tables),
+      environment: environmentOf('authorizer'),
       statements: [
         new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [data.vendors.tableArn] }),
       ],
@@ -64,7 +72,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
       limits: FUNCTION_LIMITS.listing,
-      environment: functionEnvironment('listing', deployed, tables),
+      environment: environmentOf('listing'),
       statements: [
         // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
         // BatchGetItem of a page, GetItem of the vendor's summary — never of a key or a vendor item.
@@ -87,7 +95,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('expiry/handler.ts'),
       description: 'Vendor Vacancy API: records expired vacancies, and counts untrusted summaries anew',
       limits: FUNCTION_LIMITS.expiry,
-      environment: functionEnvironment('expiry', deployed, tables),
+      environment: environmentOf('expiry'),
       statements: [
         // What expired, by the expiry index; and a vendor's active index, to count it anew.
         new iam.PolicyStatement({
@@ -118,7 +126,7 @@ export class ServiceFunctions extends Construct {
       entry: entry('inbox/handler.ts'),
       description: 'Vendor Vacancy API: imports the files put under incoming/ in the inbox bucket',
       limits: FUNCTION_LIMITS.inbox,
-      environment: functionEnvironment('inbox', deployed, tables),
+      environment: environmentOf('inbox'),
       statements: [
         // A snapshot finds the vendor's vacancies on the change index (never a Scan).
         new iam.PolicyStatement({

@@ -60,19 +60,32 @@ export class VacancyApiStack extends Stack {
       ? new CustomDomain(this, 'Domain', { settings, api: this.api })
       : undefined;
 
-    const metrics = new ServiceMetrics(this, 'Metrics', { api: this.api, functions, data, accessLogs });
-    const contributors = new TopContributors(this, 'TopVendors', {
-      namePrefix: settings.stackName,
+    // The monitoring profile (docs/operating.md#monitoring-profiles): alarms always; the rules and the dashboard
+    // only when the deployment's traffic pays for them.
+    const detailed = settings.monitoring === 'detailed';
+    const metrics = new ServiceMetrics(this, 'Metrics', {
+      api: this.api,
+      functions,
+      data,
       accessLogs,
-      listingLogs: functions.listing.logGroup,
+      detailed,
     });
+    const contributors = detailed
+      ? new TopContributors(this, 'TopVendors', {
+          namePrefix: settings.stackName,
+          accessLogs,
+          listingLogs: functions.listing.logGroup,
+        })
+      : undefined;
     const alarms = new ServiceAlarms(this, 'Alarms', { settings, metrics, contributors });
-    const dashboard = new ServiceDashboard(this, 'Dashboard', {
-      dashboardName: settings.stackName,
-      metrics,
-      contributors,
-      alarms,
-    });
+    const dashboard = contributors
+      ? new ServiceDashboard(this, 'Dashboard', {
+          dashboardName: settings.stackName,
+          metrics,
+          contributors,
+          alarms,
+        })
+      : undefined;
 
     const output = (outputId: string, value: string, description: string) =>
       new CfnOutput(this, outputId, { value, description });
@@ -108,7 +121,8 @@ export class VacancyApiStack extends Stack {
     output(STACK_OUTPUTS.vacanciesTable, data.vacancies.tableName, 'Vacancies table (ops CLI target)');
     output(STACK_OUTPUTS.vendorsTable, data.vendors.tableName, 'Vendors and API key hashes (ops CLI target)');
     output(STACK_OUTPUTS.alarmTopic, alarms.topic.topicArn, 'SNS topic of the alarms');
-    output(STACK_OUTPUTS.dashboardUrl, dashboard.url, 'The CloudWatch dashboard of the service');
+    if (dashboard)
+      output(STACK_OUTPUTS.dashboardUrl, dashboard.url, 'The CloudWatch dashboard of the service');
     output(
       STACK_OUTPUTS.rateTiers,
       this.toJsonString({ default: settings.defaultRateTier, plans: rateTiers.planIds }),

@@ -14,7 +14,7 @@ import { ACCESS_LOG_FORMAT } from '../../lib/stack/rest-api';
 import { testMetrics } from '../support/lambda';
 import { stackTemplate } from '../support/stack';
 
-const template = stackTemplate();
+const template = stackTemplate({ monitoring: 'detailed' });
 const resources = template.toJSON().Resources as Record<
   string,
   { Type: string; Properties: Record<string, never> }
@@ -77,7 +77,14 @@ describe('alarms', () => {
   });
 
   it.each([
-    ['ServerErrorRate', 1, 'GreaterThanThreshold', 2, ['"MetricName":"5XXError"', '"MetricName":"Count"']],
+    // API Gateway's 5XXError averaged: the share of requests answered 5XX, one metric.
+    [
+      'ServerErrorRate',
+      0.01,
+      'GreaterThanThreshold',
+      2,
+      ['"MetricName":"5XXError"', '"Statistic":"Average"'],
+    ],
     ['LatencyP99', 1000, 'GreaterThanThreshold', 3, ['"MetricName":"Latency"', '"ExtendedStatistic":"p99"']],
     ['AuthorizerFailing', 0, 'GreaterThanThreshold', 1, ['"MetricName":"KeyChecksFailed"']],
     [
@@ -146,7 +153,11 @@ describe('alarms', () => {
   });
 
   it('derive the stage alarm from the stage limit setting', () => {
-    const faster = stackTemplate({ throttlingRateLimit: 200, throttlingBurstLimit: 400 });
+    const faster = stackTemplate({
+      throttlingRateLimit: 200,
+      throttlingBurstLimit: 400,
+      monitoring: 'detailed',
+    });
     faster.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: `${STACK}-StageNearCeiling`,
       Metrics: Match.arrayWith([Match.objectLike({ Expression: '100 * requests / PERIOD(requests) / 200' })]),
@@ -272,6 +283,94 @@ describe('Contributor Insights rules', () => {
     expect(counts(rule?.body, line as object)).toBe(true);
     expect(line?.[String(rule?.body.Contribution.ValueOf).replace('$.', '')]).toBe(1.5);
     expect(line?.[String(rule?.body.Contribution.Keys[0]).replace('$.', '')]).toBe('acme');
+  });
+});
+
+describe('the default monitoring profile', () => {
+  const plain = stackTemplate();
+  const plainResources = plain.toJSON().Resources as Record<
+    string,
+    { Type: string; Properties: Record<string, unknown> }
+  >;
+  const plainOf = (type: string) =>
+    Object.entries(plainResources).filter(([, resource]) => resource.Type === type);
+  const plainAlarms = new Map(
+    plainOf('AWS::CloudWatch::Alarm').map(([, alarm]) => [
+      String(alarm.Properties.AlarmName).replace(`${STACK}-`, ''),
+      alarm.Properties,
+    ]),
+  );
+
+  it('keeps the alarms that protect data, tenants and availability, on metrics AWS publishes (a log filter where none is)', () => {
+    expect([...plainAlarms.keys()].sort()).toEqual(
+      [
+        'AuthorizerFailing',
+        'DynamoDBThrottling',
+        'ExpiryFailing',
+        'ImportFailing',
+        'IsolationBreach',
+        'LatencyP99',
+        'ServerErrorRate',
+      ].sort(),
+    );
+    const uses = (name: string) => JSON.stringify(plainAlarms.get(name));
+    expect(uses('ServerErrorRate')).toContain('"Namespace":"AWS/ApiGateway"');
+    expect(uses('LatencyP99')).toContain('"Namespace":"AWS/ApiGateway"');
+    expect(uses('ExpiryFailing')).toContain('"Namespace":"AWS/Lambda"');
+    expect(uses('ImportFailing')).toContain('"Namespace":"AWS/Lambda"');
+    expect(uses('DynamoDBThrottling')).toContain('"Namespace":"AWS/DynamoDB"');
+    // Where AWS publishes nothing: the access log's failed key checks, the listing's line about another vendor's items.
+    expect(
+      plainOf('AWS::Logs::MetricFilter')
+        .map(([, filter]) => filter.Properties.FilterPattern)
+        .sort(),
+    ).toEqual([
+      '{ $.foreignItems > 0 }',
+      '{ ($.error = "AUTHORIZER_FAILURE") || ($.error = "AUTHORIZER_CONFIGURATION_ERROR") }',
+    ]);
+    expect(uses('IsolationBreach')).toContain('"MetricName":"ForeignItemsLogged"');
+  });
+
+  it('counts items of another vendor from the very line the listing logs about them', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = new Logger({ serviceName: SERVICE_NAME });
+    jest.spyOn(logger, 'error').mockImplementation((message, ...extra) => {
+      lines.push({ message, ...(extra[0] as object) });
+    });
+    jest.spyOn(logger, 'info').mockImplementation(() => {});
+    reportListing(
+      logger,
+      testMetrics('listing'),
+      { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
+      {
+        body: {
+          status: 'success',
+          company: 'Acme',
+          data: [],
+          pagination: { current_page: 1, per_page: 15, total: 0 },
+        },
+        readUnits: 1,
+        calls: 1,
+        foreignItems: 2,
+      } as never,
+    );
+    const [filter] = plainOf('AWS::Logs::MetricFilter').filter(([id]) => id.includes('ForeignItems'));
+    expect(filter?.[1].Properties.MetricTransformations).toEqual([
+      expect.objectContaining({ MetricValue: '$.foreignItems', DefaultValue: 0 }),
+    ]);
+    expect(lines).toEqual([expect.objectContaining({ foreignItems: 2 })]);
+  });
+
+  it('has no dashboard, no Contributor Insights rule, and the functions emit no metrics', () => {
+    expect(plainOf('AWS::CloudWatch::Dashboard')).toEqual([]);
+    expect(plainOf('AWS::CloudWatch::InsightRule')).toEqual([]);
+    const functions = plainOf('AWS::Lambda::Function').filter(([id]) => id.startsWith('Functions'));
+    expect(functions).toHaveLength(4);
+    for (const [, fn] of functions) {
+      expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
+        POWERTOOLS_METRICS_DISABLED: 'true',
+      });
+    }
   });
 });
 

@@ -472,9 +472,10 @@ describe('the stack, with default settings', () => {
   });
 
   describe('outputs', () => {
-    it('outputs the API URL, the stage, the table names, the dashboard and the service time zone', () => {
+    it('outputs the API URL, the stage, the table names and the service time zone (the dashboard only when detailed)', () => {
+      expect(Object.keys(template.findOutputs('DashboardUrl'))).toEqual([]);
+      stackTemplate({ monitoring: 'detailed' }).hasOutput('DashboardUrl', {});
       for (const name of [
-        'DashboardUrl',
         'ApiUrl',
         'ListingUrl',
         'StageName',
@@ -673,16 +674,17 @@ describe('rate tiers', () => {
     expect(JSON.stringify(output.Value)).toContain('RateTierstandard');
   });
 
-  it('answers INVALID_API_KEY with the 500, never a 403, and alarms on it from the access log', () => {
+  it('answers INVALID_API_KEY with the 500, never a 403, and (detailed) alarms on it from the access log', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'INVALID_API_KEY',
       StatusCode: '500',
     });
-    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+    const detailed = stackTemplate({ monitoring: 'detailed' });
+    detailed.hasResourceProperties('AWS::Logs::MetricFilter', {
       FilterPattern: '{ $.error = "INVALID_API_KEY" }',
       LogGroupName: { Ref: Match.stringLikeRegexp('^AccessLogs') },
     });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+    detailed.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmDescription: Match.stringLikeRegexp('usage key is in no usage plan'),
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',

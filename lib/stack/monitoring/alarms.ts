@@ -14,7 +14,8 @@ import type { TopContributors } from './top-contributors';
 export interface ServiceAlarmsProps {
   readonly settings: ServiceSettings;
   readonly metrics: ServiceMetrics;
-  readonly contributors: TopContributors;
+  /** The top-vendor rules, when the profile is `detailed`; their alarm comes with them. */
+  readonly contributors: TopContributors | undefined;
 }
 
 /** An alarm: a metric over a threshold for some five-minute periods in a row. */
@@ -49,7 +50,7 @@ export class ServiceAlarms extends Construct {
   constructor(scope: Construct, id: string, { settings, metrics, contributors }: ServiceAlarmsProps) {
     super(scope, id);
     // An alarm on a Contributor Insights rule names the rule: create the rules first.
-    this.node.addDependency(contributors);
+    if (contributors) this.node.addDependency(contributors);
     this.topic = new sns.Topic(this, 'Default', {
       displayName: 'Vendor Vacancy API alarms',
       enforceSSL: true,
@@ -60,11 +61,13 @@ export class ServiceAlarms extends Construct {
     const notify = new actions.SnsAction(this.topic);
 
     const requests = metrics.requests();
+    // Every profile's: what protects data, tenants and availability, on metrics AWS publishes for free (and a log
+    // metric filter where there is none: key checks failing, items of another vendor).
     const definitions: Record<string, AlarmDefinition> = {
       ServerErrorRate: {
         description: 'More than 1% of requests answered 5XX, two periods of 5 minutes in a row',
-        metric: metrics.serverErrorRate(),
-        threshold: 1,
+        metric: metrics.serverErrorShare(),
+        threshold: 0.01,
         periods: 2,
       },
       LatencyP99: {
@@ -95,7 +98,7 @@ export class ServiceAlarms extends Construct {
       IsolationBreach: {
         description:
           "The active index named another vendor's vacancy in a vendor's listing (left out of the page): a bug or damaged data, never expected",
-        metric: metrics.emitted('foreignItems', 'Sum', 'Items of another vendor'),
+        metric: metrics.foreignItems,
         threshold: 0,
       },
       DynamoDBThrottling: {
@@ -103,30 +106,37 @@ export class ServiceAlarms extends Construct {
         metric: metrics.throttledReads(),
         threshold: 0,
       },
-      UsageKeyMisconfigured: {
-        description:
-          'A vendor\'s usage key is in no usage plan: its requests answer 500. Run "vacancy-admin --stack <stack> vendor sync-usage-keys".',
-        metric: metrics.invalidUsageKeys,
-        threshold: 0,
-      },
-      ThrottledVendors: {
-        description: `${THROTTLED_VENDORS_ALARM} or more vendors got 429s within 5 minutes: the stage's limit, not a tier, may be the ceiling`,
-        metric: contributors.metric('throttled-by-vendor', 'UniqueContributors', 'Vendors throttled'),
-        threshold: THROTTLED_VENDORS_ALARM,
-        orOver: true,
-      },
-      StageNearCeiling: {
-        description: `Requests averaged ${STAGE_CEILING_ALARM_PERCENT}% or more of the stage's rate limit (${settings.throttlingRateLimit}/s) over 5 minutes`,
-        metric: new cloudwatch.MathExpression({
-          label: "Requests/s, % of the stage's rate limit",
-          expression: `100 * requests / PERIOD(requests) / ${settings.throttlingRateLimit}`,
-          usingMetrics: { requests },
-          period: PERIOD,
-        }),
-        threshold: STAGE_CEILING_ALARM_PERCENT,
-        orOver: true,
-      },
     };
+
+    // The detailed profile's: a misconfigured usage key (its 500s are in ServerErrorRate anyway), throttled
+    // vendors (a Contributor Insights rule), and the stage's ceiling.
+    if (contributors && metrics.invalidUsageKeys) {
+      Object.assign(definitions, {
+        UsageKeyMisconfigured: {
+          description:
+            'A vendor\'s usage key is in no usage plan: its requests answer 500. Run "vacancy-admin --stack <stack> vendor sync-usage-keys".',
+          metric: metrics.invalidUsageKeys,
+          threshold: 0,
+        },
+        ThrottledVendors: {
+          description: `${THROTTLED_VENDORS_ALARM} or more vendors got 429s within 5 minutes: the stage's limit, not a tier, may be the ceiling`,
+          metric: contributors.metric('throttled-by-vendor', 'UniqueContributors', 'Vendors throttled'),
+          threshold: THROTTLED_VENDORS_ALARM,
+          orOver: true,
+        },
+        StageNearCeiling: {
+          description: `Requests averaged ${STAGE_CEILING_ALARM_PERCENT}% or more of the stage's rate limit (${settings.throttlingRateLimit}/s) over 5 minutes`,
+          metric: new cloudwatch.MathExpression({
+            label: "Requests/s, % of the stage's rate limit",
+            expression: `100 * requests / PERIOD(requests) / ${settings.throttlingRateLimit}`,
+            usingMetrics: { requests },
+            period: PERIOD,
+          }),
+          threshold: STAGE_CEILING_ALARM_PERCENT,
+          orOver: true,
+        },
+      } satisfies Record<string, AlarmDefinition>);
+    }
 
     this.alarms = Object.entries(definitions).map(([alarmId, definition]) => {
       const alarm = new cloudwatch.Alarm(this, alarmId, {

@@ -27,6 +27,8 @@ export interface ServiceMetricsProps {
   readonly functions: ServiceFunctions;
   readonly data: DataTables;
   readonly accessLogs: logs.ILogGroup;
+  /** `detailed`: the functions emit their metrics (EMF); otherwise the few the alarms need come from log filters. */
+  readonly detailed: boolean;
 }
 
 /** A statistic CloudWatch computes over a period. */
@@ -62,8 +64,13 @@ export class ServiceMetrics extends Construct {
    * AUTHORIZER_CONFIGURATION_ERROR — the authorizer could not check the key, threw, timed out or could not run.
    */
   public readonly keyChecksFailed: cloudwatch.Metric;
-  /** API Gateway's INVALID_API_KEY answers (the 500): a vendor's usage key is in no plan of the stage. */
-  public readonly invalidUsageKeys: cloudwatch.Metric;
+  /** API Gateway's INVALID_API_KEY answers (the 500): a vendor's usage key is in no plan of the stage (detailed). */
+  public readonly invalidUsageKeys: cloudwatch.Metric | undefined;
+  /**
+   * Items of another vendor a listing left out of its page (0 in a healthy service): the listing's EMF metric when
+   * detailed, else counted from its log line that reports them.
+   */
+  public readonly foreignItems: cloudwatch.IMetric;
 
   constructor(scope: Construct, id: string, props: ServiceMetricsProps) {
     super(scope, id);
@@ -75,20 +82,35 @@ export class ServiceMetrics extends Construct {
       logs.FilterPattern.any(
         ...types.map((type) => logs.FilterPattern.stringValue(`$.${errorField}`, '=', type)),
       );
-    const countOf = (metricName: string, pattern: logs.IFilterPattern) =>
+    const countOf = (
+      metricName: string,
+      pattern: logs.IFilterPattern,
+      logGroup: logs.ILogGroup = props.accessLogs,
+      metricValue = '1',
+    ) =>
       new logs.MetricFilter(this, metricName, {
-        logGroup: props.accessLogs,
+        logGroup,
         filterPattern: pattern,
         metricNamespace: METRICS_NAMESPACE,
         metricName,
-        metricValue: '1',
+        metricValue,
         defaultValue: 0,
       }).metric({ period: PERIOD, statistic: 'Sum' });
     this.keyChecksFailed = countOf(
       'KeyChecksFailed',
       answered('AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'),
     );
-    this.invalidUsageKeys = countOf('InvalidUsageKeys', answered('INVALID_API_KEY'));
+    this.invalidUsageKeys = props.detailed
+      ? countOf('InvalidUsageKeys', answered('INVALID_API_KEY'))
+      : undefined;
+    this.foreignItems = props.detailed
+      ? this.emitted('foreignItems', 'Sum', 'Items of another vendor')
+      : countOf(
+          'ForeignItemsLogged',
+          logs.FilterPattern.numberValue('$.foreignItems', '>', 0),
+          props.functions.listing.logGroup,
+          '$.foreignItems',
+        );
   }
 
   /** Requests the API answered. */
@@ -112,6 +134,14 @@ export class ServiceMetrics extends Construct {
       'serverErrors',
       this.#props.api.metricServerError(this.sum()),
     );
+  }
+
+  /**
+   * 5XX answers as API Gateway counts them: its `5XXError` averaged over a period is the share of requests answered
+   * 5XX (0 to 1) — one metric for an alarm, where a rate of two counts would be two.
+   */
+  serverErrorShare() {
+    return this.#props.api.metricServerError({ period: PERIOD, statistic: 'Average' });
   }
 
   /** A count as a percentage of requests (the 429s come from a Contributor Insights rule). */
@@ -183,8 +213,10 @@ export class ServiceMetrics extends Construct {
       label: 'Throttled DynamoDB reads',
       expression: 'vacancies + vendors',
       usingMetrics: {
+        // The listing's Query (the active index): a vendor's partition is where reads concentrate. Its BatchGetItem
+        // spreads over the table by id; throttled, it answers 503, which ServerErrorRate sees.
         vacancies: vacancies.metricThrottledRequestsForOperations({
-          operations: [dynamodb.Operation.QUERY, dynamodb.Operation.BATCH_GET_ITEM],
+          operations: [dynamodb.Operation.QUERY],
           period: PERIOD,
         }),
         vendors: vendors.metricThrottledRequestsForOperations({
