@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { TABLE_VARIABLES } from '../../lambda/config/environment';
+import { FUNCTION_METRICS, METRICS_EMITTED } from '../../lambda/observability/metrics';
 import { putVendor } from '../../lib/ops/vendors';
 import { readSettings } from '../../lib/settings';
 import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
@@ -23,7 +24,7 @@ import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { importRecords } from '../support/listing';
-import { CDK_CONTEXT } from '../support/stack';
+import { CDK_CONTEXT, stackTemplate } from '../support/stack';
 import { vacancyRecord } from '../support/vacancies';
 
 interface DeployedFunction {
@@ -96,11 +97,26 @@ async function invoke(fn: DeployedFunction, event: unknown, environment: Record<
   );
   // The function's own log lines (JSON too) come before its answer.
   const answer = stdout.split('\n').find((line) => line.startsWith(RESULT)) ?? '';
-  return JSON.parse(answer.slice(RESULT.length)) as {
-    statusCode: number;
-    headers: Record<string, string>;
-    body: string;
-  };
+  return Object.assign(
+    JSON.parse(answer.slice(RESULT.length)) as {
+      statusCode: number;
+      headers: Record<string, string>;
+      body: string;
+    },
+    { output: stdout },
+  );
+}
+
+/** The names of the metrics in the EMF documents a function printed. */
+function emittedMetrics(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"_aws"'))
+    .flatMap((line) =>
+      (
+        JSON.parse(line) as { _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } }
+      )._aws.CloudWatchMetrics.flatMap((directive) => directive.Metrics.map(({ Name }) => Name)),
+    );
 }
 
 describe('the synthesized bundles, run as Lambda runs them', () => {
@@ -109,10 +125,12 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   let proxy: FaultProxy;
 
   /** What Lambda gives the listing, the role's credentials included unless `credentials` is false. */
-  const listingEnvironment = (credentials: boolean): Record<string, string> => {
-    const listing = functions.get('Listing') as DeployedFunction;
+  const listingEnvironment = (
+    credentials: boolean,
+    templateVariables: Record<string, unknown> = (functions.get('Listing') as DeployedFunction).variables,
+  ): Record<string, string> => {
     const variables = Object.fromEntries(
-      Object.entries(listing.variables).filter(([, value]) => typeof value === 'string'),
+      Object.entries(templateVariables).filter(([, value]) => typeof value === 'string'),
     ) as Record<string, string>;
     return {
       ...variables,
@@ -120,6 +138,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       [TABLE_VARIABLES.vendors]: tables.names.vendors,
       AWS_REGION: process.env.AWS_REGION ?? 'local',
       AWS_LAMBDA_FUNCTION_NAME: 'listing',
+      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
       AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
       ...(credentials && {
         AWS_ACCESS_KEY_ID: ROLE.accessKeyId,
@@ -190,5 +209,35 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       request_id: 'no-credentials',
     });
     expect(proxy.operations.length).toBe(before);
+  });
+
+  it('emits no EMF document under the default monitoring profile, and the listing’s metrics under detailed', async () => {
+    const listing = functions.get('Listing') as DeployedFunction;
+    expect(listing.variables.POWERTOOLS_METRICS_DISABLED).toBe('true');
+    const plain = await invoke(
+      listing,
+      listingEvent({ requestId: 'default-profile' }),
+      listingEnvironment(true),
+    );
+    expect(plain.statusCode).toBe(200);
+    expect(plain.output).toContain('Listing served');
+    expect(emittedMetrics(plain.output)).toEqual([]);
+
+    // The same bundle with the environment the detailed profile's template gives the listing.
+    const detailed = Object.values(
+      stackTemplate({ monitoring: 'detailed' }).findResources('AWS::Lambda::Function', {
+        Properties: { Description: 'Vendor Vacancy API: GET /vendor/vacancies' },
+      }),
+    )[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+    expect(detailed.Properties.Environment.Variables.POWERTOOLS_METRICS_DISABLED).toBeUndefined();
+    const counted = await invoke(
+      listing,
+      listingEvent({ requestId: 'detailed-profile' }),
+      listingEnvironment(true, detailed.Properties.Environment.Variables),
+    );
+    expect(counted.statusCode).toBe(200);
+    expect(new Set(emittedMetrics(counted.output))).toEqual(
+      new Set(METRICS_EMITTED.listing.map((metric) => FUNCTION_METRICS[metric])),
+    );
   });
 });
