@@ -1,14 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { FUNCTION_LIMITS } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
-import { FUNCTION_METRICS } from '../observability/metrics';
+import type { FunctionMetrics } from '../observability/metrics';
 import { bearerToken } from './bearer';
 import { authorizerContext } from './context';
 import { findApiKey, hashApiKey } from './key-lookup';
@@ -20,7 +18,7 @@ export interface AuthorizerDependencies {
   readonly vendorsTable: string;
   readonly logger: Logger;
   /** The function's metrics (`observability/metrics.ts`). */
-  readonly metrics: Metrics;
+  readonly metrics: FunctionMetrics;
   /** Kept back from the remaining time to fail in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
 }
@@ -139,7 +137,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       return await decide(event, deadlineSignal(context, reserveMs));
     } catch (error) {
       if (error instanceof KeyRefused) {
-        metrics.addMetric(FUNCTION_METRICS.keysRefused, MetricUnit.Count, 1);
+        metrics.count('keysRefused', 1);
         throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
       }
       if (error instanceof MissingUsageKey)
@@ -158,5 +156,5 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     },
   })
     .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }));
+    .use(metrics.middleware);
 }

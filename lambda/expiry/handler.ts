@@ -4,15 +4,13 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration } from '../config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { deadlineSignal } from '../dynamodb/deadline';
-import { createFunctionMetrics, FUNCTION_METRICS } from '../observability/metrics';
+import { createFunctionMetrics } from '../observability/metrics';
 import { zoneClock } from '../time/zone-clock';
 import { type ExpiryReport, runExpiry } from './job';
 
@@ -36,12 +34,12 @@ async function expire(_event: unknown, context: Context): Promise<ExpiryReport> 
     signal: deadlineSignal(context, FUNCTION_LIMITS.expiry.reserveMs),
   });
   logger.info('Expiry run', { ...report, vendors: report.vendors.length });
-  metrics.addMetric(FUNCTION_METRICS.vacanciesExpired, MetricUnit.Count, report.expired);
-  metrics.addMetric(FUNCTION_METRICS.summariesRecounted, MetricUnit.Count, report.recounted.length);
-  metrics.addMetric(FUNCTION_METRICS.expiryUnfinished, MetricUnit.Count, report.finished ? 0 : 1);
+  metrics.count('vacanciesExpired', report.expired);
+  metrics.count('summariesRecounted', report.recounted.length);
+  metrics.count('expiryUnfinished', report.finished ? 0 : 1);
   return report;
 }
 
 export const handler = middy(expire)
   .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
-  .use(logMetrics(metrics, { captureColdStartMetric: true }));
+  .use(metrics.middleware);

@@ -6,8 +6,17 @@
  * instead (`observability/log-fields.ts`).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { MiddlewareObj } from '@middy/core';
 import { type FunctionName, SERVICE_NAME } from '../config/defaults';
+
+/**
+ * Defined by the stack's bundler from the monitoring profile (docs/operating.md#monitoring-profiles): `false` under
+ * `default`, whose functions publish no metric, so that their bundles leave Powertools Metrics out — code a cold
+ * start would compile and a request never run (docs/design.md#cold-start). Undefined outside a bundle.
+ */
+declare const VVA_METRICS: boolean | undefined;
 
 /** The CloudWatch namespace of every metric of the service, the log-derived ones included. */
 export const METRICS_NAMESPACE = 'VendorVacancyApi';
@@ -57,15 +66,33 @@ export const SERVICE_DIMENSION = 'service';
 /** The dimension Powertools adds to `ColdStart`: here the function's short name, stable across deployments. */
 export const FUNCTION_DIMENSION = 'function_name';
 
+/** What a function does with its metrics: counts, published when its invocation ends. */
+export interface FunctionMetrics {
+  /** Adds `value` to one of the invocation's counts. */
+  count(metric: FunctionMetric, value: number): void;
+  /** The Middy middleware that publishes the invocation's counts, and on a cold start `ColdStart`: `.use()` it. */
+  readonly middleware: MiddlewareObj[];
+}
+
+/** The metrics of a build without them: counts go nowhere, nothing is published. */
+const NO_METRICS: FunctionMetrics = { count: () => undefined, middleware: [] };
+
 /**
- * A function's metrics. Its diagnostics go to the function's logger at level ERROR only: Powertools warns
- * whenever an invocation published no metric, which every refused request does by design.
+ * A function's metrics, through Powertools Metrics — which still prints nothing while `POWERTOOLS_METRICS_DISABLED`
+ * is set. Its diagnostics go to the function's logger at level ERROR only: Powertools warns whenever an invocation
+ * published no metric, which every refused request does by design.
  */
-export function createFunctionMetrics(functionName: FunctionName, logger: Logger): Metrics {
-  return new Metrics({
+export function createFunctionMetrics(functionName: FunctionName, logger: Logger): FunctionMetrics {
+  // Spelled out for esbuild, which folds it to `true` or `false` and drops the code it makes unreachable.
+  if (typeof VVA_METRICS === 'boolean' && !VVA_METRICS) return NO_METRICS;
+  const metrics = new Metrics({
     namespace: METRICS_NAMESPACE,
     serviceName: SERVICE_NAME,
     functionName,
     logger: logger.createChild({ logLevel: 'ERROR' }),
   });
+  return {
+    count: (metric, value) => metrics.addMetric(FUNCTION_METRICS[metric], MetricUnit.Count, value),
+    middleware: [logMetrics(metrics, { captureColdStartMetric: true })],
+  };
 }

@@ -1,7 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
@@ -11,6 +9,7 @@ import { conditionalGet, notModified } from '../http/conditional';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
+import type { FunctionMetrics } from '../observability/metrics';
 import { listVacancies } from './listing';
 import { reportListing } from './listing-report';
 import type { VacancyRepository } from './repository';
@@ -22,7 +21,7 @@ export interface ListingHandlerDependencies {
   readonly settings: ListingSettings;
   readonly logger: Logger;
   /** The function's metrics (`observability/metrics.ts`). */
-  readonly metrics: Metrics;
+  readonly metrics: FunctionMetrics;
   /** The clock; tests fix it. */
   readonly now?: () => Date;
   /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
@@ -93,7 +92,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       // Never log the event: it carries the Authorization header.
       .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
       // Publishes what the invocation added, answered or not, and ColdStart once per container.
-      .use(logMetrics(metrics, { captureColdStartMetric: true }))
+      .use(metrics.middleware)
       .use(errorResponses(logger))
       .use(requestIdHeader())
       .use(conditionalGet())

@@ -1,9 +1,8 @@
 /** What a served listing reports: one structured log line, and its metrics (docs/operating.md#metrics). */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { AuthorizedVendor } from '../auth/context';
 import { LISTING_SERVED, type ListingServedLog } from '../observability/log-fields';
-import { FUNCTION_METRICS } from '../observability/metrics';
+import type { FunctionMetrics } from '../observability/metrics';
 import type { ListingResult, NotModifiedResult } from './request';
 
 /**
@@ -15,7 +14,7 @@ import type { ListingResult, NotModifiedResult } from './request';
  */
 export function reportListing(
   logger: Logger,
-  metrics: Metrics,
+  metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
   result: ListingResult | NotModifiedResult,
 ): void {
@@ -39,11 +38,11 @@ export function reportListing(
     ...('notModified' in result && { notModified: true }),
   };
   logger.info(LISTING_SERVED, { ...line });
-  metrics.addMetric(FUNCTION_METRICS.readUnits, MetricUnit.Count, result.readUnits);
-  metrics.addMetric(FUNCTION_METRICS.dynamodbCalls, MetricUnit.Count, result.calls);
-  metrics.addMetric(FUNCTION_METRICS.itemsReturned, MetricUnit.Count, served.items);
+  metrics.count('readUnits', result.readUnits);
+  metrics.count('dynamodbCalls', result.calls);
+  metrics.count('itemsReturned', served.items);
   // Always emitted, 0 as a rule, so that the alarm on it reads a series rather than the absence of one.
-  metrics.addMetric(FUNCTION_METRICS.foreignItems, MetricUnit.Count, result.foreignItems);
+  metrics.count('foreignItems', result.foreignItems);
   if (result.foreignItems > 0) {
     logger.error('The active index named items of another vendor; they were left out', {
       vendorId: vendor.vendorId,

@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { FunctionName } from '../../lambda/config/defaults';
-import { createFunctionMetrics } from '../../lambda/observability/metrics';
+import { createFunctionMetrics, type FunctionMetrics } from '../../lambda/observability/metrics';
 
 /**
  * A Lambda context as the runtime passes it to a handler: enough for Middy and the Powertools logger, with the
@@ -45,6 +44,6 @@ export function silentLogger(): Logger {
  * A function's metrics, as its entry point makes them. They print nothing while `POWERTOOLS_METRICS_DISABLED` is
  * set, as the test environment and the benchmark set it; a test that reads them unsets it first.
  */
-export function quietMetrics(functionName: FunctionName): Metrics {
+export function quietMetrics(functionName: FunctionName): FunctionMetrics {
   return createFunctionMetrics(functionName, silentLogger());
 }

@@ -8,7 +8,6 @@ import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
-import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { listingEvent } from '../support/events';
 import { lambdaContext, testMetrics } from '../support/lambda';
@@ -123,11 +122,11 @@ describe('listing faults', () => {
   it('leaves out an item that belongs to another vendor, whatever the index said, and counts it for the alarm', async () => {
     dynamodb.on(QueryCommand).resolves({ Items: [{ id: 2 }, { id: 1 }], Count: 2 });
     dynamodb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [vacancy(1), vacancy(2, 'globex')] } });
-    const added = jest.spyOn(metrics, 'addMetric');
+    const added = jest.spyOn(metrics, 'count');
     const response = await call();
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).data.map((v: { id: number }) => v.id)).toEqual([1]);
-    expect(added).toHaveBeenCalledWith(FUNCTION_METRICS.foreignItems, 'Count', 1);
+    expect(added).toHaveBeenCalledWith('foreignItems', 1);
     added.mockRestore();
   });
 

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { FUNCTION_METRICS } from '../../lambda/observability/metrics';
 import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { SyncResponse } from '../../lambda/vacancies/types';
@@ -174,12 +173,12 @@ describe('incremental sync', () => {
 
   it('reads one unit for a sync that finds nothing: the summary says so', async () => {
     readAt(T0 + 200_000);
-    const added = jest.spyOn(metrics, 'addMetric');
+    const added = jest.spyOn(metrics, 'count');
     const body = await sync(since(T0 + 150_000));
     expect(body.data).toEqual([]);
     expect(body.pagination.total).toBe(0);
-    const units = added.mock.calls.find(([name]) => name === FUNCTION_METRICS.readUnits)?.[2];
-    const calls = added.mock.calls.find(([name]) => name === FUNCTION_METRICS.dynamodbCalls)?.[2];
+    const units = added.mock.calls.find(([name]) => name === 'readUnits')?.[1];
+    const calls = added.mock.calls.find(([name]) => name === 'dynamodbCalls')?.[1];
     added.mockRestore();
     expect(calls).toBe(1);
     expect(units).toBeLessThanOrEqual(1);

@@ -1,8 +1,8 @@
 /** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { parseImportFile } from '../../lambda/import/file';
 import { type ImportOptions, importVacancies } from '../../lambda/import/import';
+import type { FunctionMetrics } from '../../lambda/observability/metrics';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository, type VacancyRepositoryOptions } from '../../lambda/vacancies/repository';
 import type { ListingSettings } from '../../lambda/vacancies/request';
@@ -21,7 +21,7 @@ export function testListingHandler(
     readonly repository?: Omit<VacancyRepositoryOptions, 'tableName' | 'vendorsTable'>;
     readonly now?: () => Date;
     readonly logger?: Logger;
-    readonly metrics?: Metrics;
+    readonly metrics?: FunctionMetrics;
   } = {},
 ) {
   return createListingHandler({
