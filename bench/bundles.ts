@@ -9,7 +9,13 @@ import { build } from 'esbuild';
 import { FUNCTION_NAMES } from '../lambda/config/defaults';
 import { functionEnvironment } from '../lib/function-environment';
 import { DEFAULT_SETTINGS } from '../lib/settings';
-import { ESBUILD_SETTINGS, esbuildDefine, FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
+import {
+  DEFAULT_BUNDLE,
+  ESBUILD_SETTINGS,
+  esbuildAlias,
+  esbuildDefine,
+  FUNCTION_NODE_OPTIONS,
+} from '../lib/stack/bundling';
 import { percentile, round } from './stats';
 
 export interface BundleResult {
@@ -34,7 +40,8 @@ async function bundle(name: BundleName, folder: string): Promise<string> {
     ...settings,
     mainFields: [...settings.mainFields],
     banner: { js: banner },
-    define: esbuildDefine(),
+    alias: esbuildAlias(DEFAULT_BUNDLE),
+    define: esbuildDefine(DEFAULT_BUNDLE),
     entryPoints: [ENTRIES[name]],
     bundle: true,
     outfile,

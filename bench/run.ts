@@ -43,7 +43,8 @@ const READS: ReadOptions = QUICK
       syncSize: 10_000,
       syncChanges: 100,
     };
-const INIT_RUNS = QUICK ? 20 : 40;
+// Interleaved runs per bundle: on a shared machine the median of 40 still moved by ±4 %; 80 halves that.
+const INIT_RUNS = QUICK ? 20 : 80;
 // The import's target is stated at 10,000 records: below that its fixed costs (vendor reads, the pre-read) weigh
 // more than the rate, so the quick run imports as many, over fewer rounds.
 const IMPORT_RECORDS = 10_000;
@@ -74,7 +75,6 @@ function targets(
   const { reads, entries, walks, polls, syncs } = measured;
   const find = (size: number, label: string, filters: string | null = null) =>
     reads.find((r) => r.vacancies === size && r.page_label === label && r.filters === filters);
-  const initRatio = bundles.listing.init_p50_ms / bundles.bare.init_p50_ms;
   const checks: Check[] = [];
   const first1k = find(1_000, 'first');
   if (first1k?.rcu_ratio != null) {
@@ -153,11 +153,14 @@ function targets(
     });
   }
   checks.push(
-    {
-      target: 'Listing cold init ≤ 1.15× the bare function',
-      value: `${round(initRatio)}×`,
-      met: initRatio <= 1.15,
-    },
+    ...(['listing', 'authorizer'] as const).map((name) => {
+      const ratio = bundles[name].init_p50_ms / bundles.bare.init_p50_ms;
+      return {
+        target: `${name[0]?.toUpperCase()}${name.slice(1)} cold init ≤ 1.15× the bare function (default monitoring profile)`,
+        value: `${round(ratio)}× (${bundles[name].init_p50_ms} ms vs ${bundles.bare.init_p50_ms} ms)`,
+        met: ratio <= 1.15,
+      };
+    }),
     {
       target: 'Listing bundle ≤ 400 KB minified',
       value: `${round(bundles.listing.bytes / 1024, 1)} KB`,

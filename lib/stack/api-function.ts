@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { FunctionLimits } from '../../lambda/config/defaults';
-import { FUNCTION_NODE_OPTIONS, nodejsBundling } from './bundling';
+import { type BundleOptions, FUNCTION_NODE_OPTIONS, nodejsBundling } from './bundling';
 
 /** What differs between the service's functions. */
 export interface ApiFunctionProps {
@@ -24,6 +24,8 @@ export interface ApiFunctionProps {
   readonly logRetention: logs.RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
   readonly tracing: boolean;
+  /** What its bundle carries besides the code (the monitoring profile's metrics). */
+  readonly bundle: BundleOptions;
 }
 
 /**
@@ -61,7 +63,7 @@ export class ApiFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: { ...props.environment, NODE_OPTIONS: FUNCTION_NODE_OPTIONS },
-      bundling: nodejsBundling(),
+      bundling: nodejsBundling(props.bundle),
     });
     if (props.tracing) {
       Validations.of(this).acknowledge({

@@ -48,14 +48,41 @@ export function functionsBuildId(): string {
   return hash.digest('base64url').slice(0, 22);
 }
 
-/** esbuild's `define` of the functions: the build id. */
-export const esbuildDefine = () => ({ VVA_BUILD_ID: JSON.stringify(functionsBuildId()) });
+/** What a deployment's bundles carry besides the code: whether the functions publish metrics. */
+export interface BundleOptions {
+  /**
+   * Whether Powertools Metrics is bundled: only under the `detailed` monitoring profile; the `default` one
+   * publishes none, and its bundles leave it out (lambda/observability/metrics.ts, docs/design.md#cold-start).
+   */
+  readonly metrics: boolean;
+}
+
+/** The bundles of the default monitoring profile, which the benchmark measures. */
+export const DEFAULT_BUNDLE: BundleOptions = { metrics: false };
+
+/** esbuild's `define` of the functions: the build id, and whether metrics are bundled. */
+export const esbuildDefine = ({ metrics }: BundleOptions) => ({
+  VVA_BUILD_ID: JSON.stringify(functionsBuildId()),
+  VVA_METRICS: String(metrics),
+});
 
 /** Node options of the functions: stack traces mapped through the source maps. */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
+/** The metrics modules a build without metrics resolves to `lambda/observability/metrics-left-out.ts`. */
+const METRICS_MODULES = ['@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'] as const;
+
+/** esbuild's `alias` of a build: `ESBUILD_SETTINGS.alias`, and Powertools Metrics left out unless bundled. */
+export function esbuildAlias({ metrics }: BundleOptions): Record<string, string> {
+  const leftOut = './lambda/observability/metrics-left-out.ts';
+  return {
+    ...ESBUILD_SETTINGS.alias,
+    ...(metrics ? {} : Object.fromEntries(METRICS_MODULES.map((module) => [module, leftOut]))),
+  };
+}
+
 /** `ESBUILD_SETTINGS` in `NodejsFunction`'s terms. */
-export function nodejsBundling(): nodejs.BundlingOptions {
+export function nodejsBundling(options: BundleOptions): nodejs.BundlingOptions {
   return {
     target: ESBUILD_SETTINGS.target,
     format: nodejs.OutputFormat.ESM,
@@ -67,9 +94,9 @@ export function nodejsBundling(): nodejs.BundlingOptions {
     banner: ESBUILD_SETTINGS.banner,
     // `NodejsFunction` has no `alias` of its own; it passes `--alias` arguments on to esbuild as `--alias:from=to`.
     esbuildArgs: {
-      '--alias': Object.entries(ESBUILD_SETTINGS.alias).map(([from, to]) => `${from}=${to}`),
+      '--alias': Object.entries(esbuildAlias(options)).map(([from, to]) => `${from}=${to}`),
     },
-    define: esbuildDefine(),
+    define: esbuildDefine(options),
     bundleAwsSDK: true,
   };
 }

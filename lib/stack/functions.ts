@@ -54,6 +54,8 @@ export class ServiceFunctions extends Construct {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       tracing: settings.tracing,
+      // Metrics, bundled and on, only under the detailed profile (lambda/observability/metrics.ts).
+      bundle: { metrics: settings.monitoring === 'detailed' },
     };
 
     this.authorizer = new ApiFunction(this, 'Authorizer', {
