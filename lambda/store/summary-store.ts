@@ -51,11 +51,14 @@ export interface SummaryRead {
 
 const BATCH_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 
-/** Every read and write of the summary items of one vendors table. */
-export class SummaryStore {
+/**
+ * The reads of the summary items of one vendors table: all the listing needs, so that its bundle carries none of
+ * the writes (docs/design.md#cold-start).
+ */
+export class SummaryReader {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly vendorsTable: string,
+    protected readonly client: DynamoDBDocumentClient,
+    protected readonly vendorsTable: string,
   ) {}
 
   /** A vendor's summary, read strongly; undefined when the vendor has none yet. */
@@ -84,6 +87,10 @@ export class SummaryStore {
     return new Map(items.map((item) => [vendorOfSummary(item), parseSummary(item)]));
   }
 
+}
+
+/** Every read and write of the summary items of one vendors table. */
+export class SummaryStore extends SummaryReader {
   /**
    * Takes a writer's lease from `began` until `expires` (ms), its update sequence at 0, bumping the version: readers
    * stop trusting the summary, and syncs hand out no snapshot after `began`. (Sent twice, it changes nothing more

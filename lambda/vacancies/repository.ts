@@ -11,7 +11,7 @@ import type { ReadCost } from '../dynamodb/capacity';
 import type { MeteredQueryTarget } from '../dynamodb/metered-query';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import type { SummaryRead } from '../store/summary-store';
-import { SummaryStore } from '../store/summary-store';
+import { SummaryReader } from '../store/summary-store';
 import { countActiveEntries, type PageQuery, readPageEntries } from './active-index-reader';
 import {
   type ChangeEntry,
@@ -89,7 +89,7 @@ export function createVacancyRepository(
     retry: options.batchGetRetry ?? DEFAULT_BATCH_GET_RETRY,
     sleep: options.sleep,
   };
-  const summaries = new SummaryStore(client, options.vendorsTable);
+  const summaries = new SummaryReader(client, options.vendorsTable);
 
   return {
     async readPage(query) {
