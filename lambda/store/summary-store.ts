@@ -86,7 +86,6 @@ export class SummaryReader {
     });
     return new Map(items.map((item) => [vendorOfSummary(item), parseSummary(item)]));
   }
-
 }
 
 /** Every read and write of the summary items of one vendors table. */

@@ -70,7 +70,10 @@ export const esbuildDefine = ({ metrics }: BundleOptions) => ({
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 /** The metrics modules a build without metrics resolves to `lambda/observability/metrics-left-out.ts`. */
-const METRICS_MODULES = ['@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'] as const;
+const METRICS_MODULES = [
+  '@aws-lambda-powertools/metrics',
+  '@aws-lambda-powertools/metrics/middleware',
+] as const;
 
 /** esbuild's `alias` of a build: `ESBUILD_SETTINGS.alias`, and Powertools Metrics left out unless bundled. */
 export function esbuildAlias({ metrics }: BundleOptions): Record<string, string> {
