@@ -44,8 +44,8 @@ export class ServiceFunctions extends Construct {
     const deployed = { ...settings, publicBaseUrl: linksBaseUrl(settings) };
     // Unless the monitoring is detailed, the functions' metrics are off (Powertools' own switch): each would be a
     // custom metric billed monthly; the listing's figures stay in its one log line per request.
-    const metricsOff: Record<string, string> =
-      settings.monitoring === 'detailed' ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' };
+    const bundle = { metrics: settings.monitoring === 'detailed' };
+    const metricsOff: Record<string, string> = bundle.metrics ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' };
     const environmentOf = (name: Parameters<typeof functionEnvironment>[0]) => ({
       ...functionEnvironment(name, deployed, tables),
       ...metricsOff,
@@ -55,7 +55,7 @@ export class ServiceFunctions extends Construct {
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       tracing: settings.tracing,
       // Metrics, bundled and on, only under the detailed profile (lambda/observability/metrics.ts).
-      bundle: { metrics: settings.monitoring === 'detailed' },
+      bundle,
     };
 
     this.authorizer = new ApiFunction(this, 'Authorizer', {
