@@ -61,7 +61,7 @@ const FUNCTIONS_ENVIRONMENT = Object.assign(
 /** Milliseconds to import (load and initialise) a bundle in a fresh Node.js process, flags as on Lambda. */
 function importTime(file: string): number {
   const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
-  const run = spawnSync(process.execPath, [FUNCTION_NODE_OPTIONS, '--input-type=module', '-e', script], {
+  const run = spawnSync(process.execPath, [...FUNCTION_NODE_OPTIONS, '--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH, AWS_REGION: 'eu-central-1', ...FUNCTIONS_ENVIRONMENT },
     encoding: 'utf8',
   });

@@ -231,7 +231,7 @@ async function main() {
 
   const bytes = (n: number) => `${round(n / 1024, 1)} KB`;
   console.log(
-    `\n## Bundles and cold init (${INIT_RUNS} fresh Node ${process.version} processes each, ${FUNCTION_NODE_OPTIONS})\n`,
+    `\n## Bundles and cold init (${INIT_RUNS} fresh Node ${process.version} processes each, Node options: ${FUNCTION_NODE_OPTIONS.join(' ') || 'none'})\n`,
   );
   console.log(
     table(

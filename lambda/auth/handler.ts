@@ -7,7 +7,11 @@ import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration } from '../config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
+import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { createAuthorizerHandler } from './authorizer';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
 
 const config = functionConfiguration('authorizer');
 const client = createDynamoDBClient({

@@ -11,8 +11,12 @@ import { functionConfiguration } from '../config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { createFunctionMetrics } from '../observability/metrics';
+import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { zoneClock } from '../time/zone-clock';
 import { type ExpiryReport, runExpiry } from './job';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
 
 const config = functionConfiguration('expiry');
 const client = createDocumentClient(

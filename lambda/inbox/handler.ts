@@ -11,8 +11,12 @@ import middy from '@middy/core';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration } from '../config/environment';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { zoneClock } from '../time/zone-clock';
 import { s3EventReceiver } from './receiver';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
 
 const config = functionConfiguration('inbox');
 const logger = new Logger({ serviceName: SERVICE_NAME });

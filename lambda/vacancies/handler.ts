@@ -6,9 +6,13 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
+import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { listingConfigFromEnvironment } from './config';
 import { createListingHandler } from './listing-handler';
 import { createVacancyRepository } from './repository';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
 
 const config = listingConfigFromEnvironment();
 const client = createDynamoDBClient({

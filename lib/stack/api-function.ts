@@ -62,7 +62,10 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
-      environment: { ...props.environment, NODE_OPTIONS: FUNCTION_NODE_OPTIONS },
+      environment: {
+        ...props.environment,
+        ...(FUNCTION_NODE_OPTIONS.length > 0 && { NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' ') }),
+      },
       bundling: nodejsBundling(props.bundle),
     });
     if (props.tracing) {

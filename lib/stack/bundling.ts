@@ -8,7 +8,8 @@ import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
  * and the benchmark runs esbuild with the very same settings, so what it measures is what is deployed.
  *
  * ESM output (tree-shaken better than CommonJS, and what Node 24 prefers), minified, source maps without the
- * sources embedded (smaller files; the stack traces still point at the TypeScript lines), `module` entry points
+ * sources embedded (smaller files; a bundle reads its map only when a stack trace is formatted, and the trace
+ * then points at the TypeScript lines: lambda/observability/stack-traces.ts), `module` entry points
  * first, and the AWS SDK bundled rather than taken from the runtime, so the deployed SDK is the tested one — with
  * its default credential chain reduced to the environment, where Lambda puts the role's credentials
  * (lambda/aws/environment-credentials.ts).
@@ -60,14 +61,21 @@ export interface BundleOptions {
 /** The bundles of the default monitoring profile, which the benchmark measures. */
 export const DEFAULT_BUNDLE: BundleOptions = { metrics: false };
 
-/** esbuild's `define` of the functions: the build id, and whether metrics are bundled. */
+/**
+ * esbuild's `define` of the functions: the build id, whether metrics are bundled, and that the bundle maps its stack
+ * traces through its source map when one is read (lambda/observability/stack-traces.ts).
+ */
 export const esbuildDefine = ({ metrics }: BundleOptions) => ({
   VVA_BUILD_ID: JSON.stringify(functionsBuildId()),
   VVA_METRICS: String(metrics),
+  VVA_LAZY_SOURCE_MAPS: 'true',
 });
 
-/** Node options of the functions: stack traces mapped through the source maps. */
-export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
+/**
+ * Node options of the functions: none. Not `--enable-source-maps`, which reads and indexes the whole source map at
+ * every cold start; a bundle maps its stack traces itself, when one is read (docs/design.md#cold-start).
+ */
+export const FUNCTION_NODE_OPTIONS: readonly string[] = [];
 
 /** The metrics modules a build without metrics resolves to `lambda/observability/metrics-left-out.ts`. */
 const METRICS_MODULES = [

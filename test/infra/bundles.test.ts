@@ -101,9 +101,17 @@ async function invoke(fn: DeployedFunction, event: unknown, environment: Record<
       invokedFunctionArn: 'arn:aws:lambda:eu-central-1:123456789012:function:listing',
       getRemainingTimeInMillis: () => deadline - Date.now() };
     process.stdout.write(${JSON.stringify(`\n${RESULT}`)} + JSON.stringify(await handler(JSON.parse(process.argv[1]), context)));`;
-  const { stdout } = await promisify(execFile)(
+  const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
-    [String(fn.variables.NODE_OPTIONS ?? ''), '--input-type=module', '-e', script, JSON.stringify(event)],
+    [
+      ...String(fn.variables.NODE_OPTIONS ?? '')
+        .split(' ')
+        .filter(Boolean),
+      '--input-type=module',
+      '-e',
+      script,
+      JSON.stringify(event),
+    ],
     { env: { PATH: process.env.PATH, HOME: home, ...environment }, encoding: 'utf8', timeout: 30_000 },
   );
   // The function's own log lines (JSON too) come before its answer.
@@ -114,8 +122,16 @@ async function invoke(fn: DeployedFunction, event: unknown, environment: Record<
       headers: Record<string, string>;
       body: string;
     },
-    { output: stdout },
+    { output: `${stdout}\n${stderr}` },
   );
+}
+
+/** The errors in the log lines a function printed. */
+function loggedErrors(output: string): { stack: string }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"error"'))
+    .map((line) => (JSON.parse(line) as { error: { stack: string } }).error);
 }
 
 /** The names of the metrics in the EMF documents a function printed. */
@@ -220,6 +236,16 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       request_id: 'no-credentials',
     });
     expect(proxy.operations.length).toBe(before);
+    // Logged with the TypeScript sources' lines, though Node runs without `--enable-source-maps`: the bundle maps
+    // a stack when one is read (lambda/observability/stack-traces.ts).
+    const logged = loggedErrors(response.output);
+    expect(logged.length).toBeGreaterThan(0);
+    for (const { stack } of logged) {
+      const frames = stack.split('\n').filter((line) => line.startsWith('    at '));
+      expect(frames[0]).toMatch(/@aws-sdk\/credential-provider-env\/dist-es\/fromEnv\.js:\d+:\d+$/);
+      expect(frames.at(-1)).toMatch(/lambda\/vacancies\/listing-handler\.ts:\d+:\d+\)?$/);
+      expect(frames.filter((frame) => frame.includes('index.mjs:'))).toEqual([]);
+    }
   });
 
   it('leaves Powertools Metrics out of every bundle under the default monitoring profile: no EMF document', async () => {

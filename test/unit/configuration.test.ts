@@ -102,7 +102,7 @@ describe('the configuration path', () => {
       );
       const variables = { ...(resource?.[1].Properties.Environment.Variables as Record<string, unknown>) };
       const mine = { ...local[name] };
-      // What differs by design: where the tables and the engine are, the links' base, Lambda's Node options, and
+      // What differs by design: where the tables and the engine are, the links' base, and
       // the metrics switch (the monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles).
       for (const environment of [variables, mine] as Record<string, unknown>[]) {
         for (const variable of [
@@ -110,7 +110,6 @@ describe('the configuration path', () => {
           'VENDORS_TABLE',
           'DYNAMODB_ENDPOINT',
           'PUBLIC_BASE_URL',
-          'NODE_OPTIONS',
           'POWERTOOLS_METRICS_DISABLED',
         ]) {
           delete environment[variable];
