@@ -91,10 +91,11 @@ export function createNaiveRepository(client: DynamoDBDocumentClient, tableName:
       return { summary: undefined, readUnits: 0, calls: 0 };
     },
 
-    // The baseline lists; it has no change index to sync from.
+    // The baseline lists; it has no change index to sync from, and a job page's one GetItem has no naive form.
     readChanges: notABaseline,
     countChanges: notABaseline,
     readItems: notABaseline,
+    readVacancy: notABaseline,
   };
 }
 

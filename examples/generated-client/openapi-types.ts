@@ -39,10 +39,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vendor/vacancies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the vendor's active vacancies
+         * @description What a job page needs: one vacancy of the authenticated vendor that is active (status `active`, a deadline
+         *     of today or later in the service time zone), its 15 fields as in the listing. An id that is not the
+         *     vendor's active vacancy — not there, another vendor's, inactive, closed, expired, deleted, or not an id
+         *     in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
+         *
+         *     `Accept` chooses the representation: JSON, unless it ranks `application/ld+json` above `application/json`
+         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed in the job page in a script element of
+         *     type `application/ld+json`. `lang` and `Accept-Language` choose the locale as in the listing;
+         *     other query parameters are ignored. Reads one item: at most one read unit, a 304 too.
+         */
+        get: operations["getVacancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One vacancy, in Azerbaijani or in English (`Content-Language` says which). */
+        OneVacancy: {
+            /** @constant */
+            status: "success";
+            company: string;
+            data: components["schemas"]["VacancyAz"] | components["schemas"]["VacancyEn"];
+        };
+        /**
+         * @description The vacancy as a schema.org JobPosting (https://schema.org/JobPosting), with what Google's job search
+         *     requires. A property whose value is unknown is left out. `inLanguage` is the response's locale.
+         */
+        JobPosting: {
+            /** @constant */
+            "@context": "https://schema.org";
+            /** @constant */
+            "@type": "JobPosting";
+            identifier: {
+                /** @constant */
+                "@type": "PropertyValue";
+                name: string;
+                value: string;
+            };
+            title: string;
+            /** @description HTML — the description, then Requirements and Responsibilities — every text escaped. */
+            description: string;
+            /** Format: uri */
+            url?: string;
+            /** Format: date-time */
+            datePosted: string;
+            /** Format: date-time */
+            validThrough: string;
+            /** @enum {unknown} */
+            employmentType?: "FULL_TIME" | "PART_TIME" | "INTERN";
+            /** @constant */
+            jobLocationType?: "TELECOMMUTE";
+            applicantLocationRequirements?: {
+                /** @constant */
+                "@type": "Country";
+                name: string;
+            };
+            hiringOrganization: {
+                /** @constant */
+                "@type": "Organization";
+                name: string;
+                /** Format: uri */
+                sameAs?: string;
+                /** Format: uri */
+                logo?: string;
+            };
+            jobLocation: {
+                /** @constant */
+                "@type": "Place";
+                address: {
+                    /** @constant */
+                    "@type": "PostalAddress";
+                    addressLocality: string;
+                    addressCountry: string;
+                };
+            };
+            baseSalary?: {
+                /** @constant */
+                "@type": "MonetaryAmount";
+                currency: string;
+                value: {
+                    /** @constant */
+                    "@type": "QuantitativeValue";
+                    /** Format: int64 */
+                    value?: number;
+                    /** Format: int64 */
+                    minValue?: number;
+                    /** Format: int64 */
+                    maxValue?: number;
+                    /** @enum {unknown} */
+                    unitText: "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
+                };
+            };
+            /** @enum {unknown} */
+            inLanguage: "az" | "en";
+            /** @constant */
+            directApply: false;
+        };
         /**
          * @description A page of the listing — or, with `updated_since`, of a sync — in Azerbaijani or in English
          *     (`Content-Language` says which).
@@ -263,6 +372,13 @@ export interface components {
             /** @constant */
             message?: "Not Found.";
         } & components["schemas"]["Error"];
+        ErrorVacancyNotFound: {
+            /** @constant */
+            status: "error";
+            /** @constant */
+            message: "Vacancy not found.";
+            request_id: string;
+        };
         ErrorMethodNotAllowed: {
             /** @constant */
             message?: "Method Not Allowed.";
@@ -332,7 +448,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorForbidden"];
             };
         };
-        /** @description Any path other than `/vendor/vacancies` (exactly), for any method, before authentication. */
+        /**
+         * @description Any path other than `/vendor/vacancies` and `/vendor/vacancies/{id}` (exactly; `{id}` one segment), for any
+         *     method, before authentication.
+         */
         NotFound: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -343,7 +462,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorNotFound"];
             };
         };
-        /** @description Any method other than GET on `/vendor/vacancies`, before authentication. */
+        /**
+         * @description The id is not one of the vendor's active vacancies, or not an id: one answer for every case, so that it never
+         *     tells whether the id exists elsewhere. Always JSON.
+         */
+        VacancyNotFound: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorVacancyNotFound"];
+            };
+        };
+        /** @description Any method other than GET on either route, before authentication. */
         MethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
@@ -479,6 +612,16 @@ export interface components {
          */
         Cursor: string;
         /**
+         * @description The vacancy's id, in its canonical decimal form (digits, no sign, no leading zero); anything else is the
+         *     404 of a vacancy not found.
+         */
+        VacancyId: number;
+        /**
+         * @description `application/ld+json` ranked above `application/json` (RFC 9110 quality values) asks for the JobPosting;
+         *     anything else, or nothing, for JSON. Never refused.
+         */
+        Accept: string;
+        /**
          * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
          *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
          *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
@@ -494,6 +637,8 @@ export interface components {
         /** @description The locale of the translated fields. */
         ContentLanguage: "az" | "en";
         Vary: "Accept-Language";
+        /** @description The route has two representations (by `Accept`) in two languages. */
+        VaryRepresentations: "Accept, Accept-Language";
         /** @description Cache only for this client, and revalidate (with `If-None-Match`) before using it again. */
         CacheControlPrivate: "private, no-cache";
         CacheControlNoStore: "no-store";
@@ -595,6 +740,80 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["InvalidParameters"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVacancy: {
+        parameters: {
+            query?: {
+                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /**
+                 * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
+                 *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /**
+                 * @description `application/ld+json` ranked above `application/json` (RFC 9110 quality values) asks for the JobPosting;
+                 *     anything else, or nothing, for JSON. Never refused.
+                 */
+                Accept?: components["parameters"]["Accept"];
+                /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The vacancy's id, in its canonical decimal form (digits, no sign, no leading zero); anything else is the
+                 *     404 of a vacancy not found.
+                 */
+                id: components["parameters"]["VacancyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vacancy, in the locale `Content-Language` names, as JSON or as a JobPosting. */
+            200: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryRepresentations"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneVacancy"];
+                    "application/ld+json": components["schemas"]["JobPosting"];
+                };
+            };
+            /**
+             * @description Not modified: `If-None-Match` matched the representation's `ETag` (weak comparison; `*` matches). No
+             *     body.
+             */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    Vary: components["headers"]["VaryRepresentations"];
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["VacancyNotFound"];
             422: components["responses"]["InvalidParameters"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];

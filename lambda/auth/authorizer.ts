@@ -76,7 +76,8 @@ class KeyCheckFailed extends Error {
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
  * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
  * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow, with the vendor's usage key as
- * `usageIdentifierKey` (its rate tier's usage plan throttles it) and `{ vendorId, company, rateTier }` as context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
+ * `usageIdentifierKey` (its rate tier's usage plan throttles it) and `{ vendorId, company, rateTier }` (and its
+ * `website` and `logo` when set) as context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
  * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
@@ -123,6 +124,8 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
         vendorId: vendor.vendorId,
         company: vendor.company,
         rateTier: vendor.rateTier,
+        website: vendor.website,
+        logo: vendor.logo,
       }),
     };
   };

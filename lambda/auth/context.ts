@@ -11,11 +11,20 @@ export interface AuthorizedVendor {
   readonly company: string;
   /** Its rate tier: the usage plan that throttles it, which every 200 states in `RateLimit-Policy`. */
   readonly rateTier: string;
+  /** Its website and logo (absolute https URLs), when the operator set them: a JobPosting names them. */
+  readonly website?: string | undefined;
+  readonly logo?: string | undefined;
 }
 
 /** The context an authorizer returns for a vendor: string values only, as API Gateway requires. */
-export function authorizerContext({ vendorId, company, rateTier }: AuthorizedVendor): Record<string, string> {
-  return { vendorId, company, rateTier };
+export function authorizerContext({
+  vendorId,
+  company,
+  rateTier,
+  website,
+  logo,
+}: AuthorizedVendor): Record<string, string> {
+  return { vendorId, company, rateTier, ...(website && { website }), ...(logo && { logo }) };
 }
 
 /**
@@ -24,8 +33,14 @@ export function authorizerContext({ vendorId, company, rateTier }: AuthorizedVen
  */
 export function authorizedVendor(context: unknown): AuthorizedVendor | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
-  const { vendorId, company, rateTier } = context as Record<string, unknown>;
+  const { vendorId, company, rateTier, website, logo } = context as Record<string, unknown>;
   if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') return undefined;
   if (typeof rateTier !== 'string' || rateTier === '') return undefined;
-  return { vendorId, company, rateTier };
+  return {
+    vendorId,
+    company,
+    rateTier,
+    ...(typeof website === 'string' && website !== '' && { website }),
+    ...(typeof logo === 'string' && logo !== '' && { logo }),
+  };
 }

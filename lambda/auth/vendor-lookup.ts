@@ -13,7 +13,8 @@ export async function getVendor(
     new GetCommand({
       TableName: tableName,
       Key: vendorItemKey(vendorId),
-      ProjectionExpression: 'vendorId, company, #status, rateTier, usageKey, createdAt, updatedAt',
+      ProjectionExpression:
+        'vendorId, company, #status, rateTier, usageKey, website, logo, createdAt, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
     }),
     underDeadline(signal),

@@ -12,6 +12,10 @@ export const SERVICE_DEFAULTS = {
   perPage: 15,
   /** The most of a vendor's active vacancies one snapshot may close, in percent (docs/operating.md#snapshots). */
   snapshotMaxClose: 20,
+  /** A JobPosting's country (ISO 3166-1 alpha-2), salary currency (ISO 4217) and salary period (docs/api.md#jobposting). */
+  jobCountry: 'AZ',
+  salaryCurrency: 'AZN',
+  salaryPeriod: 'MONTH',
 } as const;
 
 /** The bounds of `per_page`, a request's and the default alike (docs/api.md#query-parameters). */

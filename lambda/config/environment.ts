@@ -33,7 +33,16 @@ export const FUNCTION_ENVIRONMENTS = {
   authorizer: { tables: ['vendors'], settings: [] },
   listing: {
     tables: ['vacancies', 'vendors'],
-    settings: ['defaultLocale', 'serviceTimeZone', 'defaultPerPage', 'publicBaseUrl', 'rateTiers'],
+    settings: [
+      'defaultLocale',
+      'serviceTimeZone',
+      'defaultPerPage',
+      'publicBaseUrl',
+      'rateTiers',
+      'jobCountry',
+      'salaryCurrency',
+      'salaryPeriod',
+    ],
   },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
   inbox: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone', 'snapshotMaxClose'] },

@@ -5,9 +5,9 @@
  * functions' environment (`lib/function-environment.ts`).
  */
 
-import { LOCALES, type Locale } from '../schema/vacancy';
+import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
 import { isTimeZone } from '../time/zone-clock';
-import { type Check, httpUrl, jsonObject, oneOf, whole } from './checks';
+import { type Check, httpUrl, jsonObject, matching, oneOf, whole } from './checks';
 import { DEFAULT_RATE_TIERS, PER_PAGE_LIMITS, type RateTier, SERVICE_DEFAULTS } from './defaults';
 
 /** A setting: its default, its check, and what it allows, in words, for the one-line error. */
@@ -75,6 +75,24 @@ export const FUNCTION_SETTINGS = {
     default: SERVICE_DEFAULTS.snapshotMaxClose as number,
     check: whole(0, 100),
     allowed: 'a whole number of percent from 0 to 100',
+  },
+  jobCountry: {
+    variable: 'JOB_COUNTRY',
+    default: SERVICE_DEFAULTS.jobCountry as string,
+    check: matching(/^[A-Z]{2}$/),
+    allowed: 'an ISO 3166-1 alpha-2 country code in capitals, such as AZ',
+  },
+  salaryCurrency: {
+    variable: 'SALARY_CURRENCY',
+    default: SERVICE_DEFAULTS.salaryCurrency as string,
+    check: matching(/^[A-Z]{3}$/),
+    allowed: 'an ISO 4217 currency code in capitals, such as AZN',
+  },
+  salaryPeriod: {
+    variable: 'SALARY_PERIOD',
+    default: SERVICE_DEFAULTS.salaryPeriod as SalaryPeriod,
+    check: oneOf(SALARY_PERIODS),
+    allowed: SALARY_PERIODS.join(', '),
   },
   rateTiers: {
     variable: 'RATE_TIERS',

@@ -53,8 +53,8 @@ export function errorEnvelope(message: string, requestId: string, errors?: Field
 export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as const;
 
 /**
- * An error with an HTTP status. Its message is the contract's message for the status — or, for a 410, the one that
- * says which changes are gone — never internal detail.
+ * An error with an HTTP status. Its message is the contract's message for the status — or one that says more about
+ * what the client asked for (a 410's changes gone, a 404's vacancy not found) — never internal detail.
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -64,13 +64,13 @@ export class HttpError extends Error {
     readonly details: {
       readonly errors?: FieldErrors;
       readonly headers?: Readonly<Record<string, string>>;
-      /** The message of a status whose message says more than the status (410). */
+      /** A message that says more than the status's own (a 410's, a 404's on the one-vacancy route). */
       readonly message?: string;
       /** The underlying failure, for the logs only. */
       readonly cause?: unknown;
     } = {},
   ) {
-    super(statusCode === 410 ? (details.message ?? 'Gone.') : ERROR_MESSAGES[statusCode], {
+    super(details.message ?? (statusCode === 410 ? 'Gone.' : ERROR_MESSAGES[statusCode]), {
       cause: details.cause,
     });
   }
@@ -84,6 +84,15 @@ export const changesPurged = (horizon: string) =>
   new HttpError(410, {
     message: `Changes before ${horizon} are no longer kept; sync again from ${FULL_SYNC}.`,
   });
+
+/**
+ * 404 of the one-vacancy route (docs/api.md#one-vacancy): the same for an id that is not there, not the vendor's,
+ * not active, or not an id at all — it never tells whether the id exists elsewhere.
+ */
+export const vacancyNotFound = () => new HttpError(404, { message: VACANCY_NOT_FOUND });
+
+/** The message of that 404. */
+export const VACANCY_NOT_FOUND = 'Vacancy not found.';
 
 /** 422 naming every invalid field. */
 export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });

@@ -20,3 +20,15 @@ export interface ListingServedLog {
   /** Set on a 304 answered from the vendor's summary: `total` is what the body it stands for says. */
   readonly notModified?: true;
 }
+
+/** The message of the line the one-vacancy route logs when it answers 200 or 304. */
+export const VACANCY_SERVED = 'Vacancy served';
+
+/** The fields of that line. */
+export interface VacancyServedLog {
+  readonly vendorId: string;
+  readonly vacancyId: number;
+  /** DynamoDB read units the request consumed. */
+  readonly readUnits: number;
+  readonly dynamodbCalls: number;
+}

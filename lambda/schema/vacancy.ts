@@ -26,6 +26,10 @@ export type VacancyType = (typeof VACANCY_TYPES)[number];
 export const SALARY_TYPES = ['range', 'fixed', 'negotiable'] as const;
 export type SalaryType = (typeof SALARY_TYPES)[number];
 
+/** What a salary may be paid per: the deployment's `salaryPeriod`, a JobPosting's `unitText` (schema.org's values). */
+export const SALARY_PERIODS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
+export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
+
 /** The locales the service answers in. */
 export const LOCALES = ['az', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];

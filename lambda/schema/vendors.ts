@@ -17,6 +17,9 @@ export interface Vendor {
    * API Gateway takes it only from the authorizer, never from a request.
    */
   readonly usageKey?: string;
+  /** Its website and logo, absolute https URLs, when the operator set them (a JobPosting names them). */
+  readonly website?: string;
+  readonly logo?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -66,3 +69,11 @@ export function isVendorId(value: unknown): value is string {
 /** What to tell a user whose vendor id is not valid. */
 export const VENDOR_ID_RULE =
   'vendor ids are 2-63 characters of a-z, 0-9 and "-", starting with a letter or digit';
+
+/** Whether a value may be a vendor's website or logo: an absolute https URL with a host, no credentials, no blank. */
+export function isPublicHttpsUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 2048 || /\s/.test(value) || !URL.canParse(value))
+    return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '';
+}

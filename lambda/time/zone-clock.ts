@@ -19,6 +19,8 @@ export interface ZoneClock {
   formatAll(instants: readonly Date[]): string[];
   /** `YYYY-MM-DD HH:MM:SS` of one instant on the zone's wall clock. */
   format(instant: Date): string;
+  /** ISO 8601 of one instant on the zone's wall clock, with the zone's offset then: `2026-09-20T09:15:00+04:00`. */
+  formatWithOffset(instant: Date): string;
   /**
    * The instant at which the zone's wall clock shows `YYYY-MM-DD HH:MM:SS` (a string already checked for
    * that shape). A wall time skipped by a daylight-saving jump moves forward by the jump, as V8 resolves it;
@@ -69,6 +71,16 @@ export function zoneClock(zone: string): ZoneClock {
     today: (now) => inZone(zone, () => wallDate(now)),
     formatAll,
     format: (instant) => formatAll([instant])[0] as string,
+    formatWithOffset(instant) {
+      const wall = clock.format(instant).replace(' ', 'T');
+      // The offset is what the wall clock shows less the instant, to the minute (seconds dropped from both).
+      const minutes = Math.round(
+        (Date.parse(`${wall}Z`) - Math.floor(instant.getTime() / 1000) * 1000) / 60_000,
+      );
+      const sign = minutes < 0 ? '-' : '+';
+      const magnitude = Math.abs(minutes);
+      return `${wall}${sign}${pad(Math.floor(magnitude / 60))}:${pad(magnitude % 60)}`;
+    },
     nextDayStart(now) {
       const tomorrow = new Date(`${clock.today(now)}T00:00:00Z`);
       tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);

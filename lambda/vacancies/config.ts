@@ -26,5 +26,10 @@ export function listingConfigFromEnvironment(env: Environment = process.env): Li
     defaultPerPage: settings.defaultPerPage,
     publicBaseUrl: settings.publicBaseUrl || undefined,
     rateTiers: settings.rateTiers,
+    jobPosting: {
+      jobCountry: settings.jobCountry,
+      salaryCurrency: settings.salaryCurrency,
+      salaryPeriod: settings.salaryPeriod,
+    },
   };
 }

@@ -1,14 +1,19 @@
 /**
  * Reads of vacancy items by id (docs/design.md#how-a-listing-reads): one BatchGetItem (retrying what DynamoDB left
- * unprocessed) of the ids a page named, projected to what the page shows, each item checked to be the vendor's.
+ * unprocessed) of the ids a page named, projected to what the page shows, each item checked to be the vendor's; and
+ * one GetItem of the one vacancy a job page shows.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { RetryPolicy } from '../dynamodb/backoff';
 import { batchGetItems } from '../dynamodb/batch-get';
-import type { ReadCost } from '../dynamodb/capacity';
+import { capacityUnits, type ReadCost } from '../dynamodb/capacity';
+import { underDeadline } from '../dynamodb/deadline';
 import { ITEM } from '../schema/tables';
 import { VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
+
+/** An item as the one-vacancy route reads it: the vacancy object's fields, the vendor and the status. */
+export type ShownItem = Partial<ListedVacancy> & Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor>;
 
 /** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
 export type SyncedItem = Partial<ListedVacancy> &
@@ -24,6 +29,8 @@ const projection = (attributes: readonly string[]) => ({
 export const ITEM_VIEWS = {
   /** A listing's: the vacancy object's fields and the owner. */
   listed: projection([...VACANCY_FIELDS, ITEM.vendor]),
+  /** The one-vacancy route's: that and its status. */
+  shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status']),
   /** A sync's: that, its status and when it changed. */
   synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
 } as const;
@@ -66,4 +73,32 @@ export async function readItems<T extends { readonly id: number; readonly [ITEM.
     else foreignItems += 1;
   }
   return { items: ids.flatMap((id) => found.get(id) ?? []), readUnits, calls, foreignItems };
+}
+
+/**
+ * One item by id, as the one-vacancy route shows it, if it is the vendor's (another's is `undefined`, as a missing
+ * one: the caller cannot tell them apart, and neither can its client). Eventually consistent: half a unit for an item
+ * of up to 4 KB.
+ */
+export async function readItem(
+  target: Pick<ItemReaderTarget, 'client' | 'tableName'>,
+  vendorId: string,
+  id: number,
+  signal: AbortSignal | undefined,
+): Promise<ReadCost & { item: ShownItem | undefined }> {
+  const { Item, ConsumedCapacity } = await target.client.send(
+    new GetCommand({
+      TableName: target.tableName,
+      Key: { id },
+      ...ITEM_VIEWS.shown,
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+    underDeadline(signal),
+  );
+  const item = Item as ShownItem | undefined;
+  return {
+    item: item?.[ITEM.vendor] === vendorId ? item : undefined,
+    readUnits: capacityUnits(ConsumedCapacity),
+    calls: 1,
+  };
 }

@@ -9,9 +9,11 @@ import { conditionalGet, notModified } from '../http/conditional';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
+import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../http/routes';
 import type { FunctionMetrics } from '../observability/metrics';
 import { listVacancies } from './listing';
-import { reportListing } from './listing-report';
+import { reportListing, reportVacancy } from './listing-report';
+import { showVacancy } from './one-vacancy';
 import type { VacancyRepository } from './repository';
 import type { ListingSettings } from './request';
 
@@ -38,16 +40,36 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
   return vendor;
 }
 
-/** `GET /vendor/vacancies` as a Middy-wrapped Lambda handler for API Gateway REST proxy events. */
+/**
+ * The vacancies routes — `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, told apart by API Gateway's
+ * resource — as one Middy-wrapped Lambda handler for API Gateway REST proxy events.
+ */
 export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
-  const listing = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    // Every line of this request carries API Gateway's request id, as its access log line does
-    // (docs/operating.md#logs): one id finds both. Cleared after the invocation (`resetKeys`).
-    logger.setCorrelationId(event.requestContext.requestId);
-    const vendor = requestVendor(event);
+  /** The headers of every 200 (and of the 304 standing for it) of both routes. */
+  const successHeaders = (vendor: AuthorizedVendor, locale: string, vary: string) => {
+    const tiers = settings.rateTiers ?? {};
+    const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
+    if (!tier)
+      logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
+    return {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Language': locale,
+      Vary: vary,
+      'Cache-Control': 'private, no-cache',
+      // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
+      ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+    };
+  };
+
+  /** `GET /vendor/vacancies`: a page of the listing or of a sync. */
+  const listing = async (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    signal: AbortSignal,
+  ): Promise<APIGatewayProxyResult> => {
     const result = await listVacancies(
       {
         vendor,
@@ -56,23 +78,14 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         ifNoneMatch: requestHeader(event, 'If-None-Match'),
         location: { domainName: event.requestContext.domainName ?? '', path: event.requestContext.path },
         now: now(),
-        signal: deadlineSignal(context, reserveMs),
+        signal,
       },
       repository,
       settings,
     );
     reportListing(logger, metrics, vendor, result);
-    const tiers = settings.rateTiers ?? {};
-    const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
-    if (!tier)
-      logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
     const headers = {
-      'Content-Type': JSON_CONTENT_TYPE,
-      'Content-Language': result.locale,
-      Vary: 'Accept-Language',
-      'Cache-Control': 'private, no-cache',
-      // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
-      ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+      ...successHeaders(vendor, result.locale, 'Accept-Language'),
       // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
       ...(result.etag && { ETag: result.etag }),
     };
@@ -80,8 +93,50 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     return { statusCode: 200, headers, body: JSON.stringify(result.body) };
   };
 
+  /** `GET /vendor/vacancies/{id}`: one vacancy; `conditionalGet` tags its body and answers a matching poll 304. */
+  const vacancy = async (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    signal: AbortSignal,
+  ): Promise<APIGatewayProxyResult> => {
+    const result = await showVacancy(
+      {
+        vendor,
+        id: event.pathParameters?.[VACANCY_ID_PARAMETER] ?? '',
+        parameters: event.multiValueQueryStringParameters,
+        acceptLanguage: requestHeader(event, 'Accept-Language'),
+        accept: requestHeader(event, 'Accept'),
+        now: now(),
+        signal,
+      },
+      repository,
+      settings,
+    );
+    reportVacancy(logger, metrics, vendor, result);
+    return {
+      statusCode: 200,
+      // The route has two representations (docs/api.md#jobposting), chosen by `Accept`.
+      headers: {
+        ...successHeaders(vendor, result.locale, 'Accept, Accept-Language'),
+        'Content-Type': result.contentType,
+      },
+      body: JSON.stringify(result.body),
+    };
+  };
+
+  const route = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    // Every line of this request carries API Gateway's request id, as its access log line does
+    // (docs/operating.md#logs): one id finds both. Cleared after the invocation (`resetKeys`).
+    logger.setCorrelationId(event.requestContext.requestId);
+    const vendor = requestVendor(event);
+    const signal = deadlineSignal(context, reserveMs);
+    return event.resource === VACANCY_RESOURCE
+      ? vacancy(event, vendor, signal)
+      : listing(event, vendor, signal);
+  };
+
   return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(listing, {
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
       // The last resort, should something other than DynamoDB hold the request past its deadline: Middy answers
       // in its place just before Lambda's timeout, and that answer is the 503 too.
       timeoutEarlyInMillis: Math.floor(reserveMs / 2),

@@ -1,8 +1,16 @@
-/** What a served listing reports: one structured log line, and its metrics (docs/operating.md#metrics). */
+/**
+ * What a served listing or vacancy reports: one structured log line, and its metrics (docs/operating.md#metrics).
+ */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AuthorizedVendor } from '../auth/context';
-import { LISTING_SERVED, type ListingServedLog } from '../observability/log-fields';
+import {
+  LISTING_SERVED,
+  type ListingServedLog,
+  VACANCY_SERVED,
+  type VacancyServedLog,
+} from '../observability/log-fields';
 import type { FunctionMetrics } from '../observability/metrics';
+import type { VacancyResult } from './one-vacancy';
 import type { ListingResult, NotModifiedResult } from './request';
 
 /**
@@ -49,4 +57,23 @@ export function reportListing(
       foreignItems: result.foreignItems,
     });
   }
+}
+
+/** Logs the one vacancy served (200, or 304 after its read) and adds its reads to the invocation's metrics. */
+export function reportVacancy(
+  logger: Logger,
+  metrics: FunctionMetrics,
+  vendor: AuthorizedVendor,
+  result: VacancyResult,
+): void {
+  const line: VacancyServedLog = {
+    vendorId: vendor.vendorId,
+    vacancyId: result.id,
+    readUnits: result.readUnits,
+    dynamodbCalls: result.calls,
+  };
+  logger.info(VACANCY_SERVED, { ...line });
+  metrics.count('readUnits', result.readUnits);
+  metrics.count('dynamodbCalls', result.calls);
+  metrics.count('itemsReturned', 1);
 }

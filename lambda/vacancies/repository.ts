@@ -1,6 +1,6 @@
 /**
- * The vacancies route's data access (docs/design.md#how-a-listing-reads, #incremental-sync): what a listing and a
- * sync read, composed of one reader per thing read — the active index (`active-index-reader.ts`), the change index
+ * The vacancies routes' data access (docs/design.md#how-a-listing-reads, #incremental-sync): what a listing, a
+ * sync and the one-vacancy route read, composed of one reader per thing read — the active index (`active-index-reader.ts`), the change index
  * (`change-index-reader.ts`), the items (`item-reader.ts`) and the vendor's summary (`store/summary-store.ts`).
  * Nothing is scanned. The interface is what the strategies depend on, so the benchmark can put a naive one in its
  * place.
@@ -19,7 +19,14 @@ import {
   countChangeEntries,
   readChangeEntries,
 } from './change-index-reader';
-import { ITEM_VIEWS, type ItemReaderTarget, readItems, type SyncedItem } from './item-reader';
+import {
+  ITEM_VIEWS,
+  type ItemReaderTarget,
+  readItem,
+  readItems,
+  type ShownItem,
+  type SyncedItem,
+} from './item-reader';
 
 /** A page of a listing. */
 export interface VacancyPage extends ReadCost {
@@ -66,6 +73,12 @@ export interface VacancyRepository {
     ids: readonly number[],
     signal?: AbortSignal,
   ): Promise<ReadCost & { readonly items: SyncedItem[]; readonly foreignItems: number }>;
+  /** One vacancy by id, if it is the vendor's, whatever its status: one GetItem. */
+  readVacancy(
+    vendorId: string,
+    id: number,
+    signal?: AbortSignal,
+  ): Promise<ReadCost & { readonly item: ShownItem | undefined }>;
 }
 
 const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, maxDelayMs: 800 };
@@ -126,5 +139,6 @@ export function createVacancyRepository(
     readItems: (vendorId, ids, signal) =>
       readItems<SyncedItem>(items, vendorId, ids, ITEM_VIEWS.synced, signal),
     readSummary: (vendorId, signal) => summaries.read(vendorId, signal),
+    readVacancy: (vendorId, id, signal) => readItem(items, vendorId, id, signal),
   };
 }

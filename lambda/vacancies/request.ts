@@ -17,6 +17,7 @@ import {
   type SyncCursor,
   syncBinding,
 } from './cursor';
+import type { JobPostingSettings } from './job-posting';
 import { negotiateLocale } from './locale';
 import { type RequestLocation, routeUrl } from './pagination';
 import { type MultiValueParameters, parseListingQuery } from './query';
@@ -32,6 +33,8 @@ export interface ListingSettings {
   readonly defaultPerPage: number;
   /** Base of pagination URLs (a custom domain, say); the request's own URL when absent. */
   readonly publicBaseUrl?: string | undefined;
+  /** What a JobPosting states of every job (docs/api.md#jobposting); the deployment defaults when absent. */
+  readonly jobPosting?: Omit<JobPostingSettings, 'clock'>;
 }
 
 /** A listing request, stripped of its transport. */

@@ -1,7 +1,8 @@
 /**
  * The local stand-in for API Gateway: what it does for this API, as strictly as it does it (docs/api.md#the-local-server), around the real Lambda handlers.
  *
- * - Routing on the raw path, exactly: `/vendor/vacancies` and nothing that merely normalises to it (no `//`,
+ * - Routing on the raw path, exactly: `/vendor/vacancies` and `/vendor/vacancies/{id}` (one non-empty segment,
+ *   passed on decoded, as API Gateway decodes path parameters) and nothing that merely normalises to them (no `//`,
  *   `.` or `..` segments) — 404 — and GET only — 405.
  * - The identity source and `validationRegex`: a missing, repeated or malformed `Authorization` header is a 401
  *   without running the authorizer.
@@ -37,7 +38,7 @@ import {
   METHOD_NOT_ALLOWED,
   renderGatewayResponse,
 } from '../../lambda/http/gateway-responses';
-import { LISTING_PATH } from '../../lambda/http/routes';
+import { matchRoute } from '../../lambda/http/routes';
 import { lambdaContext } from './lambda-runtime';
 import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';
@@ -79,7 +80,8 @@ const STOPPING: GatewayResponseDefinition = {
 export const MAX_HEADER_BYTES = 10_240;
 
 const STAGE = 'local';
-const METHOD_ARN = `arn:aws:execute-api:local:000000000000:local/${STAGE}/GET${LISTING_PATH}`;
+/** The ARN of the method a request calls, as API Gateway gives it to the authorizer: the path as requested. */
+const methodArn = (path: string) => `arn:aws:execute-api:local:000000000000:local/${STAGE}/GET${path}`;
 const BEARER_HEADER = new RegExp(BEARER_HEADER_PATTERN);
 
 /** What invoking a Lambda function gave: its result, its error as Lambda reports it, or its timeout. */
@@ -203,6 +205,15 @@ function rawGatewayResponse(definition: GatewayResponseDefinition, fallbackStatu
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
+/** A path segment decoded as API Gateway decodes a path parameter; null when its percent-encoding is malformed. */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 /** The path of a request target, without its query. */
 const pathOf = (target: string) => target.split('?', 1)[0] ?? '';
 
@@ -225,7 +236,7 @@ export function answerRefusedRequests(server: Server): void {
     const answer =
       request.headers.host === undefined
         ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400)
-        : pathOf(request.url ?? '') === LISTING_PATH
+        : matchRoute(pathOf(request.url ?? ''))
           ? rawGatewayResponse(METHOD_NOT_ALLOWED, 405)
           : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404);
     socket.end(answer);
@@ -253,8 +264,11 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const target = request.url ?? '';
     const queryStart = target.indexOf('?');
     const rawPath = pathOf(target);
-    if (rawPath !== LISTING_PATH) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+    const matched = matchRoute(rawPath);
+    if (!matched) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
+    const vacancyId = matched.id === undefined ? undefined : decodedSegment(matched.id);
+    if (vacancyId === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
 
     const { headers, authorization } = requestHeaders(request);
     const [token] = authorization;
@@ -264,7 +278,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
 
     const authorized = await invoke(
       handlers.authorizer,
-      { type: 'TOKEN', authorizationToken: token, methodArn: METHOD_ARN },
+      { type: 'TOKEN', authorizationToken: token, methodArn: methodArn(rawPath) },
       'authorizer',
       options.timeoutsMs.authorizer,
     );
@@ -279,7 +293,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       );
     }
     const policy = authorized.result;
-    if (!policyAllows(policy, METHOD_ARN)) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
+    if (!policyAllows(policy, methodArn(rawPath))) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
     // The method requires an API key, taken from the authorizer (`apiKeySource: AUTHORIZER`); its usage plan
     // throttles the request.
     const usageKey = policy.usageIdentifierKey;
@@ -298,6 +312,8 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       stage: STAGE,
       sourceIp: request.socket.remoteAddress ?? '',
       protocol: `HTTP/${request.httpVersion}`,
+      route: matched.route,
+      ...(vacancyId !== undefined && { vacancyId }),
     });
     const listed = await invoke(handlers.listing, event, 'listing', options.timeoutsMs.listing);
     // A failed or timed-out invocation: API Gateway answers 502 through DEFAULT_5XX.

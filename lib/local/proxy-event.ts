@@ -1,10 +1,10 @@
 /**
- * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies`, built one way for the local server's stand-in
+ * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, built one way for the local server's stand-in
  * for API Gateway, the tests and the benchmark: query and headers in the single- and multi-value maps API Gateway
  * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { LISTING_PATH } from '../../lambda/http/routes';
+import { LISTING_PATH, type Route, VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../lambda/http/routes';
 
 /** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
 export function namedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
@@ -46,21 +46,27 @@ export interface ListingEventInput {
   readonly sourceIp?: string;
   /** `HTTP/1.1` unless given. */
   readonly protocol?: string;
+  /** The route, as API Gateway names its resource; the listing's unless given. */
+  readonly route?: Route;
+  /** The vacancy's route: its `{id}` segment, decoded as API Gateway decodes path parameters. */
+  readonly vacancyId?: string;
 }
 
-/** The proxy event of a `GET /vendor/vacancies` request. */
+/** The proxy event of a `GET /vendor/vacancies` or `GET /vendor/vacancies/{id}` request. */
 export function listingEvent(input: ListingEventInput): APIGatewayProxyEvent {
   const query = queryParameters(input.query ?? '');
   const headers = [...(input.headers ?? new Map<string, readonly string[]>())];
+  const route = input.route ?? LISTING_PATH;
+  const id = route === VACANCY_RESOURCE ? (input.vacancyId ?? '') : undefined;
   return {
-    resource: LISTING_PATH,
-    path: LISTING_PATH,
+    resource: route,
+    path: id === undefined ? LISTING_PATH : `${LISTING_PATH}/${id}`,
     httpMethod: 'GET',
     headers: namedMap(headers.map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
     multiValueHeaders: namedMap(headers.map(([name, values]) => [name, [...values]] as const)),
     queryStringParameters: query.single,
     multiValueQueryStringParameters: query.multi,
-    pathParameters: null,
+    pathParameters: id === undefined ? null : namedMap([[VACANCY_ID_PARAMETER, id]]),
     stageVariables: null,
     body: null,
     isBase64Encoded: false,
@@ -76,7 +82,7 @@ export function listingEvent(input: ListingEventInput): APIGatewayProxyEvent {
       requestId: input.requestId,
       requestTimeEpoch: Date.now(),
       resourceId: 'local',
-      resourcePath: LISTING_PATH,
+      resourcePath: route,
       stage: input.stage,
     },
   };

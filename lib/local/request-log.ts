@@ -11,7 +11,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { reportKey } from '../../lambda/inbox/layout';
 import { type FileReport, inboxLogLine } from '../../lambda/inbox/report';
-import { LISTING_SERVED } from '../../lambda/observability/log-fields';
+import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
 
 /** The formats of `npm start -- --log-format`. */
@@ -123,13 +123,13 @@ export class RequestLog {
   }
 
   /**
-   * Takes a function's log line: a served listing's read units are kept for its request's line (the listing logs
+   * Takes a function's log line: a served listing's or vacancy's read units are kept for its request's line (the listing logs
    * the gateway's request id as its correlation id). Returns whether the line is still written as it was: in
    * `json`, always; in `text`, never — it is shown briefly instead, unless it is one request's info line.
    */
   functionLine(line: FunctionLogLine): boolean {
     if (
-      line.message === LISTING_SERVED &&
+      (line.message === LISTING_SERVED || line.message === VACANCY_SERVED) &&
       typeof line.correlation_id === 'string' &&
       typeof line.readUnits === 'number'
     )

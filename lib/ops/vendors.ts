@@ -35,6 +35,8 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
     usageKey,
     usageKeyId,
     retiredUsageKeys,
+    website,
+    logo,
     createdAt,
     updatedAt,
   } = item as unknown as VendorRecord;
@@ -43,6 +45,8 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
     company,
     status,
     rateTier,
+    ...(website && { website }),
+    ...(logo && { logo }),
     ...(usageKey && { usageKey }),
     ...(usageKeyId && { usageKeyId }),
     ...(retiredUsageKeys && retiredUsageKeys.length > 0 && { retiredUsageKeys }),
@@ -54,28 +58,43 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
 /**
  * Creates a vendor or changes its company name, keeping its status, tier, usage key and creation time. A new
  * vendor is active, on `rateTier` (the deployment's default tier unless said otherwise) and gets its usage key
- * value; a vendor without one (an older item) gets one too. `status` and `rateTier` given are set.
+ * value; a vendor without one (an older item) gets one too. `status` and `rateTier` given are set; `website` and
+ * `logo` given are set, or removed when empty, and kept when not given.
  */
 export async function putVendor(
   client: DynamoDBDocumentClient,
   tableName: string,
-  vendor: { vendorId: string; company: string; status?: VendorStatus; rateTier?: string },
+  vendor: {
+    vendorId: string;
+    company: string;
+    status?: VendorStatus;
+    rateTier?: string;
+    website?: string;
+    logo?: string;
+  },
   options: { defaultRateTier?: string; now?: Date } = {},
 ): Promise<VendorRecord> {
   const timestamp = (options.now ?? new Date()).toISOString();
   const keep = (name: string, placeholder: string, given: boolean) =>
     given ? placeholder : `if_not_exists(${name}, ${placeholder})`;
+  const links = (['website', 'logo'] as const).filter((name) => vendor[name] !== undefined);
+  const set = links.filter((name) => vendor[name] !== '');
+  const removed = links.filter((name) => vendor[name] === '');
   const { Attributes } = await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: vendorItemKey(vendor.vendorId),
       UpdateExpression: [
-        'SET kind = :kind, vendorId = :id, company = :company',
-        `#status = ${keep('#status', ':status', vendor.status !== undefined)}`,
-        `rateTier = ${keep('rateTier', ':tier', vendor.rateTier !== undefined)}`,
-        'usageKey = if_not_exists(usageKey, :usageKey)',
-        'createdAt = if_not_exists(createdAt, :now), updatedAt = :now',
-      ].join(', '),
+        [
+          'SET kind = :kind, vendorId = :id, company = :company',
+          `#status = ${keep('#status', ':status', vendor.status !== undefined)}`,
+          `rateTier = ${keep('rateTier', ':tier', vendor.rateTier !== undefined)}`,
+          'usageKey = if_not_exists(usageKey, :usageKey)',
+          'createdAt = if_not_exists(createdAt, :now), updatedAt = :now',
+          ...set.map((name) => `${name} = :${name}`),
+        ].join(', '),
+        ...(removed.length > 0 ? [`REMOVE ${removed.join(', ')}`] : []),
+      ].join(' '),
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':kind': ITEM_KIND.vendor,
@@ -85,6 +104,7 @@ export async function putVendor(
         ':tier': vendor.rateTier ?? options.defaultRateTier ?? DEFAULT_RATE_TIER,
         ':usageKey': generateUsageKey(),
         ':now': timestamp,
+        ...Object.fromEntries(set.map((name) => [`:${name}`, vendor[name]])),
       },
       ReturnValues: 'ALL_NEW',
     }),

@@ -15,7 +15,7 @@ import {
   gatewayResponseTemplate,
   METHOD_NOT_ALLOWED,
 } from '../../lambda/http/gateway-responses';
-import { LISTING_PATH } from '../../lambda/http/routes';
+import { ROUTES } from '../../lambda/http/routes';
 import type { ServiceSettings } from '../settings';
 import type { ServiceFunctions } from './functions';
 
@@ -67,8 +67,8 @@ const COGNITO_NOT_FOR_MACHINES = {
 
 /**
  * The REST API: every method behind the key authorizer by default (`defaultMethodOptions`), every error of
- * API Gateway's in the contract's envelope (gateway responses), `GET /vendor/vacancies` proxied to the listing
- * with an API key required (its usage plan throttles it), any other method a 405 from a mock integration, JSON
+ * API Gateway's in the contract's envelope (gateway responses), `GET /vendor/vacancies` and
+ * `GET /vendor/vacancies/{id}` proxied to the listing function with an API key required (its usage plan throttles it), any other method a 405 from a mock integration, JSON
  * access logs, stage throttling and tracing.
  *
  * The `RestApi` is this construct's `Default` child, so its logical id — and the ids of its stage and usage
@@ -117,14 +117,14 @@ export class ServiceApi extends Construct {
     this.acknowledgeApiFindings();
     this.addGatewayResponses();
 
-    const resource = this.api.root.resourceForPath(LISTING_PATH);
-    const get = resource.addMethod(
-      'GET',
-      new apigateway.LambdaIntegration(functions.listing.function, { allowTestInvoke: false }),
-      { apiKeyRequired: true },
-    );
-    Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
-    this.addMethodNotAllowed(resource);
+    // Both routes to the listing function, which tells them apart by the resource (docs/api.md#one-vacancy).
+    const listing = new apigateway.LambdaIntegration(functions.listing.function, { allowTestInvoke: false });
+    for (const path of ROUTES) {
+      const resource = this.api.root.resourceForPath(path);
+      const get = resource.addMethod('GET', listing, { apiKeyRequired: true });
+      Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
+      this.addMethodNotAllowed(resource);
+    }
   }
 
   /** API Gateway's own answers (401, 403, 404, 429, 5XX …) in the contract's envelope, with its headers. */

@@ -137,6 +137,54 @@ describe('local gateway', () => {
     expect(seen?.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
   });
 
+  it('routes /vendor/vacancies/{id} to the listing function with its resource and the id decoded, and nothing deeper', async () => {
+    const seen: { resource: string; id: string | undefined; path: string; arn?: string }[] = [];
+    const url = await serve({
+      authorizer: async (event, context) => {
+        seen.push({ resource: 'authorizer', id: undefined, path: '', arn: event.methodArn });
+        return allowAcme(event, context);
+      },
+      listing: async (event, context) => {
+        seen.push({ resource: event.resource, id: event.pathParameters?.id, path: event.path });
+        return okListing(event, context);
+      },
+    });
+    expect((await fetch(`${url}/42`, { headers })).status).toBe(200);
+    expect((await fetch(`${url}/%34%32`, { headers })).status).toBe(200);
+    expect(seen).toEqual([
+      {
+        resource: 'authorizer',
+        id: undefined,
+        path: '',
+        arn: expect.stringMatching(/\/local\/GET\/vendor\/vacancies\/42$/),
+      },
+      { resource: '/vendor/vacancies/{id}', id: '42', path: '/vendor/vacancies/42' },
+      {
+        resource: 'authorizer',
+        id: undefined,
+        path: '',
+        arn: expect.stringMatching(/\/GET\/vendor\/vacancies\/%34%32$/),
+      },
+      { resource: '/vendor/vacancies/{id}', id: '42', path: '/vendor/vacancies/42' },
+    ]);
+    seen.length = 0;
+    for (const path of ['/', '/42/', '/42/x', '//42']) {
+      const response = await fetch(`${url}${path}`, { headers });
+      expect([path, response.status, ((await response.json()) as { message: string }).message]).toEqual([
+        path,
+        404,
+        'Not Found.',
+      ]);
+    }
+    const malformed = await fetch(`${url}/%E0%A4%A`, { headers });
+    expect(malformed.status).toBe(400);
+    const post = await fetch(`${url}/42`, { method: 'POST', headers });
+    expect([post.status, post.headers.get('Allow')]).toEqual([405, 'GET']);
+    const anonymous = await fetch(`${url}/42`);
+    expect(anonymous.status).toBe(401);
+    expect(seen).toEqual([]);
+  });
+
   it('refuses a repeated, malformed or Unicode-spaced Authorization header without running the authorizer', async () => {
     let calls = 0;
     const url = await serve({

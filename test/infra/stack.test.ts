@@ -344,22 +344,35 @@ describe('the stack, with default settings', () => {
       });
     });
 
-    it('puts GET /vendor/vacancies behind the authorizer, proxied to the listing function', () => {
-      template.hasResourceProperties('AWS::ApiGateway::Method', {
-        HttpMethod: 'GET',
-        AuthorizationType: 'CUSTOM',
-        AuthorizerId: { Ref: Match.stringLikeRegexp('KeyAuthorizer') },
-        Integration: { Type: 'AWS_PROXY' },
-      });
+    it('puts GET /vendor/vacancies and GET /vendor/vacancies/{id} behind the authorizer, proxied to the listing function', () => {
+      const resources = template.findResources('AWS::ApiGateway::Resource');
+      const pathPart = (id: string) => resources[id]?.Properties.PathPart;
+      const gets = Object.values(template.findResources('AWS::ApiGateway::Method'))
+        .map((method) => method.Properties)
+        .filter((method) => method.HttpMethod === 'GET');
+      expect(gets.map((method) => pathPart(method.ResourceId.Ref)).sort()).toEqual(['vacancies', '{id}']);
+      const listingFunction = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) =>
+        id.startsWith('FunctionsListing'),
+      );
+      for (const get of gets) {
+        expect(get).toMatchObject({
+          AuthorizationType: 'CUSTOM',
+          AuthorizerId: { Ref: expect.stringMatching(/KeyAuthorizer/) },
+          ApiKeyRequired: true,
+          Integration: { Type: 'AWS_PROXY' },
+        });
+        expect(JSON.stringify(get.Integration.Uri)).toContain(listingFunction);
+      }
     });
 
     it('answers any other method with a 405 mock (Allow: GET), the only method without the authorizer', () => {
       const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map(
         (method) => method.Properties,
       );
+      // One on each route.
       expect(
         methods.filter((method) => method.AuthorizationType !== 'CUSTOM').map((method) => method.HttpMethod),
-      ).toEqual(['ANY']);
+      ).toEqual(['ANY', 'ANY']);
       template.hasResourceProperties('AWS::ApiGateway::Method', {
         HttpMethod: 'ANY',
         AuthorizationType: 'NONE',

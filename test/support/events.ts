@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { VACANCY_RESOURCE } from '../../lambda/http/routes';
 import { listingEvent as proxyEvent, queryParameters } from '../../lib/local/proxy-event';
 
 /** What a test request differs in. */
@@ -11,6 +12,8 @@ export interface TestRequest {
   readonly requestId?: string;
   readonly domainName?: string;
   readonly path?: string;
+  /** The `{id}` of `GET /vendor/vacancies/{id}` (as API Gateway passes it on); the listing's route when absent. */
+  readonly vacancyId?: string;
 }
 
 /** A raw query string decoded into the multi-value map API Gateway builds: every value of every name. */
@@ -24,6 +27,7 @@ export const multiValueQuery = (query: string): Record<string, string[]> =>
 export function listingEvent(request: TestRequest = {}): APIGatewayProxyEvent {
   const headers = { Host: 'api.example.com', 'X-Forwarded-Proto': 'https', ...request.headers };
   return proxyEvent({
+    ...(request.vacancyId !== undefined && { route: VACANCY_RESOURCE, vacancyId: request.vacancyId }),
     query: request.query ?? '',
     headers: new Map(Object.entries(headers).map(([name, value]) => [name, [value]])),
     authorizer:
@@ -32,7 +36,15 @@ export function listingEvent(request: TestRequest = {}): APIGatewayProxyEvent {
         : { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', ...request.authorizer },
     requestId: request.requestId ?? 'req-1',
     domainName: request.domainName ?? 'api.example.com',
-    path: request.path ?? '/prod/vendor/vacancies',
+    path:
+      request.path ??
+      (request.vacancyId === undefined
+        ? '/prod/vendor/vacancies'
+        : `/prod/vendor/vacancies/${request.vacancyId}`),
     stage: 'prod',
   });
 }
+
+/** A `GET /vendor/vacancies/{id}` proxy event: `listingEvent` with the vacancy's route. */
+export const vacancyEvent = (id: string, request: TestRequest = {}): APIGatewayProxyEvent =>
+  listingEvent({ ...request, vacancyId: id });

@@ -10,7 +10,7 @@ import { expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { LISTING_PATH } from '../../lambda/http/routes';
+import { matchRoute } from '../../lambda/http/routes';
 
 const DOCUMENT_URL = new URL('../../docs/openapi.yaml', import.meta.url);
 const DOCUMENT_ID = 'https://vendor-vacancy-api.invalid/openapi.yaml';
@@ -75,7 +75,9 @@ export interface ObservedResponse {
 
 /** Where the document describes a response: its pointer, or undefined. */
 function describedAt(method: string, target: string, status: number): string | undefined {
-  const path = target.split('?')[0] ?? '';
+  // The document names a route by its template (`/vendor/vacancies/{id}`).
+  const route = matchRoute(target.split('?')[0] ?? '')?.route;
+  const path = route ?? '';
   const operation = (OPENAPI.paths as Json)?.[path] as Json | undefined;
   const responses = operation?.[method.toLowerCase()]
     ? ((operation[method.toLowerCase()] as Json).responses as Json)
@@ -84,10 +86,10 @@ function describedAt(method: string, target: string, status: number): string | u
     return pointer('paths', path, method.toLowerCase(), 'responses', String(status));
   }
   if (status === 400) return pointer('components', 'responses', 'BadRequest');
-  if (path === LISTING_PATH && method !== 'GET' && status === 405) {
+  if (route && method !== 'GET' && status === 405) {
     return pointer('components', 'responses', 'MethodNotAllowed');
   }
-  if (path !== LISTING_PATH && status === 404) return pointer('components', 'responses', 'NotFound');
+  if (!route && status === 404) return pointer('components', 'responses', 'NotFound');
   return undefined;
 }
 

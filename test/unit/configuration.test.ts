@@ -24,6 +24,9 @@ const CONTEXT: Record<FunctionSettingName, string> = {
   publicBaseUrl: 'https://jobs.example.com/api',
   rateTiers: '{"basic":{"rate":3,"burst":6},"partner":{"rate":8,"burst":16}}',
   snapshotMaxClose: '35',
+  jobCountry: 'GE',
+  salaryCurrency: 'USD',
+  salaryPeriod: 'YEAR',
 };
 const SETTINGS: ServiceSettings = readSettings((key) =>
   key === 'defaultRateTier' ? 'basic' : (CONTEXT as Record<string, string>)[key],
@@ -38,6 +41,9 @@ const INVALID: Record<FunctionSettingName, string[]> = {
   publicBaseUrl: ['ftp://x', 'https://x.example/?q=1', 'https://x.example/#a', 'not a url'],
   rateTiers: ['{}', '{"Gold":{"rate":1,"burst":1}}', '{"gold":{"rate":0,"burst":1}}', 'not json'],
   snapshotMaxClose: ['-1', '101', '2.5', 'all'],
+  jobCountry: ['az', 'AZE', 'A', ''],
+  salaryCurrency: ['azn', 'AZ', 'MANAT'],
+  salaryPeriod: ['month', 'FORTNIGHT', ''],
 };
 
 describe('the configuration path', () => {

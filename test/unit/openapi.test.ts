@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { components } from '../../examples/generated-client/openapi-types';
-import { ERROR_MESSAGES } from '../../lambda/http/errors';
+import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../lambda/http/errors';
 import { LOCALES } from '../../lambda/schema/vacancy';
 import { DICTIONARY } from '../../lambda/vacancies/dictionary';
 import { LIMITS } from '../../lambda/vacancies/query';
@@ -68,8 +68,9 @@ describe('docs/openapi.yaml', () => {
     const messages = Object.values(schemas)
       .map((schema) => ((schema.properties as Json | undefined)?.message as Json | undefined)?.const)
       .filter((message): message is string => typeof message === 'string');
-    for (const message of messages) expect(Object.values(ERROR_MESSAGES)).toContain(message);
-    expect(new Set(messages)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
+    const codeMessages = [...Object.values(ERROR_MESSAGES), VACANCY_NOT_FOUND];
+    for (const message of messages) expect(codeMessages).toContain(message);
+    expect(new Set(messages)).toEqual(new Set(codeMessages));
     const error = ((schemas.Error?.properties ?? {}) as Json).message as { enum: string[] };
     expect(new Set(error.enum)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
   });
@@ -79,9 +80,14 @@ describe('docs/openapi.yaml', () => {
     expect(Object.keys(operation.responses as Json).sort()).toEqual(
       ['200', '304', '400', '401', '403', '404', '410', '422', '429', '500', '502', '503'].sort(),
     );
-    expect((OPENAPI['x-other-methods'] as Json)['/vendor/vacancies']).toEqual({
-      '405': { $ref: '#/components/responses/MethodNotAllowed' },
-    });
+    const vacancy = ((OPENAPI.paths as Json)['/vendor/vacancies/{id}'] as Json).get as Json;
+    expect(Object.keys(vacancy.responses as Json).sort()).toEqual(
+      ['200', '304', '400', '401', '403', '404', '422', '429', '500', '502', '503'].sort(),
+    );
+    for (const path of ['/vendor/vacancies', '/vendor/vacancies/{id}'])
+      expect((OPENAPI['x-other-methods'] as Json)[path]).toEqual({
+        '405': { $ref: '#/components/responses/MethodNotAllowed' },
+      });
   });
 
   it("has response types the compiler finds equal to the code's", () => {

@@ -21,6 +21,9 @@ export interface Options extends TargetOptions {
   readonly dryRun?: boolean;
   readonly vendor?: string;
   readonly tier?: string;
+  /** `vendor put --website --logo`: absolute https URLs, or "" to remove. */
+  readonly website?: string;
+  readonly logo?: string;
   readonly force?: boolean;
   /** `vacancies purge --before`: a date or an instant, as given (checked by its parser). */
   readonly before?: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { VendorStatus } from '../../../lambda/schema/vendors';
+import { isPublicHttpsUrl, type VendorStatus } from '../../../lambda/schema/vendors';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { moveUsageKey, syncUsageKey, type UsageKeyActions } from '../usage-keys';
@@ -41,6 +41,8 @@ export function addVendorCommands(program: Command): void {
     )
     .requiredOption('--company <name>', 'company name, returned as "company" by the API')
     .option('--tier <tier>', "its rate tier (default: the deployment's default tier for a new vendor)")
+    .option('--website <url>', 'its website, an absolute https URL, named by JobPostings ("" removes it)')
+    .option('--logo <url>', 'its logo, an absolute https URL, shown by JobPostings ("" removes it)')
     .argument('<id>', 'vendor id', parse.vendorId)
     .action(
       action(async (target, options, id: string) => {
@@ -55,6 +57,13 @@ export function addVendorCommands(program: Command): void {
             `--company must be at most ${MAX_COMPANY_CHARACTERS} characters of text, without control characters.`,
           );
         }
+        for (const name of ['website', 'logo'] as const) {
+          const value = options[name];
+          if (value !== undefined && value !== '' && !isPublicHttpsUrl(value))
+            throw new UserError(
+              `--${name} must be an absolute https URL, such as https://example.az${name === 'logo' ? '/logo.png' : ''}.`,
+            );
+        }
         const tier = options.tier === undefined ? undefined : knownTier(target, options.tier);
         const existing = await getVendorRecord(target.documentClient, target.tables.vendors, id);
         if (existing && tier !== undefined && tier !== existing.rateTier) {
@@ -65,7 +74,13 @@ export function addVendorCommands(program: Command): void {
         const saved = await putVendor(
           target.documentClient,
           target.tables.vendors,
-          { vendorId: id, company, ...(tier && { rateTier: tier }) },
+          {
+            vendorId: id,
+            company,
+            ...(tier && { rateTier: tier }),
+            ...(options.website !== undefined && { website: options.website }),
+            ...(options.logo !== undefined && { logo: options.logo }),
+          },
           { defaultRateTier: target.rateTiers.defaultTier },
         );
         const actions = target.usageKeys ? await syncUsageKey(target.usageKeys, saved) : undefined;
@@ -75,6 +90,8 @@ export function addVendorCommands(program: Command): void {
             company: saved.company,
             status: saved.status,
             rateTier: saved.rateTier,
+            website: saved.website ?? null,
+            logo: saved.logo ?? null,
             usageKey: actions ?? null,
           },
           text: [
