@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { flag, matching, oneOf, text, whole } from '../lambda/config/checks';
-import { DEFAULT_RATE_TIER } from '../lambda/config/defaults';
+import {
+  BROWSER_TIER,
+  DEFAULT_RATE_TIER,
+  DEFAULT_RATE_TIERS,
+  type RateTier,
+} from '../lambda/config/defaults';
 import {
   BURST_LIMIT_MAX,
   checkSetting,
@@ -161,6 +166,13 @@ function checkTogether(settings: ServiceSettings): void {
     }
   }
   const tiers = Object.keys(settings.rateTiers);
+  if (settings.defaultRateTier === BROWSER_TIER) {
+    throw notAllowed(
+      'defaultRateTier',
+      settings.defaultRateTier,
+      `a tier of secret keys: "${BROWSER_TIER}" is the tier of publishable keys`,
+    );
+  }
   if (!tiers.includes(settings.defaultRateTier)) {
     throw notAllowed(
       'defaultRateTier',
@@ -233,6 +245,19 @@ export function readSettings(lookup: SettingLookup): ServiceSettings {
   const settings: Record<string, unknown> = {};
   for (const [name, definition] of Object.entries(SETTINGS) as [string, SettingDefinition<unknown>][]) {
     settings[name] = checkSetting(definition, name, lookup(name));
+  }
+  // Publishable keys always have their tier: the default one (never faster than the stage), unless the
+  // deployment's tiers name it.
+  const tiers = settings.rateTiers as Readonly<Record<string, RateTier>>;
+  if (!Object.hasOwn(tiers, BROWSER_TIER)) {
+    const browser = DEFAULT_RATE_TIERS[BROWSER_TIER] as RateTier;
+    settings.rateTiers = {
+      ...tiers,
+      [BROWSER_TIER]: {
+        rate: Math.min(browser.rate, settings.throttlingRateLimit as number),
+        burst: Math.min(browser.burst, settings.throttlingBurstLimit as number),
+      },
+    };
   }
   checkTogether(settings as ServiceSettings);
   return settings as ServiceSettings;

@@ -366,8 +366,11 @@ export interface components {
         };
         ErrorForbidden: {
             /** @constant */
-            message?: "Forbidden.";
-        } & components["schemas"]["Error"];
+            status: "error";
+            /** @enum {unknown} */
+            message: "Forbidden." | "This origin may not use this key." | "A publishable key cannot sync." | "A secret key cannot be used from a browser; use a publishable key.";
+            request_id: string;
+        };
         ErrorNotFound: {
             /** @constant */
             message?: "Not Found.";
@@ -437,7 +440,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorUnauthenticated"];
             };
         };
-        /** @description A valid key of a suspended vendor. */
+        /**
+         * @description A valid key of a suspended vendor (`Forbidden.`); a publishable key from no origin or one not its own, or
+         *     asked to sync; a secret key from a browser (a request with `Origin`) — each with its message.
+         */
         Forbidden: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -476,7 +482,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorVacancyNotFound"];
             };
         };
-        /** @description Any method other than GET on either route, before authentication. */
+        /**
+         * @description `OPTIONS` on either route: a browser's CORS preflight, answered by the gateway without a key, for any
+         *     origin (the GET decides whether the key may be used from it). No body.
+         */
+        Preflight: {
+            headers: {
+                "Access-Control-Allow-Methods": "GET, OPTIONS";
+                "Access-Control-Allow-Headers": "Authorization, Accept, Accept-Language, If-None-Match";
+                "Access-Control-Max-Age": "7200";
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Any method other than GET and OPTIONS on either route, before authentication. */
         MethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
@@ -636,11 +656,15 @@ export interface components {
         XRequestId: string;
         /** @description The locale of the translated fields. */
         ContentLanguage: "az" | "en";
-        Vary: "Accept-Language";
-        /** @description The route has two representations (by `Accept`) in two languages. */
-        VaryRepresentations: "Accept, Accept-Language";
-        /** @description Cache only for this client, and revalidate (with `If-None-Match`) before using it again. */
-        CacheControlPrivate: "private, no-cache";
+        /** @description The locale; and the origin, for a request from a page (it carries `Origin`). */
+        Vary: "Accept-Language" | "Accept-Language, Origin";
+        /** @description The route has two representations (by `Accept`) in two languages; and the origin, for a request from a page. */
+        VaryRepresentations: "Accept, Accept-Language" | "Accept, Accept-Language, Origin";
+        /**
+         * @description Cache only for this client, and revalidate (with `If-None-Match`) before using it again — or, for a
+         *     publishable key's request (a web page), use it for a minute.
+         */
+        CacheControlPrivate: "private, no-cache" | "private, max-age=60";
         CacheControlNoStore: "no-store";
         /**
          * @description A strong validator of the body in its language: the same tag always stands for the same bytes. Opaque;
@@ -655,7 +679,7 @@ export interface components {
         /** @description Seconds to wait before trying again. */
         RetryAfter: string;
         WwwAuthenticate: "Bearer";
-        Allow: "GET";
+        Allow: "GET, OPTIONS";
     };
     pathItems: never;
 }

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { FUNCTION_LIMITS } from '../config/defaults';
+import { BROWSER_TIER, FUNCTION_LIMITS } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import type { FunctionMetrics } from '../observability/metrics';
@@ -77,7 +77,8 @@ class KeyCheckFailed extends Error {
  * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
  * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow, with the vendor's usage key as
  * `usageIdentifierKey` (its rate tier's usage plan throttles it) and `{ vendorId, company, rateTier }` (and its
- * `website` and `logo` when set) as context. Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
+ * `website` and `logo` when set, the key's kind and a publishable key's origins) as context. A publishable key
+ * counts against the vendor's browser usage key and tier (docs/api.md#from-a-web-page). Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
  * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
@@ -110,22 +111,29 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       logger.info('Denied: vendor suspended', { keyId: key.keyId, vendorId: vendor.vendorId });
       return policy('Deny', vendor.vendorId, event.methodArn);
     }
-    if (!vendor.usageKey || !vendor.rateTier) {
+    // A publishable key counts against the vendor's browser tier, apart from its secret keys' tier.
+    const publishable = key.keyKind === 'publishable';
+    const usageKey = publishable ? vendor.browserUsageKey : vendor.usageKey;
+    const rateTier = publishable ? BROWSER_TIER : vendor.rateTier;
+    if (!usageKey || !rateTier) {
       // An operator's mistake (the vendor was never given its usage key): without one, its requests would count
       // against no tier. Not an Allow: an error, logged (and alarmed on), answered as the 503.
       throw new MissingUsageKey(vendor.vendorId);
     }
-    logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId, rateTier: vendor.rateTier });
+    logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId, rateTier });
     return {
       ...policy('Allow', vendor.vendorId, event.methodArn),
       // API Gateway throttles the request under the usage plan this key is in: the vendor's tier.
-      usageIdentifierKey: vendor.usageKey,
+      usageIdentifierKey: usageKey,
+      // Cached with the answer, per key: the origin of each request is the listing's to check against it.
       context: authorizerContext({
         vendorId: vendor.vendorId,
         company: vendor.company,
-        rateTier: vendor.rateTier,
+        rateTier,
         website: vendor.website,
         logo: vendor.logo,
+        keyKind: publishable ? 'publishable' : 'secret',
+        origins: key.origins ?? [],
       }),
     };
   };

@@ -4,7 +4,9 @@
  * and by the local server's stand-in for API Gateway — one shape, one writer, one reader.
  */
 
-/** The vendor a request is for, as the authorizer resolved it from the request's key. */
+import { type KeyKind, MAX_KEY_ORIGINS } from '../schema/vendors';
+
+/** The vendor a request is for, as the authorizer resolved it from the request's key — and what that key is. */
 export interface AuthorizedVendor {
   readonly vendorId: string;
   /** The company name the listing answers with. */
@@ -14,6 +16,10 @@ export interface AuthorizedVendor {
   /** Its website and logo (absolute https URLs), when the operator set them: a JobPosting names them. */
   readonly website?: string | undefined;
   readonly logo?: string | undefined;
+  /** The key's kind (docs/api.md#from-a-web-page); secret when absent. */
+  readonly keyKind?: KeyKind;
+  /** A publishable key's origins: the only ones it works from. */
+  readonly origins?: readonly string[];
 }
 
 /** The context an authorizer returns for a vendor: string values only, as API Gateway requires. */
@@ -23,8 +29,19 @@ export function authorizerContext({
   rateTier,
   website,
   logo,
+  keyKind = 'secret',
+  origins = [],
 }: AuthorizedVendor): Record<string, string> {
-  return { vendorId, company, rateTier, ...(website && { website }), ...(logo && { logo }) };
+  return {
+    vendorId,
+    company,
+    rateTier,
+    ...(website && { website }),
+    ...(logo && { logo }),
+    keyKind,
+    // An origin has no blank: one string, as API Gateway's context requires.
+    ...(keyKind === 'publishable' && { origins: origins.join(' ') }),
+  };
 }
 
 /**
@@ -33,14 +50,21 @@ export function authorizerContext({
  */
 export function authorizedVendor(context: unknown): AuthorizedVendor | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
-  const { vendorId, company, rateTier, website, logo } = context as Record<string, unknown>;
+  const { vendorId, company, rateTier, website, logo, keyKind, origins } = context as Record<string, unknown>;
   if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') return undefined;
   if (typeof rateTier !== 'string' || rateTier === '') return undefined;
+  // A publishable key works only from its origins: one that names none works from nowhere.
+  const publishable = keyKind === 'publishable';
   return {
     vendorId,
     company,
     rateTier,
     ...(typeof website === 'string' && website !== '' && { website }),
     ...(typeof logo === 'string' && logo !== '' && { logo }),
+    keyKind: publishable ? 'publishable' : 'secret',
+    origins:
+      publishable && typeof origins === 'string'
+        ? origins.split(' ').filter(Boolean).slice(0, MAX_KEY_ORIGINS)
+        : [],
   };
 }

@@ -19,7 +19,7 @@ export async function findApiKey(
     new GetCommand({
       TableName: tableName,
       Key: apiKeyItemKey(keyHash),
-      ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt',
+      ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt, keyKind, origins',
     }),
     underDeadline(signal),
   );

@@ -14,7 +14,7 @@ export async function getVendor(
       TableName: tableName,
       Key: vendorItemKey(vendorId),
       ProjectionExpression:
-        'vendorId, company, #status, rateTier, usageKey, website, logo, createdAt, updatedAt',
+        'vendorId, company, #status, rateTier, usageKey, browserUsageKey, website, logo, createdAt, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
     }),
     underDeadline(signal),

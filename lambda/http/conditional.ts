@@ -26,7 +26,16 @@ export function ifNoneMatchMatches(ifNoneMatch: string, etag: string): boolean {
 }
 
 /** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5), and the request id. */
-const NOT_MODIFIED_HEADERS = ['ETag', 'Cache-Control', 'Vary', 'Content-Language', 'X-Request-Id'];
+const NOT_MODIFIED_HEADERS = [
+  'ETag',
+  'Cache-Control',
+  'Vary',
+  'Content-Language',
+  'X-Request-Id',
+  // A page reads a 304 as it reads the 200 (docs/api.md#from-a-web-page).
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+];
 
 /** The 304 that stands for a 200 with these headers: no body, the headers RFC 9110 asks to repeat. */
 export function notModified(headers: APIGatewayProxyResult['headers']): APIGatewayProxyResult {

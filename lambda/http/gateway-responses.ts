@@ -1,3 +1,4 @@
+import { crossOriginHeaders, PREFLIGHT, withHeaders } from './cors';
 import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, RETRY_AFTER } from './errors';
 
 /** The error message with which a Lambda authorizer makes API Gateway answer 401 (UNAUTHORIZED). */
@@ -56,23 +57,33 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
   DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
 };
 
-/** Another method on the route: a 405 naming the one allowed (served by a mock integration in AWS). */
-export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, { Allow: 'GET' });
+/**
+ * Another method on a route: a 405 naming those it answers — GET, and OPTIONS for a page's preflight (served by
+ * mock integrations in AWS).
+ */
+export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, { Allow: PREFLIGHT.methods });
 
 /** The envelope as a template: API Gateway fills in `$context.requestId`. */
 export function gatewayResponseTemplate(definition: GatewayResponseDefinition): string {
   return JSON.stringify(errorEnvelope(definition.message, '$context.requestId'));
 }
 
-/** The full response, rendered for one request (the local server). */
+/**
+ * The full response, rendered for one request (the local server): with the CORS headers that let a page read it
+ * when the request has an `Origin`, as the deployed gateway responses map them.
+ */
 export function renderGatewayResponse(
   definition: GatewayResponseDefinition,
   requestId: string,
   fallbackStatus = 500,
+  origin?: string,
 ): { statusCode: number; headers: Record<string, string>; body: string } {
   return {
     statusCode: definition.statusCode ?? fallbackStatus,
-    headers: { ...ERROR_HEADERS, ...definition.headers, 'X-Request-Id': requestId },
+    headers: withHeaders(
+      { ...ERROR_HEADERS, ...definition.headers, 'X-Request-Id': requestId },
+      crossOriginHeaders(origin, true),
+    ),
     body: JSON.stringify(errorEnvelope(definition.message, requestId)),
   };
 }

@@ -6,7 +6,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { crossOriginHeaders, withHeaders } from './cors';
 import { errorResponse, toHttpError } from './errors';
+import { requestHeader } from './headers';
 
 /** A Middy middleware of an API Gateway (REST, v1 proxy) handler. */
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -17,7 +19,8 @@ const requestIdOf = (request: HttpRequest) => request.event.requestContext.reque
 /**
  * Turns anything a handler or middleware throws into the error envelope: status from the error's type
  * (`toHttpError`), message from the table of messages, `Retry-After` on 503, `Cache-Control: no-store`,
- * `X-Request-Id`. It owns the whole response, so no other middleware's order can spoil it. 5XX answers are
+ * `X-Request-Id`, and for a request from a page the CORS headers that let it read why (`cors.ts`). It owns the
+ * whole response, so no other middleware's order can spoil it. 5XX answers are
  * logged as errors, with their cause; the client learns nothing of it.
  */
 export function errorResponses(logger: Logger): HttpMiddleware {
@@ -27,7 +30,12 @@ export function errorResponses(logger: Logger): HttpMiddleware {
       if (error.statusCode >= 500) {
         logger.error('Request failed', { status: error.statusCode, error: error.cause ?? error });
       }
-      request.response = errorResponse(error, requestIdOf(request));
+      const response = errorResponse(error, requestIdOf(request));
+      const origin = requestHeader(request.event, 'Origin');
+      request.response = {
+        ...response,
+        headers: withHeaders(response.headers, crossOriginHeaders(origin, true)),
+      };
     },
   };
 }

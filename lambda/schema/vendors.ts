@@ -17,6 +17,11 @@ export interface Vendor {
    * API Gateway takes it only from the authorizer, never from a request.
    */
   readonly usageKey?: string;
+  /**
+   * The value of its second API Gateway key, in the browser tier's usage plan: the authorizer hands it to API
+   * Gateway for the vendor's publishable keys, so that pages and sync jobs count against separate limits.
+   */
+  readonly browserUsageKey?: string;
   /** Its website and logo, absolute https URLs, when the operator set them (a JobPosting names them). */
   readonly website?: string;
   readonly logo?: string;
@@ -30,7 +35,39 @@ export interface VendorUsageKeyRecord {
   readonly usageKeyId?: string;
   /** Keys of tiers the vendor left, kept until the authorizer caches that still name them have expired. */
   readonly retiredUsageKeys?: readonly { readonly id: string; readonly deleteAfter: string }[];
+  /** The API Gateway id of the key whose value is `browserUsageKey`. */
+  readonly browserUsageKeyId?: string;
 }
+
+/**
+ * What a key is for (docs/api.md#from-a-web-page): a **secret** key belongs in servers and sync jobs; a
+ * **publishable** one in a web page, and works only from its origins, for what a career page shows.
+ */
+export const KEY_KINDS = ['secret', 'publishable'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+/** How many origins a publishable key may name. */
+export const MAX_KEY_ORIGINS = 10;
+
+/**
+ * An origin a publishable key may be used from: `https://host[:port]` with a lower-case host, no path, no wildcard;
+ * or, for development, `http://localhost[:port]` or `http://127.0.0.1[:port]`.
+ */
+const HTTPS_ORIGIN =
+  /^https:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[1-9][0-9]{0,4})?$/;
+const DEVELOPMENT_ORIGIN = /^http:\/\/(?:localhost|127\.0\.0\.1)(?::[1-9][0-9]{0,4})?$/;
+
+/** Whether a value is an origin a publishable key may name (see `HTTPS_ORIGIN`). */
+export function isKeyOrigin(value: unknown): value is string {
+  if (typeof value !== 'string' || (!HTTPS_ORIGIN.test(value) && !DEVELOPMENT_ORIGIN.test(value)))
+    return false;
+  const port = /:(\d+)$/.exec(value.slice(value.indexOf('//') + 2))?.[1];
+  return port === undefined || Number(port) <= 65_535;
+}
+
+/** What to tell a user whose origin is not one. */
+export const KEY_ORIGIN_RULE =
+  'an origin is https://host[:port] (lower-case host, no path, no wildcard), or http://localhost[:port] or http://127.0.0.1[:port] for development';
 
 /** An API key, as stored: never the key itself, only its SHA-256 hash (the item's key). */
 export interface ApiKey {
@@ -41,6 +78,10 @@ export interface ApiKey {
   readonly createdAt: string;
   /** Set when revoked; a revoked key no longer authenticates. */
   readonly revokedAt?: string;
+  /** What the key is for; absent on keys issued before publishable keys existed, which are secret. */
+  readonly keyKind?: KeyKind;
+  /** A publishable key's origins (1 to `MAX_KEY_ORIGINS`). */
+  readonly origins?: readonly string[];
 }
 
 /** Item kinds of the vendors table (the partition key of its `by-kind` index). */

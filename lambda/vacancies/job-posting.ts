@@ -65,7 +65,10 @@ export function textToHtml(text: string): string {
     .replace(/\r\n|\r|\n/g, '<br>');
 }
 
-/** The description: the text, then Requirements and Responsibilities, each section left out when empty. */
+/**
+ * The description: the text, then Requirements and Responsibilities, each section left out when empty — and, when
+ * all three are empty, the title, since a JobPosting without a description is not one (Google requires it).
+ */
 function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string {
   const headings = SECTION_HEADINGS[locale];
   const parts = [vacancy.description.trim() === '' ? '' : `<p>${textToHtml(vacancy.description)}</p>`];
@@ -73,7 +76,8 @@ function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string {
     const text = vacancy[section];
     if (text.trim() !== '') parts.push(`<h3>${headings[section]}</h3><p>${textToHtml(text)}</p>`);
   }
-  return parts.join('');
+  const html = parts.join('');
+  return html === '' ? `<p>${textToHtml(vacancy.title)}</p>` : html;
 }
 
 /** `baseSalary`, only when a salary is known: a range, or a fixed amount; a negotiable one has none. */

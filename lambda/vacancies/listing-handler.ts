@@ -6,6 +6,7 @@ import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
 import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { conditionalGet, notModified } from '../http/conditional';
+import { checkKeyUse, crossOriginHeaders, withHeaders } from '../http/cors';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
@@ -40,6 +41,14 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
   return vendor;
 }
 
+/** Whether a listing request gives `updated_since` a value (a sync, whether or not the value is valid). */
+function asksToSync(event: APIGatewayProxyEvent): boolean {
+  const parameters = event.multiValueQueryStringParameters;
+  const values =
+    parameters && Object.hasOwn(parameters, 'updated_since') ? parameters.updated_since : undefined;
+  return (values ?? []).some((value) => value !== '');
+}
+
 /**
  * The vacancies routes — `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, told apart by API Gateway's
  * resource — as one Middy-wrapped Lambda handler for API Gateway REST proxy events.
@@ -48,24 +57,33 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
 
-  /** The headers of every 200 (and of the 304 standing for it) of both routes. */
-  const successHeaders = (vendor: AuthorizedVendor, locale: string, vary: string) => {
+  /**
+   * The headers of every 200 (and of the 304 standing for it) of both routes. A page (a publishable key, from one
+   * of its origins: `checkKeyUse` let nothing else through) may keep the answer a minute; and reads it by CORS.
+   */
+  const successHeaders = (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    locale: string,
+    vary: string,
+  ) => {
     const tiers = settings.rateTiers ?? {};
     const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
     if (!tier)
       logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
-    return {
+    const headers = {
       'Content-Type': JSON_CONTENT_TYPE,
       'Content-Language': locale,
       Vary: vary,
-      'Cache-Control': 'private, no-cache',
+      'Cache-Control': vendor.keyKind === 'publishable' ? 'private, max-age=60' : 'private, no-cache',
       // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
       ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
     };
+    return withHeaders(headers, crossOriginHeaders(requestHeader(event, 'Origin'), true));
   };
 
   /** `GET /vendor/vacancies`: a page of the listing or of a sync. */
-  const listing = async (
+  const listPage = async (
     event: APIGatewayProxyEvent,
     vendor: AuthorizedVendor,
     signal: AbortSignal,
@@ -85,7 +103,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     );
     reportListing(logger, metrics, vendor, result);
     const headers = {
-      ...successHeaders(vendor, result.locale, 'Accept-Language'),
+      ...successHeaders(event, vendor, result.locale, 'Accept-Language'),
       // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
       ...(result.etag && { ETag: result.etag }),
     };
@@ -117,7 +135,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       statusCode: 200,
       // The route has two representations (docs/api.md#jobposting), chosen by `Accept`.
       headers: {
-        ...successHeaders(vendor, result.locale, 'Accept, Accept-Language'),
+        ...successHeaders(event, vendor, result.locale, 'Accept, Accept-Language'),
         'Content-Type': result.contentType,
       },
       body: JSON.stringify(result.body),
@@ -129,10 +147,11 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     // (docs/operating.md#logs): one id finds both. Cleared after the invocation (`resetKeys`).
     logger.setCorrelationId(event.requestContext.requestId);
     const vendor = requestVendor(event);
+    const listing = event.resource !== VACANCY_RESOURCE;
+    // Who may ask (docs/api.md#from-a-web-page): before anything is read or validated.
+    checkKeyUse(vendor, requestHeader(event, 'Origin'), listing && asksToSync(event));
     const signal = deadlineSignal(context, reserveMs);
-    return event.resource === VACANCY_RESOURCE
-      ? vacancy(event, vendor, signal)
-      : listing(event, vendor, signal);
+    return !listing ? vacancy(event, vendor, signal) : listPage(event, vendor, signal);
   };
 
   return (

@@ -1,6 +1,8 @@
 /**
  * The local stand-in for API Gateway: what it does for this API, as strictly as it does it (docs/api.md#the-local-server), around the real Lambda handlers.
  *
+ * - CORS (docs/api.md#from-a-web-page): `OPTIONS` on a route is the preflight's 204, without a key; every
+ *   gateway response to a request with an `Origin` carries the headers that let the page read it.
  * - Routing on the raw path, exactly: `/vendor/vacancies` and `/vendor/vacancies/{id}` (one non-empty segment,
  *   passed on decoded, as API Gateway decodes path parameters) and nothing that merely normalises to them (no `//`,
  *   `.` or `..` segments) — 404 — and GET only — 405.
@@ -30,6 +32,7 @@ import type {
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
 import { authorizedVendor } from '../../lambda/auth/context';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
+import { preflightHeaders } from '../../lambda/http/cors';
 import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/http/errors';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
@@ -187,8 +190,9 @@ function sendGatewayResponse(
   definition: GatewayResponseDefinition,
   requestId: string,
   fallbackStatus?: number,
+  origin?: string,
 ): void {
-  const rendered = renderGatewayResponse(definition, requestId, fallbackStatus);
+  const rendered = renderGatewayResponse(definition, requestId, fallbackStatus, origin);
   response.writeHead(rendered.statusCode, rendered.headers);
   response.end(rendered.body);
 }
@@ -249,8 +253,10 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const requestId = randomUUID();
     // On every answer, whoever writes it; and readable by the server's request log.
     response.setHeader('X-Request-Id', requestId);
+    // As the deployed gateway responses map `method.request.header.Origin`: a page can read every answer.
+    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
     const gatewayResponse = (definition: GatewayResponseDefinition, fallbackStatus?: number) =>
-      sendGatewayResponse(response, definition, requestId, fallbackStatus);
+      sendGatewayResponse(response, definition, requestId, fallbackStatus, origin);
 
     // HTTP/1.1 names the API by its Host: without one, API Gateway cannot route the request (Node's own
     // answer, an empty 400, is turned off so that this one is in the envelope). The value is never used.
@@ -266,6 +272,12 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const rawPath = pathOf(target);
     const matched = matchRoute(rawPath);
     if (!matched) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+    if (request.method === 'OPTIONS') {
+      // A page's preflight, answered by the gateway itself (a mock integration in AWS): no key, no function.
+      response.writeHead(204, preflightHeaders(origin));
+      response.end();
+      return;
+    }
     if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
     const vacancyId = matched.id === undefined ? undefined : decodedSegment(matched.id);
     if (vacancyId === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);

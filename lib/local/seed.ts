@@ -4,7 +4,16 @@ import { writeVacancies } from '../../lambda/import/import';
 import { parseRecordJson, validateVacancyRecord } from '../../lambda/import/record';
 import type { TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
-import { isVendorId, VENDOR_ID_RULE, VENDOR_STATUSES, type VendorStatus } from '../../lambda/schema/vendors';
+import {
+  isKeyOrigin,
+  isPublicHttpsUrl,
+  isVendorId,
+  KEY_ORIGIN_RULE,
+  MAX_KEY_ORIGINS,
+  VENDOR_ID_RULE,
+  VENDOR_STATUSES,
+  type VendorStatus,
+} from '../../lambda/schema/vendors';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { putVendor } from '../ops/vendors';
@@ -17,6 +26,11 @@ export interface SeedVendor {
   /** Its rate tier; the deployment's default tier when absent. */
   readonly rate_tier?: string;
   readonly api_keys: readonly string[];
+  /** Publishable keys (docs/api.md#from-a-web-page): each key and the origins it works from. */
+  readonly publishable_keys?: readonly { readonly key: string; readonly origins: readonly string[] }[];
+  /** Its website and logo, absolute https URLs, named by its JobPostings. */
+  readonly website?: string;
+  readonly logo?: string;
 }
 
 /** What a seed is checked against: the service time zone, and the rate tiers of the deployment. */
@@ -60,6 +74,29 @@ function parseVendor(
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string' && key.length >= 8)) {
     problems.push(`${where}.api_keys must be a list of keys of at least 8 characters`);
   }
+  const publishable = vendor.publishable_keys ?? [];
+  const validPublishable =
+    Array.isArray(publishable) &&
+    publishable.every((entry: { key?: unknown; origins?: unknown }) => {
+      const { key, origins } = entry ?? {};
+      return (
+        typeof key === 'string' &&
+        key.length >= 8 &&
+        Array.isArray(origins) &&
+        origins.length >= 1 &&
+        origins.length <= MAX_KEY_ORIGINS &&
+        origins.every(isKeyOrigin)
+      );
+    });
+  if (!validPublishable) {
+    problems.push(
+      `${where}.publishable_keys must be a list of {"key", "origins"}: keys of at least 8 characters, 1 to ${MAX_KEY_ORIGINS} origins each (${KEY_ORIGIN_RULE})`,
+    );
+  }
+  for (const link of ['website', 'logo'] as const) {
+    if (vendor[link] !== undefined && !isPublicHttpsUrl(vendor[link]))
+      problems.push(`${where}.${link} must be an absolute https URL`);
+  }
   return problems.length === before ? (vendor as unknown as SeedVendor) : undefined;
 }
 
@@ -79,7 +116,7 @@ export function parseSeed(input: unknown, rules: SeedRules): Seed {
   for (const vendor of vendors) {
     if (vendorIds.has(vendor.id)) problems.push(`vendor ${vendor.id} is listed twice`);
     vendorIds.add(vendor.id);
-    for (const key of vendor.api_keys) {
+    for (const key of [...vendor.api_keys, ...(vendor.publishable_keys ?? []).map((entry) => entry.key)]) {
       if (keys.has(key)) problems.push(`an API key of vendor ${vendor.id} is used twice`);
       keys.add(key);
     }
@@ -147,6 +184,8 @@ export async function loadSeed(
         company: vendor.company,
         status: vendor.status,
         ...(vendor.rate_tier && { rateTier: vendor.rate_tier }),
+        ...(vendor.website && { website: vendor.website }),
+        ...(vendor.logo && { logo: vendor.logo }),
       },
       { ...(defaultRateTier && { defaultRateTier }) },
     );
@@ -155,6 +194,15 @@ export async function loadSeed(
         client,
         tables.vendors,
         { apiKey, vendorId: vendor.id, label: `seed key ${i + 1}` },
+        { replace: true },
+      );
+      apiKeys += 1;
+    }
+    for (const [i, { key, origins }] of (vendor.publishable_keys ?? []).entries()) {
+      await storeApiKey(
+        client,
+        tables.vendors,
+        { apiKey: key, vendorId: vendor.id, label: `seed page key ${i + 1}`, origins },
         { replace: true },
       );
       apiKeys += 1;

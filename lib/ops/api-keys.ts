@@ -9,19 +9,21 @@ import { hashApiKey } from '../../lambda/auth/key-lookup';
 import { isConditionFailed } from '../../lambda/aws/failure';
 import { queryAll } from '../../lambda/dynamodb/query-all';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
-import { type ApiKey, apiKeyItemKey, ITEM_KIND } from '../../lambda/schema/vendors';
+import { type ApiKey, apiKeyItemKey, ITEM_KIND, type KeyKind } from '../../lambda/schema/vendors';
 import { getVendorRecord } from './vendors';
 
 /**
- * Every key starts with this prefix, so secret scanners (GitHub's, for one) can be taught to recognise a
- * leaked key. After it: 32 bytes of randomness, base64url — 256 bits, well past the 128 asked for.
+ * Every key starts with its kind's prefix, so secret scanners (GitHub's, for one) can be taught to recognise a
+ * leaked secret key — and tell it from a publishable one, which is meant to be seen. After it: 32 bytes of
+ * randomness, base64url — 256 bits, well past the 128 asked for.
  */
-export const API_KEY_PREFIX = 'vvk_';
+export const API_KEY_PREFIXES: Readonly<Record<KeyKind, string>> = { secret: 'vvk_', publishable: 'vvp_' };
+export const API_KEY_PREFIX = API_KEY_PREFIXES.secret;
 const KEY_RANDOM_BYTES = 32;
 
-/** A new API key; shown once to the operator, then only its hash exists. */
-export function generateApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(KEY_RANDOM_BYTES).toString('base64url');
+/** A new API key of a kind; shown once to the operator, then only its hash exists. */
+export function generateApiKey(kind: KeyKind = 'secret'): string {
+  return API_KEY_PREFIXES[kind] + randomBytes(KEY_RANDOM_BYTES).toString('base64url');
 }
 
 /** The public id of a key: derived from its hash, so re-loading a seed file gives the same id. */
@@ -41,7 +43,7 @@ export interface IssuedApiKey extends ApiKey {
 export async function storeApiKey(
   client: DynamoDBDocumentClient,
   tableName: string,
-  key: { apiKey: string; vendorId: string; label: string },
+  key: { apiKey: string; vendorId: string; label: string; origins?: readonly string[] },
   options: { replace?: boolean; now?: Date } = {},
 ): Promise<ApiKey> {
   const keyHash = hashApiKey(key.apiKey);
@@ -50,6 +52,9 @@ export async function storeApiKey(
     vendorId: key.vendorId,
     label: key.label,
     createdAt: (options.now ?? new Date()).toISOString(),
+    // A key with origins is publishable (docs/api.md#from-a-web-page); one without, secret.
+    keyKind: key.origins ? 'publishable' : 'secret',
+    ...(key.origins && { origins: [...key.origins] }),
   };
   await client.send(
     new PutCommand({
@@ -61,22 +66,37 @@ export async function storeApiKey(
   return stored;
 }
 
-/** Issues a new key for an existing vendor; undefined when the vendor does not exist. */
+/**
+ * Issues a new key for an existing vendor — publishable, for these origins, when `origins` is given (checked by the
+ * caller); undefined when the vendor does not exist.
+ */
 export async function issueApiKey(
   client: DynamoDBDocumentClient,
   tableName: string,
   vendorId: string,
   label: string,
+  origins?: readonly string[],
 ): Promise<IssuedApiKey | undefined> {
   if (!(await getVendorRecord(client, tableName, vendorId))) return undefined;
-  const apiKey = generateApiKey();
-  return { ...(await storeApiKey(client, tableName, { apiKey, vendorId, label })), apiKey };
+  const apiKey = generateApiKey(origins ? 'publishable' : 'secret');
+  return {
+    ...(await storeApiKey(client, tableName, { apiKey, vendorId, label, ...(origins && { origins }) })),
+    apiKey,
+  };
 }
 
 /** The public fields of a key item (its hash and item bookkeeping left out). */
 function toApiKey(item: Record<string, unknown>): ApiKey {
-  const { keyId, vendorId, label, createdAt, revokedAt } = item as unknown as ApiKey;
-  return { keyId, vendorId, label, createdAt, ...(revokedAt && { revokedAt }) };
+  const { keyId, vendorId, label, createdAt, revokedAt, keyKind, origins } = item as unknown as ApiKey;
+  return {
+    keyId,
+    vendorId,
+    label,
+    createdAt,
+    ...(revokedAt && { revokedAt }),
+    keyKind: keyKind ?? 'secret',
+    ...(origins && { origins }),
+  };
 }
 
 /** A vendor's keys, live and revoked, oldest first; never the keys themselves. */

@@ -15,7 +15,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsFailure } from '../../lambda/aws/failure';
-import { generateUsageKey, saveVendorUsage, type VendorRecord } from './vendors';
+import { BROWSER_TIER } from '../../lambda/config/defaults';
+import { generateUsageKey, saveVendorBrowserUsage, saveVendorUsage, type VendorRecord } from './vendors';
 
 /**
  * The least time between two calls of an operation, in milliseconds: API Gateway allows CreateApiKey and
@@ -127,17 +128,21 @@ function planOf(context: UsageKeyContext, tier: string): string {
   return plan;
 }
 
-/** The id of the API key with this value: the one recorded, else one found by name, else a new one. */
+/**
+ * The id of the API key with this value: the one recorded (`recordedId`: the vendor's usage key id, or its browser
+ * usage key id for the browser tier), else one found by name, else a new one.
+ */
 async function keyIdFor(
   context: UsageKeyContext,
   vendor: VendorRecord,
   value: string,
   actions: UsageKeyActions,
+  recordedId = vendor.usageKeyId,
 ): Promise<string> {
-  if (vendor.usageKeyId) {
+  if (recordedId) {
     try {
-      const key = await call(context, 'GetApiKey', { apiKey: vendor.usageKeyId, includeValue: true });
-      if (key.value === value) return vendor.usageKeyId;
+      const key = await call(context, 'GetApiKey', { apiKey: recordedId, includeValue: true });
+      if (key.value === value) return recordedId;
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -240,6 +245,40 @@ export async function syncUsageKey(context: UsageKeyContext, vendor: VendorRecor
     });
   }
   return actions;
+}
+
+/**
+ * Makes a vendor's second key — the one its publishable keys count under — what its item says: a key with the
+ * item's `browserUsageKey` value, in the browser tier's plan and no other; the item records its id. Idempotent.
+ */
+export async function syncBrowserUsageKey(
+  context: UsageKeyContext,
+  vendor: VendorRecord,
+): Promise<UsageKeyActions> {
+  const actions: UsageKeyActions = [];
+  const value = vendor.browserUsageKey ?? generateUsageKey();
+  const keyId = await keyIdFor(
+    context,
+    { ...vendor, rateTier: BROWSER_TIER },
+    value,
+    actions,
+    vendor.browserUsageKeyId,
+  );
+  await linkToTier(context, keyId, BROWSER_TIER, actions);
+  if (vendor.browserUsageKey !== value || vendor.browserUsageKeyId !== keyId)
+    await saveVendorBrowserUsage(context.documentClient, context.vendorsTable, vendor.vendorId, {
+      browserUsageKey: value,
+      browserUsageKeyId: keyId,
+    });
+  return actions;
+}
+
+/** Both of a vendor's keys: its tier's (`syncUsageKey`) and its publishable keys' (`syncBrowserUsageKey`). */
+export async function syncUsageKeys(
+  context: UsageKeyContext,
+  vendor: VendorRecord,
+): Promise<UsageKeyActions> {
+  return [...(await syncUsageKey(context, vendor)), ...(await syncBrowserUsageKey(context, vendor))];
 }
 
 /**

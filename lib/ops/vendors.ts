@@ -35,6 +35,8 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
     usageKey,
     usageKeyId,
     retiredUsageKeys,
+    browserUsageKey,
+    browserUsageKeyId,
     website,
     logo,
     createdAt,
@@ -49,6 +51,8 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
     ...(logo && { logo }),
     ...(usageKey && { usageKey }),
     ...(usageKeyId && { usageKeyId }),
+    ...(browserUsageKey && { browserUsageKey }),
+    ...(browserUsageKeyId && { browserUsageKeyId }),
     ...(retiredUsageKeys && retiredUsageKeys.length > 0 && { retiredUsageKeys }),
     createdAt,
     updatedAt,
@@ -58,7 +62,8 @@ function toVendorRecord(item: Record<string, unknown>): VendorRecord {
 /**
  * Creates a vendor or changes its company name, keeping its status, tier, usage key and creation time. A new
  * vendor is active, on `rateTier` (the deployment's default tier unless said otherwise) and gets its usage key
- * value; a vendor without one (an older item) gets one too. `status` and `rateTier` given are set; `website` and
+ * value, and the value of its publishable keys' usage key (the browser tier's); a vendor without them (an older
+ * item) gets them too. `status` and `rateTier` given are set; `website` and
  * `logo` given are set, or removed when empty, and kept when not given.
  */
 export async function putVendor(
@@ -90,6 +95,7 @@ export async function putVendor(
           `#status = ${keep('#status', ':status', vendor.status !== undefined)}`,
           `rateTier = ${keep('rateTier', ':tier', vendor.rateTier !== undefined)}`,
           'usageKey = if_not_exists(usageKey, :usageKey)',
+          'browserUsageKey = if_not_exists(browserUsageKey, :browserUsageKey)',
           'createdAt = if_not_exists(createdAt, :now), updatedAt = :now',
           ...set.map((name) => `${name} = :${name}`),
         ].join(', '),
@@ -103,6 +109,7 @@ export async function putVendor(
         ':status': vendor.status ?? 'active',
         ':tier': vendor.rateTier ?? options.defaultRateTier ?? DEFAULT_RATE_TIER,
         ':usageKey': generateUsageKey(),
+        ':browserUsageKey': generateUsageKey(),
         ':now': timestamp,
         ...Object.fromEntries(set.map((name) => [`:${name}`, vendor[name]])),
       },
@@ -153,6 +160,27 @@ export async function saveVendorUsage(
       ':now': (options.now ?? new Date()).toISOString(),
       ...(usage.usageKeyId && { ':usageKeyId': usage.usageKeyId }),
       ...(options.expectedUsageKey !== undefined && { ':expected': options.expectedUsageKey }),
+    },
+  });
+}
+
+/** Records a vendor's browser usage key (the value its publishable keys count under) and its id; false if none. */
+export async function saveVendorBrowserUsage(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+  usage: { readonly browserUsageKey: string; readonly browserUsageKeyId: string },
+  now = new Date(),
+): Promise<boolean> {
+  return updateIfCondition(client, {
+    TableName: tableName,
+    Key: vendorItemKey(vendorId),
+    UpdateExpression: 'SET browserUsageKey = :value, browserUsageKeyId = :id, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: {
+      ':value': usage.browserUsageKey,
+      ':id': usage.browserUsageKeyId,
+      ':now': now.toISOString(),
     },
   });
 }

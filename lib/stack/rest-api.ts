@@ -7,6 +7,7 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
+import { EXPOSED_HEADERS, preflightHeaders } from '../../lambda/http/cors';
 import { ERROR_HEADERS } from '../../lambda/http/errors';
 import {
   GATEWAY_RESPONSES,
@@ -50,13 +51,58 @@ export interface ServiceApiProps {
 
 const quoted = (value: string) => `'${value}'`;
 
+/** The request's `Origin`, as a mapping source: absent from the request, absent from the answer. */
+const REQUEST_ORIGIN = 'method.request.header.Origin';
+
+/**
+ * The CORS headers of an answer the gateway makes itself (docs/api.md#from-a-web-page), in its mapping syntax: the
+ * request's origin echoed, so that a page can read why it was refused — what `crossOriginHeaders` gives the
+ * functions' answers and the local server's.
+ */
+const CORS_MAPPINGS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': REQUEST_ORIGIN,
+  'Access-Control-Expose-Headers': quoted(EXPOSED_HEADERS),
+  Vary: quoted('Origin'),
+};
+
 /** Response headers of a gateway response or mock integration, in API Gateway's mapping syntax. */
 function headerMappings(definition: GatewayResponseDefinition): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Request-Id': 'context.requestId' };
+  const headers: Record<string, string> = { 'X-Request-Id': 'context.requestId', ...CORS_MAPPINGS };
   for (const [name, value] of Object.entries({ ...ERROR_HEADERS, ...definition.headers })) {
     headers[name] = quoted(value);
   }
   return headers;
+}
+
+/** A mock integration's answer: its status, body template and headers (mapped as `method.response.header.*`). */
+function mockMethod(statusCode: string, headers: Record<string, string>, body?: string) {
+  const parameter = (name: string) => `method.response.header.${name}`;
+  return {
+    integration: new apigateway.MockIntegration({
+      requestTemplates: { 'application/json': `{"statusCode": ${statusCode}}` },
+      passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
+      integrationResponses: [
+        {
+          statusCode,
+          ...(body && { responseTemplates: { 'application/json': body } }),
+          responseParameters: Object.fromEntries(
+            Object.entries(headers).map(([name, value]) => [parameter(name), value]),
+          ),
+        },
+      ],
+    }),
+    options: {
+      authorizationType: apigateway.AuthorizationType.NONE,
+      // Declared, so that the answer can echo it.
+      requestParameters: { [REQUEST_ORIGIN]: false },
+      methodResponses: [
+        {
+          statusCode,
+          responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [parameter(name), true])),
+        },
+      ],
+    },
+  };
 }
 
 const COGNITO_NOT_FOR_MACHINES = {
@@ -123,6 +169,7 @@ export class ServiceApi extends Construct {
       const resource = this.api.root.resourceForPath(path);
       const get = resource.addMethod('GET', listing, { apiKeyRequired: true });
       Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
+      this.addPreflight(resource);
       this.addMethodNotAllowed(resource);
     }
   }
@@ -147,40 +194,39 @@ export class ServiceApi extends Construct {
    * answers before authentication, as routing does.
    */
   private addMethodNotAllowed(resource: apigateway.IResource): void {
-    const headers = headerMappings(METHOD_NOT_ALLOWED);
-    const parameter = (name: string) => `method.response.header.${name}`;
-    const notAllowed = resource.addMethod(
-      'ANY',
-      new apigateway.MockIntegration({
-        requestTemplates: { 'application/json': '{"statusCode": 405}' },
-        passthroughBehavior: apigateway.PassthroughBehavior.WHEN_NO_MATCH,
-        integrationResponses: [
-          {
-            statusCode: '405',
-            responseTemplates: { 'application/json': gatewayResponseTemplate(METHOD_NOT_ALLOWED) },
-            responseParameters: Object.fromEntries(
-              Object.entries(headers).map(([name, value]) => [parameter(name), value]),
-            ),
-          },
-        ],
-      }),
-      {
-        authorizationType: apigateway.AuthorizationType.NONE,
-        methodResponses: [
-          {
-            statusCode: '405',
-            responseParameters: Object.fromEntries(
-              Object.keys(headers).map((name) => [parameter(name), true]),
-            ),
-          },
-        ],
-      },
+    const { integration, options } = mockMethod(
+      '405',
+      headerMappings(METHOD_NOT_ALLOWED),
+      gatewayResponseTemplate(METHOD_NOT_ALLOWED),
     );
+    const notAllowed = resource.addMethod('ANY', integration, options);
     Validations.of(notAllowed).acknowledge(COGNITO_NOT_FOR_MACHINES);
     Validations.of(notAllowed).acknowledge({
       id: 'AwsSolutions::AwsSolutions-APIG4',
       reason:
         'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
+    });
+  }
+
+  /**
+   * A page's preflight (docs/api.md#from-a-web-page): 204 from a mock integration, with no authorizer — a
+   * preflight carries no key — for any origin; the GET decides whether the key may be used from it.
+   */
+  private addPreflight(resource: apigateway.IResource): void {
+    const headers: Record<string, string> = {
+      'X-Request-Id': 'context.requestId',
+      ...Object.fromEntries(
+        Object.entries(preflightHeaders('origin')).map(([name, value]) => [name, quoted(value)]),
+      ),
+      'Access-Control-Allow-Origin': REQUEST_ORIGIN,
+    };
+    const { integration, options } = mockMethod('204', headers);
+    const preflight = resource.addMethod('OPTIONS', integration, options);
+    Validations.of(preflight).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    Validations.of(preflight).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason:
+        'A CORS preflight answered by a mock integration: it carries no key by the Fetch standard, and reaches no function and no data.',
     });
   }
 

@@ -57,7 +57,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
         ],
       },
       usageIdentifierKey: usageKey,
-      context: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard' },
+      context: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', keyKind: 'secret' },
     });
   });
 

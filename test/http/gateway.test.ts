@@ -179,7 +179,7 @@ describe('local gateway', () => {
     const malformed = await fetch(`${url}/%E0%A4%A`, { headers });
     expect(malformed.status).toBe(400);
     const post = await fetch(`${url}/42`, { method: 'POST', headers });
-    expect([post.status, post.headers.get('Allow')]).toEqual([405, 'GET']);
+    expect([post.status, post.headers.get('Allow')]).toEqual([405, 'GET, OPTIONS']);
     const anonymous = await fetch(`${url}/42`);
     expect(anonymous.status).toBe(401);
     expect(seen).toEqual([]);

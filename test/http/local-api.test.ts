@@ -91,12 +91,16 @@ describe('local API over HTTP', () => {
   });
 
   describe('routing', () => {
-    it.each(['/vendor', '/vendor/vacancies/1', '/vendor/vacancy', '/docs/', '/docs/other'])(
-      'answers 404 to %s',
-      async (path) => {
-        await expectError(await get(bearer('vvk_test_acme_first'), `${api.url}${path}`), 404, 'Not Found.');
-      },
-    );
+    it.each([
+      '/vendor',
+      '/vendor/vacancies/',
+      '/vendor/vacancies/1/',
+      '/vendor/vacancy',
+      '/docs/',
+      '/docs/other',
+    ])('answers 404 to %s', async (path) => {
+      await expectError(await get(bearer('vvk_test_acme_first'), `${api.url}${path}`), 404, 'Not Found.');
+    });
 
     it('points / at the API reference, a local page only: GET / is a redirect to /docs, another method a 404', async () => {
       const response = await fetch(`${api.url}/`, { redirect: 'manual' });
@@ -107,13 +111,14 @@ describe('local API over HTTP', () => {
     });
 
     it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
-      'answers 405 with Allow: GET to %s, before authentication',
+      'answers 405 with Allow: GET, OPTIONS to %s on either route, before authentication',
       async (method) => {
-        for (const headers of [{}, bearer('vvk_test_acme_first')]) {
-          const response = await get(headers, listing, method);
-          expect(response.headers.get('allow')).toBe('GET');
-          await expectError(response, 405, 'Method Not Allowed.');
-        }
+        for (const headers of [{}, bearer('vvk_test_acme_first')])
+          for (const url of [listing, `${listing}/1`]) {
+            const response = await get(headers, url, method);
+            expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+            await expectError(response, 405, 'Method Not Allowed.');
+          }
       },
     );
   });

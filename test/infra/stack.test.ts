@@ -365,14 +365,39 @@ describe('the stack, with default settings', () => {
       }
     });
 
-    it('answers any other method with a 405 mock (Allow: GET), the only method without the authorizer', () => {
+    it('answers any other method with a 405 mock (Allow: GET, OPTIONS) and OPTIONS with a preflight mock: the only methods without the authorizer', () => {
       const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map(
         (method) => method.Properties,
       );
-      // One on each route.
-      expect(
-        methods.filter((method) => method.AuthorizationType !== 'CUSTOM').map((method) => method.HttpMethod),
-      ).toEqual(['ANY', 'ANY']);
+      // One of each on each route; none carries the authorizer (CDK has copied it onto OPTIONS before:
+      // aws/aws-cdk#8615, #21419).
+      const open = methods.filter((method) => method.AuthorizationType !== 'CUSTOM');
+      expect(open.map((method) => method.HttpMethod).sort()).toEqual(['ANY', 'ANY', 'OPTIONS', 'OPTIONS']);
+      for (const method of open) {
+        expect(method.AuthorizationType).toBe('NONE');
+        expect(method.AuthorizerId).toBeUndefined();
+        expect(method.ApiKeyRequired).toBeUndefined();
+      }
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'OPTIONS',
+        AuthorizationType: 'NONE',
+        Integration: {
+          Type: 'MOCK',
+          IntegrationResponses: [
+            {
+              StatusCode: '204',
+              ResponseParameters: Match.objectLike({
+                'method.response.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
+                'method.response.header.Access-Control-Allow-Methods': "'GET, OPTIONS'",
+                'method.response.header.Access-Control-Allow-Headers':
+                  "'Authorization, Accept, Accept-Language, If-None-Match'",
+                'method.response.header.Access-Control-Max-Age': "'7200'",
+                'method.response.header.Vary': "'Origin'",
+              }),
+            },
+          ],
+        },
+      });
       template.hasResourceProperties('AWS::ApiGateway::Method', {
         HttpMethod: 'ANY',
         AuthorizationType: 'NONE',
@@ -381,7 +406,7 @@ describe('the stack, with default settings', () => {
           IntegrationResponses: [
             {
               StatusCode: '405',
-              ResponseParameters: Match.objectLike({ 'method.response.header.Allow': "'GET'" }),
+              ResponseParameters: Match.objectLike({ 'method.response.header.Allow': "'GET, OPTIONS'" }),
               ResponseTemplates: {
                 'application/json':
                   '{"status":"error","message":"Method Not Allowed.","request_id":"$context.requestId"}',
@@ -400,6 +425,9 @@ describe('the stack, with default settings', () => {
           'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
           'gatewayresponse.header.Cache-Control': "'no-store'",
           'gatewayresponse.header.X-Request-Id': 'context.requestId',
+          // A page can read why (docs/api.md#from-a-web-page).
+          'gatewayresponse.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
+          'gatewayresponse.header.Vary': "'Origin'",
           ...Object.fromEntries(
             Object.entries(definition.headers ?? {}).map(([name, value]) => [
               `gatewayresponse.header.${name}`,
@@ -550,7 +578,11 @@ describe('the stack, with settings from context', () => {
       Endpoint: 'ops@example.com',
     });
     template.hasOutput('ServiceTimeZone', { Value: 'Europe/Berlin' });
-    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 2);
+    // And the browser tier of publishable keys, its default capped to the stage's limits.
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 3);
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 5, BurstLimit: 10 },
+    });
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 2, BurstLimit: 4 },
     });
@@ -720,7 +752,10 @@ describe('rate tiers', () => {
     const settings = (context: Record<string, unknown>) => () =>
       readSettings((key) => new App({ context }).node.tryGetContext(key));
     expect(settings({ defaultRateTier: 'gold' })).toThrow(
-      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard.',
+      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard, browser.',
+    );
+    expect(settings({ defaultRateTier: 'browser' })).toThrow(
+      'defaultRateTier = "browser" is not allowed: a tier of secret keys: "browser" is the tier of publishable keys.',
     );
     expect(settings({ rateTiers: { fast: { rate: 60, burst: 20 } }, defaultRateTier: 'fast' })).toThrow(
       'no tier faster than the stage (throttlingRateLimit 50/s, throttlingBurstLimit 100); tier "fast" is 60/s, burst 20',

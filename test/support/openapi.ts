@@ -86,6 +86,7 @@ function describedAt(method: string, target: string, status: number): string | u
     return pointer('paths', path, method.toLowerCase(), 'responses', String(status));
   }
   if (status === 400) return pointer('components', 'responses', 'BadRequest');
+  if (route && method === 'OPTIONS' && status === 204) return pointer('components', 'responses', 'Preflight');
   if (route && method !== 'GET' && status === 405) {
     return pointer('components', 'responses', 'MethodNotAllowed');
   }
@@ -163,7 +164,7 @@ export async function documentedFetch(input: string | URL | Request, init?: Requ
     headers: new Map([...response.headers].map(([name, value]) => [name.toLowerCase(), value])),
     body,
   });
-  return new Response(response.status === 304 ? null : body, {
+  return new Response(response.status === 304 || response.status === 204 ? null : body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,

@@ -80,7 +80,7 @@ const record = fc.record({
   id: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   // A title is one line (the import refuses control characters in it).
   title: nastyText.map((text) => text.replace(/[\r\n]+/g, ' ')).filter((text) => text.trim() !== ''),
-  description: nastyText,
+  description: fc.oneof(nastyText, fc.constant('')),
   requirements: fc.oneof(nastyText, fc.constant('')),
   responsibilities: fc.oneof(nastyText, fc.constant('')),
   type: fc.constantFrom(1, 2, 3, 4),
@@ -102,7 +102,10 @@ describe('the JobPosting of a vacancy', () => {
         const markup = String(document.description).replace(/<\/?(?:p|h3)>|<br>/g, '');
         expect(markup).not.toMatch(/[<>]/);
         expect(readBack(String(document.description))).toContain(drawn.description.replaceAll('\r\n', '\n'));
-        expect(document.description).toContain(textToHtml(drawn.description));
+        const untold = [drawn.description, drawn.requirements, drawn.responsibilities].every(
+          (text) => text === '',
+        );
+        expect(document.description).toContain(textToHtml(untold ? drawn.title : drawn.description));
         const headings = locale === 'az' ? ['Tələblər', 'Vəzifələr'] : ['Requirements', 'Responsibilities'];
         expect(String(document.description).includes(`<h3>${headings[0]}</h3>`)).toBe(
           drawn.requirements !== '',
@@ -234,9 +237,14 @@ describe('the JobPosting of a vacancy', () => {
     expect(document.hiringOrganization).toEqual({ '@type': 'Organization', name: 'Pasha Bank' });
   });
 
-  it('leaves an empty section out of the description', () => {
+  it('leaves an empty section out of the description, and describes a vacancy with no text by its title', () => {
     const document = posting(vacancyRecord({ requirements: '', responsibilities: '' }));
     expect(document.description).toBe('<p>Build the APIs our customers use.</p>');
+    const untold = posting(
+      vacancyRecord({ title: 'Courier <night>', description: '', requirements: '', responsibilities: '' }),
+    );
+    expect(untold.description).toBe('<p>Courier &lt;night&gt;</p>');
+    expect(jobPostingProblems(untold)).toEqual([]);
   });
 });
 

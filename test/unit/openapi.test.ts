@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { components } from '../../examples/generated-client/openapi-types';
+import { KEY_USE_MESSAGES } from '../../lambda/http/cors';
 import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../lambda/http/errors';
 import { LOCALES } from '../../lambda/schema/vacancy';
 import { DICTIONARY } from '../../lambda/vacancies/dictionary';
@@ -66,9 +67,16 @@ describe('docs/openapi.yaml', () => {
     });
     expect(byName.type?.enum).toEqual(Object.keys(DICTIONARY.type).map(Number));
     const messages = Object.values(schemas)
-      .map((schema) => ((schema.properties as Json | undefined)?.message as Json | undefined)?.const)
+      .flatMap((schema) => {
+        const message = (schema.properties as Json | undefined)?.message as Json | undefined;
+        return [message?.const, ...((message?.enum as unknown[] | undefined) ?? [])];
+      })
       .filter((message): message is string => typeof message === 'string');
-    const codeMessages = [...Object.values(ERROR_MESSAGES), VACANCY_NOT_FOUND];
+    const codeMessages = [
+      ...Object.values(ERROR_MESSAGES),
+      VACANCY_NOT_FOUND,
+      ...Object.values(KEY_USE_MESSAGES),
+    ];
     for (const message of messages) expect(codeMessages).toContain(message);
     expect(new Set(messages)).toEqual(new Set(codeMessages));
     const error = ((schemas.Error?.properties ?? {}) as Json).message as { enum: string[] };
@@ -86,6 +94,7 @@ describe('docs/openapi.yaml', () => {
     );
     for (const path of ['/vendor/vacancies', '/vendor/vacancies/{id}'])
       expect((OPENAPI['x-other-methods'] as Json)[path]).toEqual({
+        '204': { $ref: '#/components/responses/Preflight' },
         '405': { $ref: '#/components/responses/MethodNotAllowed' },
       });
   });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isKeyOrigin, KEY_ORIGIN_RULE, MAX_KEY_ORIGINS } from '../../../lambda/schema/vendors';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';
@@ -10,6 +11,34 @@ async function requireVendor(target: Target, id: string) {
   if (!vendor)
     throw new UserError(`vendor "${id}" does not exist (create it with "vendor put ${id} --company …").`);
   return vendor;
+}
+
+/**
+ * The origins of `key issue --publishable --origin …`, checked (docs/operating.md#vendors-and-keys); undefined for a
+ * secret key. Each mistake is one line.
+ */
+function publishableOrigins(
+  publishable: boolean,
+  given: readonly string[] | undefined,
+): string[] | undefined {
+  const origins = given ?? [];
+  if (!publishable) {
+    if (origins.length > 0) throw new UserError('--origin is for a publishable key: add --publishable.');
+    return undefined;
+  }
+  if (origins.length === 0)
+    throw new UserError(
+      'a publishable key needs at least one --origin, e.g. --origin https://careers.example.az.',
+    );
+  const distinct = [...new Set(origins)];
+  if (distinct.length > MAX_KEY_ORIGINS)
+    throw new UserError(
+      `a publishable key takes at most ${MAX_KEY_ORIGINS} origins; ${distinct.length} given.`,
+    );
+  const invalid = distinct.find((origin) => !isKeyOrigin(origin));
+  if (invalid !== undefined)
+    throw new UserError(`--origin ${JSON.stringify(invalid)} is not allowed: ${KEY_ORIGIN_RULE}.`);
+  return distinct;
 }
 
 /** `key issue|list|revoke`. */
@@ -24,21 +53,36 @@ export function addKeyCommands(program: Command): void {
     .description('issue a new key for a vendor; the key is shown once, only its hash is stored')
     .argument('<vendorId>', 'vendor id', parse.vendorId)
     .option('--label <label>', 'what the key is for, e.g. "career page"', 'default')
+    .option('--publishable', 'a publishable key, for web pages: it works only from its --origin values')
+    .option(
+      '--origin <origin>',
+      `an origin a publishable key works from (1 to ${MAX_KEY_ORIGINS}; repeat it), e.g. https://careers.example.az`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .action(
       action(async (target, options, id: string) => {
+        const origins = publishableOrigins(options.publishable === true, options.origin);
         await requireVendor(target, id);
         const label = options.label ?? 'default';
-        const issued = await issueApiKey(target.documentClient, target.tables.vendors, id, label);
+        const issued = await issueApiKey(target.documentClient, target.tables.vendors, id, label, origins);
         if (!issued) throw new UserError(`vendor "${id}" does not exist.`);
         return {
           data: issued,
-          text: [
-            `key ${issued.keyId} issued for ${id} (${label}):`,
-            '',
-            `  ${issued.apiKey}`,
-            '',
-            'Store it now: it cannot be shown again.',
-          ],
+          text: origins
+            ? [
+                `publishable key ${issued.keyId} issued for ${id} (${label}), for ${origins.join(', ')}:`,
+                '',
+                `  ${issued.apiKey}`,
+                '',
+                'It may be in a web page: it works only from these origins, and only for what a career page shows.',
+              ]
+            : [
+                `key ${issued.keyId} issued for ${id} (${label}):`,
+                '',
+                `  ${issued.apiKey}`,
+                '',
+                'Store it now: it cannot be shown again.',
+              ],
         };
       }),
     );
@@ -53,7 +97,7 @@ export function addKeyCommands(program: Command): void {
         const keys = await listApiKeys(target.documentClient, target.tables.vendors, id);
         const lines = keys.map(
           (k) =>
-            `${k.keyId}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'.padEnd(32)}  created ${k.createdAt}  ${k.label}`,
+            `${k.keyId}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'.padEnd(32)}  created ${k.createdAt}  ${k.label}${k.keyKind === 'publishable' ? `  publishable: ${(k.origins ?? []).join(' ')}` : ''}`,
         );
         return { data: keys, text: lines.length > 0 ? lines : `vendor ${id} has no keys` };
       }),

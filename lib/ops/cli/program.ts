@@ -24,6 +24,9 @@ export interface Options extends TargetOptions {
   /** `vendor put --website --logo`: absolute https URLs, or "" to remove. */
   readonly website?: string;
   readonly logo?: string;
+  /** `key issue --publishable --origin …` (the origins as given, repeated). */
+  readonly publishable?: boolean;
+  readonly origin?: string[];
   readonly force?: boolean;
   /** `vacancies purge --before`: a date or an instant, as given (checked by its parser). */
   readonly before?: string;

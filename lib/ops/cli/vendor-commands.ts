@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
+import { BROWSER_TIER } from '../../../lambda/config/defaults';
 import { isPublicHttpsUrl, type VendorStatus } from '../../../lambda/schema/vendors';
 import { UserError } from '../errors';
 import type { Target } from '../target';
-import { moveUsageKey, syncUsageKey, type UsageKeyActions } from '../usage-keys';
+import { moveUsageKey, syncUsageKeys, type UsageKeyActions } from '../usage-keys';
 import { getVendorRecord, listVendors, putVendor, saveVendorUsage, setVendorStatus } from '../vendors';
 import { action, parse } from './program';
 
@@ -11,6 +12,10 @@ export const MAX_COMPANY_CHARACTERS = 200;
 
 /** A tier of the target, or a one-line error naming the ones there are. */
 function knownTier(target: Target, tier: string): string {
+  if (tier === BROWSER_TIER)
+    throw new UserError(
+      `"${BROWSER_TIER}" is the tier of every vendor's publishable keys, not a vendor's own tier.`,
+    );
   if (!target.rateTiers.names.includes(tier)) {
     throw new UserError(
       `"${tier}" is not a rate tier of ${target.description}: ${target.rateTiers.names.join(', ')}.`,
@@ -83,7 +88,7 @@ export function addVendorCommands(program: Command): void {
           },
           { defaultRateTier: target.rateTiers.defaultTier },
         );
-        const actions = target.usageKeys ? await syncUsageKey(target.usageKeys, saved) : undefined;
+        const actions = target.usageKeys ? await syncUsageKeys(target.usageKeys, saved) : undefined;
         return {
           data: {
             vendorId: saved.vendorId,
@@ -165,7 +170,7 @@ export function addVendorCommands(program: Command): void {
         const vendors = await listVendors(target.documentClient, target.tables.vendors);
         const report: { vendorId: string; actions: UsageKeyActions }[] = [];
         for (const record of vendors)
-          report.push({ vendorId: record.vendorId, actions: await syncUsageKey(target.usageKeys, record) });
+          report.push({ vendorId: record.vendorId, actions: await syncUsageKeys(target.usageKeys, record) });
         const changed = report.filter((entry) => entry.actions.length > 0);
         return {
           data: report,
