@@ -129,6 +129,9 @@ async function main(): Promise<void> {
     '',
     `Vendor Vacancy API: ${listing}`,
     `API reference:      ${api.referenceUrl}   (try it in the browser; requests to run: ${REQUEST_COLLECTION})`,
+    ...(api.seed
+      ? [`Career page:        ${api.careerPageUrl}   (a vendor's page, calling the API from another origin)`]
+      : []),
     `DynamoDB (${api.embedded ? 'embedded' : 'given'}): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
   ];
   if (api.seed) {

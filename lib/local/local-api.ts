@@ -9,7 +9,9 @@ import { zoneClock } from '../../lambda/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
 import { functionEnvironment } from '../function-environment';
+import { storeApiKey } from '../ops/api-keys';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
+import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './career-page';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
 import { tapFunctionOutput } from './function-output';
@@ -95,6 +97,8 @@ export interface LocalApi {
   readonly dynamodbEndpoint: string;
   /** The interactive API reference (`/docs`). */
   readonly referenceUrl: string;
+  /** The example career page, on an origin of its own (`http://localhost:<port>/career-page/`). */
+  readonly careerPageUrl: string;
   /** Whether the engine is the embedded one (else one that was given). */
   readonly embedded: boolean;
   readonly tables: TableNames;
@@ -253,12 +257,30 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       response.once('finish', () => served.recordStatus(response.statusCode));
     });
     requestLog?.attach(server);
-    const demoKey = seed?.data.vendors.find((vendor) => vendor.status === 'active')?.api_keys[0];
+    const demoVendor = seed?.data.vendors.find((vendor) => vendor.status === 'active');
+    const demoKey = demoVendor?.api_keys[0];
+    // The example career page, with a publishable key of the demo vendor for the page's origin (this port's).
+    const pageKey = demoVendor ? demoPageKey(demoVendor.id) : '';
+    if (demoVendor)
+      await storeApiKey(
+        documentClient,
+        tables.vendors,
+        {
+          apiKey: pageKey,
+          vendorId: demoVendor.id,
+          label: 'career page (npm start)',
+          origins: [careerPageOrigin(port)],
+        },
+        { replace: true },
+      );
+    const reference = referencePages({ apiUrl: url, ...(demoKey && { demoKey }) });
+    const careerPage = careerPages({ apiUrl: url, key: pageKey });
     server.on(
       'request',
       createLocalGateway(handlers, {
         domainName: `127.0.0.1:${port}`,
-        localPages: referencePages({ apiUrl: url, ...(demoKey && { demoKey }) }),
+        localPages: (request, response, requestId) =>
+          reference(request, response, requestId) || careerPage(request, response, requestId),
         stopping: () => stopping,
         timeoutsMs: {
           authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
@@ -276,6 +298,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     return {
       url,
       referenceUrl: `${url}${REFERENCE_PATH}`,
+      careerPageUrl: `${careerPageOrigin(port)}${CAREER_PAGE_PATH}`,
       dynamodbEndpoint: endpoint,
       embedded: engine !== undefined,
       tables,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
+import { authorizedVendor } from '../../lambda/auth/context';
 import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../lib/ops/vendors';
@@ -59,6 +60,37 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
       usageIdentifierKey: usageKey,
       context: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', keyKind: 'secret' },
     });
+  });
+
+  it('allows a publishable key on the vendor’s browser usage key and tier, its kind and origins in the context', async () => {
+    const { documentClient, names } = tables;
+    const origins = ['https://careers.acme.example', 'http://localhost:8080'];
+    const page = await issueApiKey(documentClient, names.vendors, 'acme', 'career page', origins);
+    expect(page?.apiKey).toMatch(/^vvp_[A-Za-z0-9_-]{43}$/);
+    const vendor = await getVendorRecord(documentClient, names.vendors, 'acme');
+    expect(vendor?.browserUsageKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(vendor?.browserUsageKey).not.toBe(vendor?.usageKey);
+    const allowed = await authorize(`Bearer ${page?.apiKey}`);
+    expect(allowed).toMatchObject({
+      principalId: 'acme',
+      usageIdentifierKey: vendor?.browserUsageKey,
+      context: {
+        vendorId: 'acme',
+        company: 'Acme LLC',
+        rateTier: 'browser',
+        keyKind: 'publishable',
+        origins: origins.join(' '),
+      },
+    });
+    // What the listing reads back of it.
+    expect(authorizedVendor(allowed.context)).toMatchObject({
+      keyKind: 'publishable',
+      origins,
+      rateTier: 'browser',
+    });
+    // A revoked publishable key is a 401 like any other.
+    await revokeApiKey(documentClient, names.vendors, page?.keyId ?? '');
+    await expect(authorize(`Bearer ${page?.apiKey}`)).rejects.toThrow('Unauthorized');
   });
 
   it('fails (API Gateway: 503), never allows, an active vendor without a usage key, and logs it as an ERROR', async () => {

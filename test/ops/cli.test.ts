@@ -77,6 +77,7 @@ describe('vacancy-admin', () => {
       vendorId: 'acme',
       company: 'Acme LLC',
       rateTier: 'standard',
+      keyKind: 'secret',
     });
 
     const second = JSON.parse((await admin(['--json', 'key', 'issue', 'acme'])).stdout) as { apiKey: string };
@@ -93,12 +94,74 @@ describe('vacancy-admin', () => {
       vendorId: 'acme',
       company: 'Acme LLC',
       rateTier: 'standard',
+      keyKind: 'secret',
     });
 
     expect((await admin(['vendor', 'suspend', 'acme'])).code).toBe(0);
     expect((await authorize(second.apiKey)).policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
     expect((await admin(['vendor', 'activate', 'acme'])).code).toBe(0);
     expect((await authorize(second.apiKey)).policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+  });
+
+  it('issues a publishable key for its origins, lists them, and refuses an origin that is not one in one line', async () => {
+    const issued = await admin([
+      'key',
+      'issue',
+      'acme',
+      '--label',
+      'career page',
+      '--publishable',
+      '--origin',
+      'https://careers.acme.example',
+      '--origin',
+      'http://localhost:8080',
+    ]);
+    expect(issued.code).toBe(0);
+    const [first, , key] = issued.stdout.split('\n');
+    expect(first).toMatch(
+      /^publishable key key_[0-9a-f]{12} issued for acme \(career page\), for https:\/\/careers\.acme\.example, http:\/\/localhost:8080:$/,
+    );
+    expect(key?.trim()).toMatch(/^vvp_[A-Za-z0-9_-]{43}$/);
+    expect((await authorize(key?.trim() ?? '')).context).toMatchObject({
+      keyKind: 'publishable',
+      origins: 'https://careers.acme.example http://localhost:8080',
+      rateTier: 'browser',
+    });
+    expect((await admin(['key', 'list', 'acme'])).stdout).toContain(
+      'publishable: https://careers.acme.example http://localhost:8080',
+    );
+    for (const [args, message] of [
+      [['--publishable'], 'error: a publishable key needs at least one --origin'],
+      [['--origin', 'https://a.example'], 'error: --origin is for a publishable key: add --publishable.'],
+      [
+        ['--publishable', '--origin', 'https://A.example'],
+        'error: --origin "https://A.example" is not allowed',
+      ],
+      [
+        ['--publishable', '--origin', 'https://a.example/'],
+        'error: --origin "https://a.example/" is not allowed',
+      ],
+      [
+        ['--publishable', '--origin', 'https://*.example'],
+        'error: --origin "https://*.example" is not allowed',
+      ],
+      [
+        ['--publishable', '--origin', 'http://a.example'],
+        'error: --origin "http://a.example" is not allowed',
+      ],
+      [
+        [
+          '--publishable',
+          ...Array.from({ length: 11 }, (_, i) => ['--origin', `https://p${i}.example`]).flat(),
+        ],
+        'error: a publishable key takes at most 10 origins; 11 given.',
+      ],
+    ] as const) {
+      const run = await admin(['key', 'issue', 'acme', ...args]);
+      expect([args, run.code]).toEqual([args, 1]);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
   });
 
   it('imports a file, reports rejected lines, and exits non-zero when anything was rejected', async () => {
