@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/auth/context';
+import { VACANCY_RESOURCE } from '../lambda/http/routes';
 import { parseImportFile } from '../lambda/import/file';
 import { importVacancies } from '../lambda/import/import';
 import { validateVacancyRecord } from '../lambda/import/record';
@@ -89,6 +90,15 @@ export interface SyncResult {
 export interface PollResult {
   vacancies: number;
   rcu: number;
+  calls: number;
+  p50_ms: number;
+}
+
+/** One vacancy by id (`GET /vendor/vacancies/{id}`): a 200, and a 304 to its tag. */
+export interface VacancyReadResult {
+  vacancies: number;
+  rcu_200: number;
+  rcu_304: number;
   calls: number;
   p50_ms: number;
 }
@@ -189,6 +199,7 @@ export async function measureReads(
   entries: IndexEntryResult[];
   walks: WalkResult[];
   polls: PollResult[];
+  vacancyReads: VacancyReadResult[];
   syncs: SyncResult[];
 }> {
   const tables = localTableNames('bench-');
@@ -214,6 +225,7 @@ export async function measureReads(
   const entries: IndexEntryResult[] = [];
   const walks: WalkResult[] = [];
   const polls: PollResult[] = [];
+  const vacancyReads: VacancyReadResult[] = [];
   const syncs: SyncResult[] = [];
   let firstId = 1;
   for (const size of options.sizes) {
@@ -241,15 +253,16 @@ export async function measureReads(
     await sleep(INDEX_SETTLE_MS);
 
     const authorizer = authorizerContext({ vendorId, company: vendorId, rateTier: 'standard' });
-    const event = (query: string, headers?: ReadonlyMap<string, readonly string[]>) =>
+    const event = (query: string, headers?: ReadonlyMap<string, readonly string[]>, vacancyId?: number) =>
       listingEvent({
         query,
         authorizer,
         requestId: 'bench',
         domainName: 'api.example.com',
-        path: '/prod/vendor/vacancies',
+        path: vacancyId === undefined ? '/prod/vendor/vacancies' : `/prod/vendor/vacancies/${vacancyId}`,
         stage: 'prod',
         ...(headers && { headers }),
+        ...(vacancyId !== undefined && { route: VACANCY_RESOURCE, vacancyId: String(vacancyId) }),
       });
     /** Answers a request `REQUESTS` times (after a warm-up): the body, what one answer cost, and its latency. */
     const measure = async (side: 'ours' | 'naive', request: ReturnType<typeof event>, status = 200) => {
@@ -317,6 +330,21 @@ export async function measureReads(
     const poll = await measure('ours', event('page=1', new Map([['If-None-Match', [etag]]])), 304);
     polls.push({ vacancies: size, rcu: poll.side.rcu, calls: poll.side.calls, p50_ms: poll.side.p50_ms });
 
+    // One vacancy of page 1 by its id, and a poll of it with its tag.
+    const id = (JSON.parse(page1.body) as { data: { id: number }[] }).data[0]?.id;
+    if (id !== undefined) {
+      const one = await measure('ours', event('', undefined, id));
+      const tag = String(one.answer.headers?.ETag);
+      const again = await measure('ours', event('', new Map([['If-None-Match', [tag]]]), id), 304);
+      vacancyReads.push({
+        vacancies: size,
+        rcu_200: one.side.rcu,
+        rcu_304: again.side.rcu,
+        calls: one.side.calls,
+        p50_ms: one.side.p50_ms,
+      });
+    }
+
     for (const walk of options.walks.filter((candidate) => candidate.size === size)) {
       walks.push(await measureWalk(handlers.ours, ours, event, size, walk.perPage));
       process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
@@ -343,7 +371,7 @@ export async function measureReads(
       process.stderr.write(`  ${size} syncs: done\n`);
     }
   }
-  return { reads, entries, walks, polls, syncs };
+  return { reads, entries, walks, polls, vacancyReads, syncs };
 }
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */

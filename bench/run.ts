@@ -72,7 +72,7 @@ function targets(
   memory: MemoryResult,
   inbox: readonly InboxResult[],
 ): Check[] {
-  const { reads, entries, walks, polls, syncs } = measured;
+  const { reads, entries, walks, polls, vacancyReads, syncs } = measured;
   const find = (size: number, label: string, filters: string | null = null) =>
     reads.find((r) => r.vacancies === size && r.page_label === label && r.filters === filters);
   const checks: Check[] = [];
@@ -124,6 +124,14 @@ function targets(
     checks.push({
       target: 'An unchanged poll answered 304: ≤ 1 read unit',
       value: `${most} RU at most (${polls.map((poll) => poll.vacancies.toLocaleString('en')).join(', ')} active)`,
+      met: most <= 1,
+    });
+  }
+  if (vacancyReads.length > 0) {
+    const most = Math.max(...vacancyReads.flatMap((read) => [read.rcu_200, read.rcu_304]));
+    checks.push({
+      target: 'One vacancy by id, and a 304 to its tag: ≤ 1 read unit each',
+      value: `${most} RU at most (${vacancyReads.map((read) => read.vacancies.toLocaleString('en')).join(', ')} active)`,
       met: most <= 1,
     });
   }
@@ -217,7 +225,7 @@ async function main() {
   }
   const memory = await measureMemory(MEMORY_REQUESTS);
   const checks = targets(bundles, measured, imported, memory, inbox);
-  const { reads, entries, walks, polls, syncs } = measured;
+  const { reads, entries, walks, polls, vacancyReads, syncs } = measured;
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -313,6 +321,13 @@ async function main() {
       polls.map((p) => [p.vacancies, p.rcu, p.calls, `${p.p50_ms} ms`]),
     ),
   );
+  console.log('\n## One vacancy by id (GET /vendor/vacancies/{id}), and a 304 to its tag\n');
+  console.log(
+    table(
+      ['active', 'read units (200)', 'read units (304)', 'calls', 'p50 (200)'],
+      vacancyReads.map((r) => [r.vacancies, r.rcu_200, r.rcu_304, r.calls, `${r.p50_ms} ms`]),
+    ),
+  );
   console.log(
     `\n## Import of ${imported.records.toLocaleString('en')} records, next to a bare BatchWriteItem loader (median of ${imported.rounds} interleaved rounds each)\n`,
   );
@@ -402,6 +417,7 @@ async function main() {
     reads,
     walks,
     polls,
+    vacancy_reads: vacancyReads,
     syncs,
     import: imported,
     inbox,

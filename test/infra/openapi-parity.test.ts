@@ -1,7 +1,8 @@
 /**
  * The document and the deployment serve the same API: the operations of docs/openapi.yaml are exactly the
- * methods the synthesized REST API routes to a function, and every other method of those paths is the 405 mock
- * (the document's `MethodNotAllowed`); no other path has a method (the document's `NotFound`).
+ * methods the synthesized REST API routes to a function; OPTIONS on those paths is the preflight mock (the
+ * document's `Preflight`) and every other method the 405 mock (`MethodNotAllowed`); no other path has a method (the
+ * document's `NotFound`).
  */
 import { describe, expect, it } from '@jest/globals';
 import { OPENAPI } from '../support/openapi';
@@ -47,12 +48,20 @@ describe('docs/openapi.yaml and the synthesized API', () => {
     expect(routed.sort()).toEqual(documented.sort());
   });
 
-  it('answers every other method of a documented path with the 405 mock, and has no other path', () => {
+  it('answers OPTIONS of a documented path with the preflight mock, every other method with the 405 mock, and has no other path', () => {
     const others = methods.filter((m) => m.integration.Type !== 'AWS_PROXY');
-    expect(others.map((m) => `${m.method} ${m.path}`)).toEqual(['ANY /vendor/vacancies']);
+    const paths = Object.keys(OPENAPI.paths as object);
+    expect(others.map((m) => `${m.method} ${m.path}`).sort()).toEqual(
+      paths.flatMap((path) => [`ANY ${path}`, `OPTIONS ${path}`]).sort(),
+    );
+    const described = OPENAPI['x-other-methods'] as Record<string, Record<string, unknown>>;
     for (const other of others) {
       expect(other.integration.Type).toBe('MOCK');
-      expect(other.integration.IntegrationResponses?.map((response) => response.StatusCode)).toEqual(['405']);
+      const status = other.method === 'OPTIONS' ? '204' : '405';
+      expect(other.integration.IntegrationResponses?.map((response) => response.StatusCode)).toEqual([
+        status,
+      ]);
+      expect(Object.keys(described[other.path] ?? {})).toContain(status);
     }
     expect(new Set(methods.map((m) => m.path))).toEqual(new Set(Object.keys(OPENAPI.paths as object)));
   });

@@ -11,6 +11,7 @@ import {
   moveUsageKey,
   RETIRED_KEY_GRACE_MS,
   removeStackUsageKeys,
+  syncBrowserUsageKey,
   syncUsageKey,
   type UsageKeyContext,
 } from '../../lib/ops/usage-keys';
@@ -190,5 +191,25 @@ describe('usage keys', () => {
     }
     // Running it again finds nothing more to delete.
     expect((await removeStackUsageKeys(context, 'Api')).deleted).toEqual([]);
+  });
+  it("creates a vendor's browser key once — the value its publishable keys count under — in the browser plan, apart from its own", async () => {
+    const vendor = await putVendor(tables.documentClient, tables.names.vendors, {
+      vendorId: 'pages',
+      company: 'Pages',
+    });
+    expect(vendor.browserUsageKey).toMatch(/^[0-9a-f]{40}$/);
+    const before = created();
+    const actions = await syncBrowserUsageKey(context, vendor);
+    expect(actions).toEqual([
+      expect.stringMatching(/^created API key key\d+$/),
+      expect.stringMatching(/^linked API key key\d+ to the browser plan$/),
+    ]);
+    const stored = await record('pages');
+    const key = apiGateway.keys.get(stored.browserUsageKeyId ?? '');
+    expect(key).toMatchObject({ name: 'Api.pages.browser', value: vendor.browserUsageKey });
+    expect(apiGateway.tierOf(key?.id ?? '')).toBe('browser');
+    expect(stored.usageKeyId).toBeUndefined();
+    expect(await syncBrowserUsageKey(context, stored)).toEqual([]);
+    expect(created()).toBe(before + 1);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 
-export const PLANS = { standard: 'plan-standard', partner: 'plan-partner' };
+export const PLANS = { standard: 'plan-standard', partner: 'plan-partner', browser: 'plan-browser' };
 
 /** API Gateway's control plane, as far as usage keys go: what it holds, and what it refuses. */
 export function fakeApiGateway(client: APIGatewayClient | typeof APIGatewayClient, clock: { now(): number }) {

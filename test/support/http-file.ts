@@ -73,8 +73,10 @@ export interface HttpFileResponse {
 /** A JSONPath of the simple kind request files use (`$.a.b.0`). */
 function jsonPath(value: unknown, path: string): unknown {
   let current = value;
+  // `$.data[0].id`: names and array indexes, as REST Client reads them.
   for (const key of path
     .replace(/^\$\.?/, '')
+    .replace(/\[(\d+)\]/g, '.$1')
     .split('.')
     .filter(Boolean))
     current =
