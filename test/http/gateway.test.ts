@@ -89,6 +89,13 @@ describe('local gateway', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(await response.json()).toMatchObject({ status: 'error', message: 'Service Unavailable.' });
+    // From a page, the page can read it (docs/api.md#from-a-web-page).
+    const fromPage = await fetch(url, { headers: { ...headers, Origin: 'https://careers.acme.example' } });
+    expect(fromPage.status).toBe(503);
+    expect(fromPage.headers.get('access-control-allow-origin')).toBe('https://careers.acme.example');
+    expect(fromPage.headers.get('vary')).toBe('Origin');
+    expect(fromPage.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('enforces the function timeouts: a hanging authorizer is a 503, a hanging listing a 502', async () => {

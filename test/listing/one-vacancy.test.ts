@@ -5,16 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { VACANCY_SERVED } from '../../lambda/observability/log-fields';
+import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { parseVacancyId } from '../../lambda/vacancies/one-vacancy';
+import type { VacancyRepository } from '../../lambda/vacancies/repository';
 import { deleteVacancy } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest, vacancyEvent } from '../support/events';
 import { jobPostingProblems } from '../support/job-posting-rules';
-import { lambdaContext, silentLogger } from '../support/lambda';
+import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { importRecords, testListingHandler } from '../support/listing';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
-import { vacancyRecord } from '../support/vacancies';
+import { CLOCK, vacancyRecord } from '../support/vacancies';
 
 // 2026-06-15 21:30 UTC is already 2026-06-16 in Baku: "today" for deadlines is the 16th.
 const NOW = new Date('2026-06-15T21:30:00Z');
@@ -176,6 +178,30 @@ describe('GET /vendor/vacancies/{id}', () => {
       404,
       'application/json; charset=utf-8',
     ]);
+  });
+
+  it('answers 503 with Retry-After when DynamoDB throttles, readable by a page', async () => {
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    const repository = { readVacancy: () => Promise.reject(throttled) } as unknown as VacancyRepository;
+    const failing = createListingHandler({
+      repository,
+      settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 },
+      logger: silentLogger(),
+      metrics: testMetrics('listing'),
+    });
+    const origin = 'https://careers.acme.example';
+    const event = vacancyEvent('501', {
+      headers: { Origin: origin },
+      authorizer: { keyKind: 'publishable', origins: origin },
+    });
+    const response = (await failing(event, lambdaContext('listing'))) as APIGatewayProxyResult;
+    expect(response.statusCode).toBe(503);
+    expect(response.headers).toMatchObject({
+      'Retry-After': '1',
+      'Access-Control-Allow-Origin': origin,
+      Vary: 'Origin',
+    });
+    expect(JSON.parse(response.body).message).toBe('Service Unavailable.');
   });
 
   it('answers the largest id', async () => {
