@@ -105,9 +105,15 @@ describe('the career page, in a browser, across origins', () => {
     // English.
     await page.click('[data-lang="en"]');
     await waitForText(page, ['Page 1 of', 'Remote']);
+    const filtered = await texts(page, '#app > p.meta');
     await page.select('select[name="type"]', '');
     await page.click('form button[type="submit"]');
-    await waitForText(page, ['Page 1 of']);
+    // The list of every type: another count than the filtered one.
+    await page.waitForFunction(
+      (before: string) => document.querySelector('#app > p.meta')?.textContent !== before,
+      {},
+      filtered[0] ?? '',
+    );
     await documentScreenshot(page, screenshot('list-en'));
 
     // A job page, with its JobPosting in the page.

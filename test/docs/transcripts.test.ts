@@ -51,13 +51,16 @@ async function startServer(options: readonly string[]): Promise<Server> {
   return {
     process: child,
     banner,
+    // The career page is served on the same port under another name (localhost: another origin).
     toLocal: (text) =>
       text
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+        .replaceAll('localhost:3000', `localhost:${port}`)
         .replaceAll('127.0.0.1:8000', `127.0.0.1:${dynamodbPort}`),
     toDocumented: (text) =>
       text
         .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:3000')
+        .replaceAll(`localhost:${port}`, 'localhost:3000')
         .replaceAll(`127.0.0.1:${dynamodbPort}`, '127.0.0.1:8000'),
   };
 }
