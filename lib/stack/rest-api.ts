@@ -51,16 +51,19 @@ export interface ServiceApiProps {
 
 const quoted = (value: string) => `'${value}'`;
 
-/** The request's `Origin`, as a mapping source: absent from the request, absent from the answer. */
+/**
+ * The request's `Origin`, as a gateway response maps it (`method.request.header.*` is a source gateway responses
+ * take): absent from the request, absent from the answer.
+ */
 const REQUEST_ORIGIN = 'method.request.header.Origin';
 
 /**
- * The CORS headers of an answer the gateway makes itself (docs/api.md#from-a-web-page), in its mapping syntax: the
- * request's origin echoed, so that a page can read why it was refused — what `crossOriginHeaders` gives the
- * functions' answers and the local server's.
+ * The CORS headers every answer the gateway makes itself carries (docs/api.md#from-a-web-page), in its mapping
+ * syntax; `Access-Control-Allow-Origin`, the request's origin echoed so that a page can read why it was refused, is
+ * added per kind of answer (`GATEWAY_ORIGIN`, `ECHO_ORIGIN`) — what `crossOriginHeaders` gives the functions' answers
+ * and the local server's.
  */
 const CORS_MAPPINGS: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': REQUEST_ORIGIN,
   'Access-Control-Expose-Headers': quoted(EXPOSED_HEADERS),
   Vary: quoted('Origin'),
 };
@@ -74,8 +77,19 @@ function headerMappings(definition: GatewayResponseDefinition): Record<string, s
   return headers;
 }
 
+/**
+ * A mock integration's answer echoes the request's origin through its response template: an integration response
+ * cannot map a method request header (only the integration's, the stage's, the context's, or a constant), so the
+ * template overrides the header, as CDK's own CORS preflight does for a list of origins. Empty when there is none.
+ */
+const ECHO_ORIGIN = [
+  '#set($origin = $input.params().header.get("Origin"))',
+  '#if("$!origin" == "")#set($origin = $input.params().header.get("origin"))#end',
+  '#if("$!origin" != "")#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)#end',
+].join('\n');
+
 /** A mock integration's answer: its status, body template and headers (mapped as `method.response.header.*`). */
-function mockMethod(statusCode: string, headers: Record<string, string>, body?: string) {
+function mockMethod(statusCode: string, headers: Record<string, string>, body = '') {
   const parameter = (name: string) => `method.response.header.${name}`;
   return {
     integration: new apigateway.MockIntegration({
@@ -84,7 +98,7 @@ function mockMethod(statusCode: string, headers: Record<string, string>, body?: 
       integrationResponses: [
         {
           statusCode,
-          ...(body && { responseTemplates: { 'application/json': body } }),
+          responseTemplates: { 'application/json': `${ECHO_ORIGIN}\n${body}` },
           responseParameters: Object.fromEntries(
             Object.entries(headers).map(([name, value]) => [parameter(name), value]),
           ),
@@ -93,12 +107,12 @@ function mockMethod(statusCode: string, headers: Record<string, string>, body?: 
     }),
     options: {
       authorizationType: apigateway.AuthorizationType.NONE,
-      // Declared, so that the answer can echo it.
-      requestParameters: { [REQUEST_ORIGIN]: false },
       methodResponses: [
         {
           statusCode,
-          responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [parameter(name), true])),
+          responseParameters: Object.fromEntries(
+            [...Object.keys(headers), 'Access-Control-Allow-Origin'].map((name) => [parameter(name), true]),
+          ),
         },
       ],
     },
@@ -183,7 +197,7 @@ export class ServiceApi extends Construct {
       this.api.addGatewayResponse(`Response${type}`, {
         type: apigateway.ResponseType.of(type),
         ...(definition.statusCode && { statusCode: String(definition.statusCode) }),
-        responseHeaders: headerMappings(definition),
+        responseHeaders: { ...headerMappings(definition), 'Access-Control-Allow-Origin': REQUEST_ORIGIN },
         templates: { 'application/json': gatewayResponseTemplate(definition) },
       });
     }
@@ -213,12 +227,11 @@ export class ServiceApi extends Construct {
    * preflight carries no key — for any origin; the GET decides whether the key may be used from it.
    */
   private addPreflight(resource: apigateway.IResource): void {
+    // The origin itself is echoed by the template (`ECHO_ORIGIN`); the rest is constant.
+    const { 'Access-Control-Allow-Origin': _echoed, ...constant } = preflightHeaders('origin');
     const headers: Record<string, string> = {
       'X-Request-Id': 'context.requestId',
-      ...Object.fromEntries(
-        Object.entries(preflightHeaders('origin')).map(([name, value]) => [name, quoted(value)]),
-      ),
-      'Access-Control-Allow-Origin': REQUEST_ORIGIN,
+      ...Object.fromEntries(Object.entries(constant).map(([name, value]) => [name, quoted(value)])),
     };
     const { integration, options } = mockMethod('204', headers);
     const preflight = resource.addMethod('OPTIONS', integration, options);
