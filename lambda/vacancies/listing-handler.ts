@@ -15,6 +15,7 @@ import type { FunctionMetrics } from '../observability/metrics';
 import { listVacancies } from './listing';
 import { reportListing, reportVacancy } from './listing-report';
 import { showVacancy } from './one-vacancy';
+import { givesValue } from './query';
 import type { VacancyRepository } from './repository';
 import type { ListingSettings } from './request';
 
@@ -39,14 +40,6 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
   const vendor = authorizedVendor(event.requestContext.authorizer);
   if (!vendor) throw new Error('No vendor in the authorizer context');
   return vendor;
-}
-
-/** Whether a listing request gives `updated_since` a value (a sync, whether or not the value is valid). */
-function asksToSync(event: APIGatewayProxyEvent): boolean {
-  const parameters = event.multiValueQueryStringParameters;
-  const values =
-    parameters && Object.hasOwn(parameters, 'updated_since') ? parameters.updated_since : undefined;
-  return (values ?? []).some((value) => value !== '');
 }
 
 /**
@@ -149,7 +142,8 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     const vendor = requestVendor(event);
     const listing = event.resource !== VACANCY_RESOURCE;
     // Who may ask (docs/api.md#from-a-web-page): before anything is read or validated.
-    checkKeyUse(vendor, requestHeader(event, 'Origin'), listing && asksToSync(event));
+    const sync = listing && givesValue(event.multiValueQueryStringParameters, 'updated_since');
+    checkKeyUse(vendor, requestHeader(event, 'Origin'), sync);
     const signal = deadlineSignal(context, reserveMs);
     return !listing ? vacancy(event, vendor, signal) : listPage(event, vendor, signal);
   };

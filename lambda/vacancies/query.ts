@@ -51,6 +51,16 @@ const UPDATED_SINCE_MESSAGE =
 const DIGITS = /^[0-9]+$/;
 
 /**
+ * Whether the request gives a parameter a value (an empty one is no value; own names only: they are the client's).
+ * `updated_since` given makes a request a sync, whether or not its value is valid.
+ */
+export function givesValue(parameters: MultiValueParameters, name: ParameterName): boolean {
+  return ((parameters && Object.hasOwn(parameters, name) ? parameters[name] : undefined) ?? []).some(
+    (value) => value !== '',
+  );
+}
+
+/**
  * Parses and validates the listing's query parameters (docs/api.md#query-parameters): an empty value means the parameter is
  * absent, a parameter given twice is invalid, unknown parameters are ignored. Every invalid parameter is
  * reported, not only the first.
@@ -62,11 +72,7 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     return undefined;
   };
 
-  /** Whether the request gives the parameter a value (an empty one is no value). */
-  const given = (name: ParameterName): boolean =>
-    ((parameters && Object.hasOwn(parameters, name) ? parameters[name] : undefined) ?? []).some(
-      (value) => value !== '',
-    );
+  const given = (name: ParameterName): boolean => givesValue(parameters, name);
 
   const raw = (name: ParameterName): string | undefined => {
     // Own properties only: the names are the client's, and `toString` must not find Object's.
