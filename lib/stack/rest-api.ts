@@ -208,18 +208,12 @@ export class ServiceApi extends Construct {
    * answers before authentication, as routing does.
    */
   private addMethodNotAllowed(resource: apigateway.IResource): void {
-    const { integration, options } = mockMethod(
-      '405',
-      headerMappings(METHOD_NOT_ALLOWED),
-      gatewayResponseTemplate(METHOD_NOT_ALLOWED),
+    this.addMock(
+      resource,
+      'ANY',
+      mockMethod('405', headerMappings(METHOD_NOT_ALLOWED), gatewayResponseTemplate(METHOD_NOT_ALLOWED)),
+      'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
     );
-    const notAllowed = resource.addMethod('ANY', integration, options);
-    Validations.of(notAllowed).acknowledge(COGNITO_NOT_FOR_MACHINES);
-    Validations.of(notAllowed).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG4',
-      reason:
-        'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
-    });
   }
 
   /**
@@ -233,14 +227,24 @@ export class ServiceApi extends Construct {
       'X-Request-Id': 'context.requestId',
       ...Object.fromEntries(Object.entries(constant).map(([name, value]) => [name, quoted(value)])),
     };
-    const { integration, options } = mockMethod('204', headers);
-    const preflight = resource.addMethod('OPTIONS', integration, options);
-    Validations.of(preflight).acknowledge(COGNITO_NOT_FOR_MACHINES);
-    Validations.of(preflight).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG4',
-      reason:
-        'A CORS preflight answered by a mock integration: it carries no key by the Fetch standard, and reaches no function and no data.',
-    });
+    this.addMock(
+      resource,
+      'OPTIONS',
+      mockMethod('204', headers),
+      'A CORS preflight answered by a mock integration: it carries no key by the Fetch standard, and reaches no function and no data.',
+    );
+  }
+
+  /** A method answered by a mock integration, without authorizer or key, and why cdk-nag's findings do not apply. */
+  private addMock(
+    resource: apigateway.IResource,
+    httpMethod: string,
+    { integration, options }: ReturnType<typeof mockMethod>,
+    reason: string,
+  ): void {
+    const method = resource.addMethod(httpMethod, integration, options);
+    Validations.of(method).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    Validations.of(method).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason });
   }
 
   /** cdk-nag findings on the REST API that are by design, each with its reason. */
