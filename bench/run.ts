@@ -7,7 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { FUNCTION_LIMITS } from '../lambda/config/defaults';
-import { createDocumentClient, createDynamoDBClient } from '../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../lambda/dynamodb/client';
+import { createDocumentClient } from '../lambda/dynamodb/document-client';
 import { ACTIVE_INDEX } from '../lambda/schema/tables';
 import { FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { type BundleName, type BundleResult, measureBundles } from './bundles';

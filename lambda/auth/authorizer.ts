@@ -1,10 +1,10 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { BROWSER_TIER, FUNCTION_LIMITS } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
+import type { ReadClient } from '../dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
 import type { FunctionMetrics } from '../observability/metrics';
 import { bearerToken } from './bearer';
@@ -14,7 +14,7 @@ import { getVendor } from './vendor-lookup';
 
 /** What the authorizer is built from; the Lambda entry point makes them once per container. */
 export interface AuthorizerDependencies {
-  readonly documentClient: DynamoDBDocumentClient;
+  readonly client: ReadClient;
   readonly vendorsTable: string;
   readonly logger: Logger;
   /** The function's metrics (`observability/metrics.ts`). */
@@ -82,7 +82,7 @@ class KeyCheckFailed extends Error {
  * 503 at the gateway), logged as an error. The token is never logged.
  */
 export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
-  const { documentClient, vendorsTable, logger, metrics } = dependencies;
+  const { client, vendorsTable, logger, metrics } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.authorizer.reserveMs;
 
   const decide = async (
@@ -94,12 +94,12 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
       logger.info('Rejected: not a Bearer header');
       throw new KeyRefused();
     }
-    const key = await findApiKey(documentClient, vendorsTable, hashApiKey(token), signal);
+    const key = await findApiKey(client, vendorsTable, hashApiKey(token), signal);
     if (!key || key.revokedAt) {
       logger.info(key ? 'Rejected: revoked key' : 'Rejected: unknown key', { keyId: key?.keyId });
       throw new KeyRefused();
     }
-    const vendor = await getVendor(documentClient, vendorsTable, key.vendorId, signal);
+    const vendor = await getVendor(client, vendorsTable, key.vendorId, signal);
     if (!vendor) {
       logger.warn('Rejected: key of a vendor that does not exist', {
         keyId: key.keyId,

@@ -5,7 +5,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration } from '../config/environment';
-import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { createAuthorizerHandler } from './authorizer';
@@ -22,7 +22,7 @@ const client = createDynamoDBClient({
 const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createAuthorizerHandler({
-  documentClient: createDocumentClient(client),
+  client,
   vendorsTable: config.tables.vendors,
   logger,
   metrics: createFunctionMetrics('authorizer', logger),

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { underDeadline } from '../dynamodb/deadline';
+import { attributeValues, type ReadClient } from '../dynamodb/read-client';
 import { type ApiKey, apiKeyItemKey } from '../schema/vendors';
 
 /** SHA-256 of a key, hex. A plain fast hash is right here: the key is random, not a password to stretch. */
@@ -10,18 +12,18 @@ export function hashApiKey(apiKey: string): string {
 
 /** The stored key with this hash, or undefined. */
 export async function findApiKey(
-  client: DynamoDBDocumentClient,
+  client: ReadClient,
   tableName: string,
   keyHash: string,
   signal?: AbortSignal,
 ): Promise<ApiKey | undefined> {
   const { Item } = await client.send(
-    new GetCommand({
+    new GetItemCommand({
       TableName: tableName,
-      Key: apiKeyItemKey(keyHash),
+      Key: attributeValues(apiKeyItemKey(keyHash)),
       ProjectionExpression: 'keyId, vendorId, label, createdAt, revokedAt, keyKind, origins',
     }),
     underDeadline(signal),
   );
-  return Item as ApiKey | undefined;
+  return Item && (unmarshall(Item) as ApiKey);
 }

@@ -1,23 +1,25 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { underDeadline } from '../dynamodb/deadline';
+import { attributeValues, type ReadClient } from '../dynamodb/read-client';
 import { type Vendor, vendorItemKey } from '../schema/vendors';
 
 /** A vendor by id, or undefined. Eventually consistent: changes reach the authorizer within a second. */
 export async function getVendor(
-  client: DynamoDBDocumentClient,
+  client: ReadClient,
   tableName: string,
   vendorId: string,
   signal?: AbortSignal,
 ): Promise<Vendor | undefined> {
   const { Item } = await client.send(
-    new GetCommand({
+    new GetItemCommand({
       TableName: tableName,
-      Key: vendorItemKey(vendorId),
+      Key: attributeValues(vendorItemKey(vendorId)),
       ProjectionExpression:
         'vendorId, company, #status, rateTier, usageKey, browserUsageKey, website, logo, createdAt, updatedAt',
       ExpressionAttributeNames: { '#status': 'status' },
     }),
     underDeadline(signal),
   );
-  return Item as Vendor | undefined;
+  return Item && (unmarshall(Item) as Vendor);
 }

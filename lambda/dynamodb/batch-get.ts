@@ -1,8 +1,10 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type AttributeValue, BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { UnavailableError } from '../aws/failure';
 import { backoffDelay, type RetryPolicy, sleep } from './backoff';
 import { capacityUnits } from './capacity';
 import { underDeadline } from './deadline';
+import { attributeValues, type KeyValue, type ReadClient } from './read-client';
 
 /** BatchGetItem takes at most 100 keys a call. */
 const BATCH_GET_SIZE = 100;
@@ -20,9 +22,9 @@ export interface BatchGetResult {
  * after `retry.maxStalls` rounds in a row that processed none of a call's keys.
  */
 export async function batchGetItems(
-  client: DynamoDBDocumentClient,
+  client: ReadClient,
   tableName: string,
-  keys: readonly Record<string, unknown>[],
+  keys: readonly Readonly<Record<string, KeyValue>>[],
   options: {
     readonly retry: RetryPolicy;
     readonly projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
@@ -37,11 +39,11 @@ export async function batchGetItems(
   const items: Record<string, unknown>[] = [];
   let readUnits = 0;
   let calls = 0;
-  const chunks: Record<string, unknown>[][] = [];
+  const chunks: Record<string, AttributeValue>[][] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_SIZE) {
-    chunks.push(keys.slice(start, start + BATCH_GET_SIZE) as Record<string, unknown>[]);
+    chunks.push(keys.slice(start, start + BATCH_GET_SIZE).map(attributeValues));
   }
-  const readChunk = async (chunk: Record<string, unknown>[]) => {
+  const readChunk = async (chunk: Record<string, AttributeValue>[]) => {
     let pending = chunk;
     let stalls = 0;
     while (pending.length > 0) {
@@ -52,7 +54,7 @@ export async function batchGetItems(
         await pause(backoffDelay(stalls, options.retry), signal);
       }
       const output = await client.send(
-        new BatchGetCommand({
+        new BatchGetItemCommand({
           RequestItems: { [tableName]: { Keys: pending, ...options.projection } },
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -60,7 +62,7 @@ export async function batchGetItems(
       );
       calls += 1;
       readUnits += capacityUnits(output.ConsumedCapacity);
-      items.push(...(output.Responses?.[tableName] ?? []));
+      for (const item of output.Responses?.[tableName] ?? []) items.push(unmarshall(item));
       const unprocessed = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
       stalls = unprocessed.length < pending.length ? 0 : stalls + 1;
       pending = unprocessed;
@@ -68,7 +70,7 @@ export async function batchGetItems(
   };
   let next = 0;
   const worker = async () => {
-    while (next < chunks.length) await readChunk(chunks[next++] as Record<string, unknown>[]);
+    while (next < chunks.length) await readChunk(chunks[next++] as Record<string, AttributeValue>[]);
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, chunks.length) }, worker));
   return { items, readUnits, calls };

@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** How to reach DynamoDB. */
 export interface DynamoDBConnection {
@@ -41,12 +40,5 @@ export function createDynamoDBClient(connection: DynamoDBConnection = {}): Dynam
       region: process.env.AWS_REGION ?? 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
-  });
-}
-
-/** The document client (plain JavaScript values in and out) over a DynamoDB client. */
-export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
   });
 }

@@ -5,23 +5,25 @@
  * (The jobs and tools, which need every item and no meter, use `query-all.ts`.)
  */
 import {
-  type DynamoDBDocumentClient,
+  type AttributeValue,
   QueryCommand,
   type QueryCommandInput,
   type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { capacityUnits, type ReadCost } from './capacity';
 import { underDeadline } from './deadline';
+import { attributeValues, type KeyValue, type ReadClient } from './read-client';
 
-/** A Query's parameters, without what the loop sets itself. */
+/** A Query's parameters, without what the loop sets itself; its values plain (`read-client.ts` converts them). */
 export type QueryInput = Omit<
   QueryCommandInput,
-  'TableName' | 'ExclusiveStartKey' | 'ReturnConsumedCapacity'
->;
+  'TableName' | 'ExclusiveStartKey' | 'ReturnConsumedCapacity' | 'ExpressionAttributeValues'
+> & { readonly ExpressionAttributeValues?: Readonly<Record<string, KeyValue>> };
 
 /** Where a metered Query reads. */
 export interface MeteredQueryTarget {
-  readonly client: DynamoDBDocumentClient;
+  readonly client: ReadClient;
   readonly tableName: string;
   /**
    * Entries per call, at most. Absent: as many as a read needs (and DynamoDB's own limit, 1 MB a call). Tests set it
@@ -42,12 +44,14 @@ export async function meteredQuery(
 ): Promise<ReadCost> {
   let readUnits = 0;
   let calls = 0;
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, AttributeValue> | undefined;
   do {
+    const { ExpressionAttributeValues: values, ...call } = input();
     const output = await target.client.send(
       new QueryCommand({
         TableName: target.tableName,
-        ...input(),
+        ...call,
+        ...(values && { ExpressionAttributeValues: attributeValues(values) }),
         ExclusiveStartKey: startKey,
         ReturnConsumedCapacity: 'TOTAL',
       }),
@@ -83,7 +87,7 @@ export async function collectQuery<T>(
     () => ({ ...input, Limit: capped(target, limit(items.length)) }),
     signal,
     (output) => {
-      items.push(...(output.Items ?? []).map(map));
+      items.push(...(output.Items ?? []).map((item) => map(unmarshall(item))));
       return items.length < wanted;
     },
   );

@@ -1,6 +1,7 @@
 /**
  * The per-vendor summary's persistence (docs/design.md#the-summary): every read and write of a summary item of the
- * vendors table is a method here, and nowhere else (a test holds the code to that). The record and its rules are
+ * vendors table is a method here or in `summary-reader.ts` (the reads the listing bundles, which `SummaryStore`
+ * extends), and nowhere else (a test holds the code to that). The record and its rules are
  * `schema/summary.ts`; the protocols built on these calls are the writers' leases (`summary-leases.ts`) and the
  * recount (`recount.ts`) — the split of Powertools' idempotency utility into record, persistence and orchestration.
  *
@@ -8,23 +9,19 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { awsFailure, isConditionFailed } from '../aws/failure';
-import type { RetryPolicy } from '../dynamodb/backoff';
-import { batchGetItems } from '../dynamodb/batch-get';
 import { capacityUnits } from '../dynamodb/capacity';
-import { underDeadline } from '../dynamodb/deadline';
 import {
   type Counts,
   countAttribute,
   dayAttribute,
   leaseAttribute,
   leaseStartAttribute,
-  parseSummary,
   SUMMARY,
   type Summary,
   sequenceAttribute,
   summaryItemKey,
-  vendorOfSummary,
 } from '../schema/summary';
+import { SummaryReader } from './summary-reader';
 
 /** A lease's update, or its release, was refused: the lease is gone (or the item cannot grow past 400 KB). */
 export class LeaseGoneError extends Error {
@@ -42,54 +39,15 @@ export type LeaseUpdate =
       readonly releasedAt: number;
     };
 
-/** A summary read, and what the read cost. */
-export interface SummaryRead {
-  readonly summary: Summary | undefined;
-  readonly readUnits: number;
-  readonly calls: number;
-}
-
-const BATCH_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
-
-/**
- * The reads of the summary items of one vendors table: all the listing needs, so that its bundle carries none of
- * the writes (docs/design.md#cold-start).
- */
-export class SummaryReader {
-  constructor(
-    protected readonly client: DynamoDBDocumentClient,
-    protected readonly vendorsTable: string,
-  ) {}
-
-  /** A vendor's summary, read strongly; undefined when the vendor has none yet. */
-  async read(vendorId: string, signal?: AbortSignal): Promise<SummaryRead> {
-    const output = await this.client.send(
-      new GetCommand({
-        TableName: this.vendorsTable,
-        Key: summaryItemKey(vendorId),
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-      underDeadline(signal),
-    );
-    return {
-      summary: output.Item ? parseSummary(output.Item) : undefined,
-      readUnits: capacityUnits(output.ConsumedCapacity),
-      calls: 1,
-    };
-  }
-
-  /** Several vendors' summaries, by vendor (those without one left out). */
-  async readMany(vendorIds: readonly string[]): Promise<Map<string, Summary>> {
-    const { items } = await batchGetItems(this.client, this.vendorsTable, vendorIds.map(summaryItemKey), {
-      retry: BATCH_RETRY,
-    });
-    return new Map(items.map((item) => [vendorOfSummary(item), parseSummary(item)]));
-  }
-}
-
 /** Every read and write of the summary items of one vendors table. */
 export class SummaryStore extends SummaryReader {
+  constructor(
+    protected override readonly client: DynamoDBDocumentClient,
+    vendorsTable: string,
+  ) {
+    super(client, vendorsTable);
+  }
+
   /**
    * Takes a writer's lease from `began` until `expires` (ms), its update sequence at 0, bumping the version: readers
    * stop trusting the summary, and syncs hand out no snapshot after `began`. (Sent twice, it changes nothing more

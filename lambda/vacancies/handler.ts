@@ -4,7 +4,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
-import { createDocumentClient, createDynamoDBClient } from '../dynamodb/client';
+import { createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { listingConfigFromEnvironment } from './config';
@@ -23,7 +23,7 @@ const client = createDynamoDBClient({
 const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createListingHandler({
-  repository: createVacancyRepository(createDocumentClient(client), {
+  repository: createVacancyRepository(client, {
     tableName: config.vacanciesTable,
     vendorsTable: config.vendorsTable,
   }),

@@ -3,11 +3,13 @@
  * unprocessed) of the ids a page named, projected to what the page shows, each item checked to be the vendor's; and
  * one GetItem of the one vacancy a job page shows.
  */
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { RetryPolicy } from '../dynamodb/backoff';
 import { batchGetItems } from '../dynamodb/batch-get';
 import { capacityUnits, type ReadCost } from '../dynamodb/capacity';
 import { underDeadline } from '../dynamodb/deadline';
+import { attributeValues, type ReadClient } from '../dynamodb/read-client';
 import { ITEM } from '../schema/tables';
 import { VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
@@ -37,7 +39,7 @@ export const ITEM_VIEWS = {
 
 /** Where items are read, and how. */
 export interface ItemReaderTarget {
-  readonly client: DynamoDBDocumentClient;
+  readonly client: ReadClient;
   readonly tableName: string;
   readonly retry: RetryPolicy;
   /** Waits between BatchGetItem retries; replaceable so tests need not wait. */
@@ -87,15 +89,15 @@ export async function readItem(
   signal: AbortSignal | undefined,
 ): Promise<ReadCost & { item: ShownItem | undefined }> {
   const { Item, ConsumedCapacity } = await target.client.send(
-    new GetCommand({
+    new GetItemCommand({
       TableName: target.tableName,
-      Key: { id },
+      Key: attributeValues({ id }),
       ...ITEM_VIEWS.shown,
       ReturnConsumedCapacity: 'TOTAL',
     }),
     underDeadline(signal),
   );
-  const item = Item as ShownItem | undefined;
+  const item = Item && (unmarshall(Item) as ShownItem);
   return {
     item: item?.[ITEM.vendor] === vendorId ? item : undefined,
     readUnits: capacityUnits(ConsumedCapacity),

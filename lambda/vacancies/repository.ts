@@ -1,17 +1,18 @@
 /**
  * The vacancies routes' data access (docs/design.md#how-a-listing-reads, #incremental-sync): what a listing, a
  * sync and the one-vacancy route read, composed of one reader per thing read — the active index (`active-index-reader.ts`), the change index
- * (`change-index-reader.ts`), the items (`item-reader.ts`) and the vendor's summary (`store/summary-store.ts`).
+ * (`change-index-reader.ts`), the items (`item-reader.ts`) and the vendor's summary (`store/summary-reader.ts`).
  * Nothing is scanned. The interface is what the strategies depend on, so the benchmark can put a naive one in its
  * place.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 import type { RetryPolicy } from '../dynamodb/backoff';
 import type { ReadCost } from '../dynamodb/capacity';
 import type { MeteredQueryTarget } from '../dynamodb/metered-query';
+import type { ReadClient } from '../dynamodb/read-client';
 import type { ListedVacancy } from '../schema/vacancy-item';
-import type { SummaryRead } from '../store/summary-store';
-import { SummaryReader } from '../store/summary-store';
+import type { SummaryRead } from '../store/summary-reader';
+import { SummaryReader } from '../store/summary-reader';
 import { countActiveEntries, type PageQuery, readPageEntries } from './active-index-reader';
 import {
   type ChangeEntry,
@@ -88,7 +89,7 @@ const DEFAULT_BATCH_GET_RETRY: RetryPolicy = { maxStalls: 4, baseDelayMs: 25, ma
  * the page's items; counting the whole index is a separate read, for when the vendor's summary cannot be trusted.
  */
 export function createVacancyRepository(
-  client: DynamoDBDocumentClient,
+  client: ReadClient,
   options: VacancyRepositoryOptions,
 ): VacancyRepository {
   const index: MeteredQueryTarget = {

@@ -1,10 +1,11 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createAuthorizerHandler, stageGetMethods } from '../../lambda/auth/authorizer';
 import { authorizedVendor } from '../../lambda/auth/context';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -32,7 +33,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     await putVendor(documentClient, names.vendors, { vendorId: 'initech', company: 'Initech' });
     acmeKey = (await issueApiKey(documentClient, names.vendors, 'acme', 'test'))?.apiKey ?? '';
     const handler = createAuthorizerHandler({
-      documentClient,
+      client: tables.client,
       vendorsTable: names.vendors,
       logger: silentLogger(),
       metrics: testMetrics('authorizer'),
@@ -107,7 +108,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     const logger = silentLogger();
     const logError = jest.spyOn(logger, 'error');
     const handler = createAuthorizerHandler({
-      documentClient,
+      client: tables.client,
       vendorsTable: names.vendors,
       logger,
       metrics: testMetrics('authorizer'),
@@ -153,17 +154,17 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
   });
 
   it('fails on a database failure, never as "Unauthorized", and logs it as an ERROR', async () => {
-    const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
-    const dynamodb = mockClient(documentClient);
+    const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
+    const dynamodb = mockClient(client);
     dynamodb
-      .on(GetCommand)
+      .on(GetItemCommand)
       .rejects(
         Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
       );
     const logger = silentLogger();
     const logError = jest.spyOn(logger, 'error');
     const handler = createAuthorizerHandler({
-      documentClient,
+      client,
       vendorsTable: 'Vendors',
       logger,
       metrics: testMetrics('authorizer'),
@@ -182,9 +183,9 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
   });
 
   it("fails through Middy's early timeout when something holds the request past its deadline", async () => {
-    const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
-    mockClient(documentClient)
-      .on(GetCommand)
+    const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
+    mockClient(client)
+      .on(GetItemCommand)
       .callsFake(
         // A mocked call that hangs and ignores the deadline's abort signal (the real path is the fault matrix's).
         () =>
@@ -196,7 +197,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
           }),
       );
     const handler = createAuthorizerHandler({
-      documentClient,
+      client,
       vendorsTable: 'Vendors',
       logger: silentLogger(),
       metrics: testMetrics('authorizer'),
@@ -216,7 +217,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
     const logger = silentLogger();
     const logError = jest.spyOn(logger, 'error');
     const handler = createAuthorizerHandler({
-      documentClient: tables.documentClient,
+      client: tables.client,
       vendorsTable: tables.names.vendors,
       logger,
       metrics: testMetrics('authorizer'),

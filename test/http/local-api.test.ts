@@ -3,7 +3,8 @@
  * entry points) started on a free port with a test seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';

@@ -3,7 +3,8 @@
  * full, a tombstone), its pagination with `next_sync_url`, its 422s and the 410 after a purge.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { SyncResponse } from '../../lambda/vacancies/types';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';

@@ -1,26 +1,33 @@
 /**
  * Faults a real engine cannot be made to produce on demand — throttling, partial BatchGetItem answers,
- * unexpected service errors — simulated with aws-sdk-client-mock on the document client.
+ * unexpected service errors — simulated with aws-sdk-client-mock on the DynamoDB client (DynamoDB's own attribute values in and out, as the
+ * listing reads them: lambda/dynamodb/read-client.ts).
  */
 
-import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetItemCommand,
+  type BatchGetItemCommandInput,
+  GetItemCommand,
+  ProvisionedThroughputExceededException,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import { listingEvent } from '../support/events';
 import { lambdaContext, testMetrics } from '../support/lambda';
 import { testListingHandler } from '../support/listing';
 
 const TABLE = 'Vacancies';
-const documentClient = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
-const dynamodb = mockClient(documentClient);
+const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
+const dynamodb = mockClient(client);
 const sleeps: number[] = [];
 
 const metrics = testMetrics('listing');
 const handler = testListingHandler(
-  { documentClient, names: { vacancies: TABLE, vendors: 'Vendors' } },
+  { client, names: { vacancies: TABLE, vendors: 'Vendors' } },
   {
     repository: {
       batchGetRetry: { maxStalls: 2, baseDelayMs: 10, maxDelayMs: 100 },
@@ -34,21 +41,25 @@ const handler = testListingHandler(
 );
 const call = () => handler(listingEvent({ requestId: 'req-fault' }), lambdaContext('listing'));
 
-const vacancy = (id: number, vendorId = 'acme') => ({
-  id,
-  v: vendorId,
-  title: `Job ${id}`,
-  url: `https://example.com/${id}`,
-  description: '',
-  requirements: '',
-  responsibilities: '',
-  category: 'it',
-  city: 'baku',
-  type: 1,
-  salary_type: 'negotiable',
-  deadline: '2099-01-01',
-  created_at: '2026-01-01T00:00:00Z',
-});
+/** Index entries (or keys) of these ids, as DynamoDB answers them. */
+const entries = (...ids: number[]) => ids.map((id) => marshall({ id }));
+
+const vacancy = (id: number, vendorId = 'acme') =>
+  marshall({
+    id,
+    v: vendorId,
+    title: `Job ${id}`,
+    url: `https://example.com/${id}`,
+    description: '',
+    requirements: '',
+    responsibilities: '',
+    category: 'it',
+    city: 'baku',
+    type: 1,
+    salary_type: 'negotiable',
+    deadline: '2099-01-01',
+    created_at: '2026-01-01T00:00:00Z',
+  });
 
 /** The body must not leak anything about the failure: only the generic envelope. */
 function expectOpaque(body: string, message: string) {
@@ -61,7 +72,7 @@ describe('listing faults', () => {
     dynamodb.reset();
     sleeps.length = 0;
     // No summary: the listing counts on the index.
-    dynamodb.on(GetCommand).resolves({});
+    dynamodb.on(GetItemCommand).resolves({});
   });
 
   it('answers 503 with Retry-After to throttling (what the SDK raises once its own retries are spent)', async () => {
@@ -78,14 +89,14 @@ describe('listing faults', () => {
   });
 
   it('retries UnprocessedKeys of the first BatchGetItem with backoff and returns the whole page in order', async () => {
-    dynamodb.on(QueryCommand).resolves({ Items: [{ id: 3 }, { id: 2 }, { id: 1 }], Count: 3 });
+    dynamodb.on(QueryCommand).resolves({ Items: entries(3, 2, 1), Count: 3 });
     dynamodb
-      .on(BatchGetCommand)
+      .on(BatchGetItemCommand)
       .resolvesOnce({
         Responses: { [TABLE]: [vacancy(1)] },
         UnprocessedKeys: {
           [TABLE]: {
-            Keys: [{ id: 3 }, { id: 2 }],
+            Keys: entries(3, 2),
           },
         },
       })
@@ -94,10 +105,10 @@ describe('listing faults', () => {
     const response = await call();
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).data.map((v: { id: number }) => v.id)).toEqual([3, 2, 1]);
-    const batches = dynamodb.commandCalls(BatchGetCommand);
+    const batches = dynamodb.commandCalls(BatchGetItemCommand);
     expect(batches).toHaveLength(2);
     // The retry asks for the unprocessed keys only.
-    expect(batches[1]?.args[0].input.RequestItems?.[TABLE]?.Keys).toEqual([{ id: 3 }, { id: 2 }]);
+    expect(batches[1]?.args[0].input.RequestItems?.[TABLE]?.Keys).toEqual(entries(3, 2));
     // That round made progress, so its retry follows at once.
     expect(sleeps).toHaveLength(0);
   });
@@ -105,23 +116,23 @@ describe('listing faults', () => {
   it('completes a page however many rounds it takes, as long as each round makes progress', async () => {
     // DynamoDB stops a BatchGetItem at 16 MB: large items come back a few per round.
     const ids = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
-    dynamodb.on(QueryCommand).resolves({ Items: ids.map((id) => ({ id })), Count: ids.length });
-    dynamodb.on(BatchGetCommand).callsFake((input) => {
-      const [first, ...rest] = input.RequestItems[TABLE].Keys as { id: number }[];
+    dynamodb.on(QueryCommand).resolves({ Items: entries(...ids), Count: ids.length });
+    dynamodb.on(BatchGetItemCommand).callsFake((input: BatchGetItemCommandInput) => {
+      const [first, ...rest] = (input.RequestItems?.[TABLE]?.Keys ?? []).map((key) => unmarshall(key));
       return {
-        Responses: { [TABLE]: first ? [vacancy(first.id)] : [] },
-        ...(rest.length > 0 && { UnprocessedKeys: { [TABLE]: { Keys: rest } } }),
+        Responses: { [TABLE]: first ? [vacancy(first.id as number)] : [] },
+        ...(rest.length > 0 && { UnprocessedKeys: { [TABLE]: { Keys: rest.map((key) => marshall(key)) } } }),
       };
     });
     const response = await call();
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).data.map((v: { id: number }) => v.id)).toEqual(ids);
-    expect(dynamodb.commandCalls(BatchGetCommand)).toHaveLength(10);
+    expect(dynamodb.commandCalls(BatchGetItemCommand)).toHaveLength(10);
   });
 
   it('leaves out an item that belongs to another vendor, whatever the index said, and counts it for the alarm', async () => {
-    dynamodb.on(QueryCommand).resolves({ Items: [{ id: 2 }, { id: 1 }], Count: 2 });
-    dynamodb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [vacancy(1), vacancy(2, 'globex')] } });
+    dynamodb.on(QueryCommand).resolves({ Items: entries(2, 1), Count: 2 });
+    dynamodb.on(BatchGetItemCommand).resolves({ Responses: { [TABLE]: [vacancy(1), vacancy(2, 'globex')] } });
     const added = jest.spyOn(metrics, 'count');
     const response = await call();
     expect(response.statusCode).toBe(200);
@@ -131,14 +142,14 @@ describe('listing faults', () => {
   });
 
   it('gives up on keys that stay unprocessed, round after round, after the bounded retries: 503', async () => {
-    dynamodb.on(QueryCommand).resolves({ Items: [{ id: 1 }], Count: 1 });
-    dynamodb.on(BatchGetCommand).resolves({
+    dynamodb.on(QueryCommand).resolves({ Items: entries(1), Count: 1 });
+    dynamodb.on(BatchGetItemCommand).resolves({
       Responses: { [TABLE]: [] },
-      UnprocessedKeys: { [TABLE]: { Keys: [{ id: 1 }] } },
+      UnprocessedKeys: { [TABLE]: { Keys: entries(1) } },
     });
     const response = await call();
     expect(response.statusCode).toBe(503);
-    expect(dynamodb.commandCalls(BatchGetCommand)).toHaveLength(3);
+    expect(dynamodb.commandCalls(BatchGetItemCommand)).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
     expect(sleeps.every((ms) => ms >= 0 && ms <= 100)).toBe(true);
   });

@@ -298,7 +298,7 @@ describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
     });
 
     it('follows LastEvaluatedKey: a page and the exact count span as many Query calls as they need', async () => {
-      const repository = createVacancyRepository(tables.documentClient, {
+      const repository = createVacancyRepository(tables.client, {
         tableName: tables.names.vacancies,
         vendorsTable: tables.names.vendors,
         queryPageSize: 2,

@@ -171,7 +171,7 @@ describe('the metrics of the functions (EMF on stdout)', () => {
       await putVendor(documentClient, names.vendors, { vendorId: 'acme-metrics-vendor', company: 'Acme' });
       key = (await issueApiKey(documentClient, names.vendors, 'acme-metrics-vendor', 'm'))?.apiKey ?? '';
       const handler = createAuthorizerHandler({
-        documentClient,
+        client: tables.client,
         vendorsTable: names.vendors,
         logger: silentLogger(),
         metrics: testMetrics('authorizer'),

@@ -7,7 +7,8 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { serverClock } from '../../lambda/store/clock';
 import { setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';

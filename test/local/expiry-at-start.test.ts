@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { createTables, localTableNames } from '../../lib/create-tables';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';

@@ -43,7 +43,7 @@ describe('vacancy-admin', () => {
     tables = await createTestTables();
     folder = await mkdtemp(join(tmpdir(), 'vacancy-admin-'));
     const handler = createAuthorizerHandler({
-      documentClient: tables.documentClient,
+      client: tables.client,
       vendorsTable: tables.names.vendors,
       logger: silentLogger(),
       metrics: testMetrics('authorizer'),

@@ -2,11 +2,12 @@
  * The ops path reads a vendor one way: strongly consistent (`getVendorRecord`), so that a vendor created a moment
  * ago is found by the next command — never with the authorizer's eventually consistent read, which may miss it.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { writeVacancies } from '../../lambda/import/import';
 import { vendorItemKey } from '../../lambda/schema/vendors';
 import { issueApiKey } from '../../lib/ops/api-keys';
@@ -32,7 +33,7 @@ describe('reads of a vendor on the ops path', () => {
     dynamodb
       .on(GetCommand, { Key: vendorItemKey('acme') })
       .resolves({ Item: { ...vendorItemKey('acme'), vendorId: 'acme', company: 'Acme', status: 'active' } });
-    dynamodb.on(BatchGetCommand).resolves({ Responses: {} });
+    dynamodb.on(BatchGetItemCommand).resolves({ Responses: {} });
     dynamodb.on(PutItemCommand).resolves({});
     dynamodb.on(PutCommand).resolves({});
     // The summary's lease, taken and let go.

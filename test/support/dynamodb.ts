@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { createTables, localTableNames } from '../../lib/create-tables';
 

@@ -15,7 +15,7 @@ import { CLOCK } from './vacancies';
  * `repository`'s options), quiet unless given a logger or metrics.
  */
 export function testListingHandler(
-  tables: Pick<TestTables, 'documentClient' | 'names'>,
+  tables: Pick<TestTables, 'client' | 'names'>,
   options: {
     readonly settings?: Partial<ListingSettings>;
     readonly repository?: Omit<VacancyRepositoryOptions, 'tableName' | 'vendorsTable'>;
@@ -25,7 +25,7 @@ export function testListingHandler(
   } = {},
 ) {
   return createListingHandler({
-    repository: createVacancyRepository(tables.documentClient, {
+    repository: createVacancyRepository(tables.client, {
       tableName: tables.names.vacancies,
       vendorsTable: tables.names.vendors,
       ...options.repository,

@@ -18,7 +18,7 @@ const queryOf = (url: string | null) => (url ? new URL(url).search.slice(1) : un
 
 /** A copy of `vendorId`'s vacancies on `tables`, synced `perPage` changes a page. */
 export function syncedCopy(
-  tables: Pick<TestTables, 'documentClient' | 'names'>,
+  tables: Pick<TestTables, 'client' | 'names'>,
   vendorId: string,
   options: { readonly perPage?: number } = {},
 ) {
