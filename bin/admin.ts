@@ -9,6 +9,7 @@ import { addTableCommands } from '../lib/ops/cli/table-commands';
 import { addUsageKeyCommands } from '../lib/ops/cli/usage-key-commands';
 import { addVacancyCommands } from '../lib/ops/cli/vacancy-commands';
 import { addVendorCommands } from '../lib/ops/cli/vendor-commands';
+import { addWebhookCommands } from '../lib/ops/cli/webhook-commands';
 
 const program = createProgram();
 for (const addCommands of [
@@ -16,6 +17,7 @@ for (const addCommands of [
   addKeyCommands,
   addVacancyCommands,
   addTableCommands,
+  addWebhookCommands,
   addUsageKeyCommands,
 ]) {
   addCommands(program);

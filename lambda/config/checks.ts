@@ -25,6 +25,28 @@ export const whole =
       : undefined;
   };
 
+/**
+ * A list of 1 to `maxLength` whole numbers from `min` to `max`: an array, its JSON text, or a comma-separated
+ * string (`5,300,1800`).
+ */
+export const wholeList =
+  (min: number, max: number, maxLength: number): Check<readonly number[]> =>
+  (value) => {
+    let list: unknown = value;
+    if (typeof value === 'string') list = value.startsWith('[') ? jsonArray(value) : value.split(',');
+    if (!Array.isArray(list) || list.length === 0 || list.length > maxLength) return undefined;
+    const numbers = list.map(whole(min, max));
+    return numbers.every((number) => number !== undefined) ? (numbers as number[]) : undefined;
+  };
+
+function jsonArray(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One of some strings. */
 export const oneOf =
   <T extends string>(values: readonly T[]): Check<T> =>

@@ -16,6 +16,11 @@ export const SERVICE_DEFAULTS = {
   jobCountry: 'AZ',
   salaryCurrency: 'AZN',
   salaryPeriod: 'MONTH',
+  /**
+   * Seconds between the attempts of a webhook event that failed (docs/api.md#webhooks): 8 attempts over about 27
+   * hours, each delay with up to ±20 % jitter.
+   */
+  webhookRetrySchedule: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
 } as const;
 
 /** The bounds of `per_page`, a request's and the default alike (docs/api.md#query-parameters). */

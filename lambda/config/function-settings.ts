@@ -7,7 +7,7 @@
 
 import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
 import { isTimeZone } from '../time/zone-clock';
-import { type Check, httpUrl, jsonObject, matching, oneOf, whole } from './checks';
+import { type Check, httpUrl, jsonObject, matching, oneOf, whole, wholeList } from './checks';
 import { DEFAULT_RATE_TIERS, PER_PAGE_LIMITS, type RateTier, SERVICE_DEFAULTS } from './defaults';
 
 /** A setting: its default, its check, and what it allows, in words, for the one-line error. */
@@ -28,6 +28,10 @@ export const TIER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 /** The largest steady rate and burst a usage plan (and a stage) takes, in requests per second. */
 export const RATE_LIMIT_MAX = 10_000;
 export const BURST_LIMIT_MAX = 5_000;
+
+/** The most retries of a webhook event, and the longest delay before one (a day, in seconds). */
+export const WEBHOOK_RETRIES_MAX = 20;
+export const WEBHOOK_DELAY_MAX = 86_400;
 
 /** Rate tiers: at least one, each named like `TIER_NAME`, with a whole rate and burst of at least 1. */
 const rateTiers: Check<Readonly<Record<string, RateTier>>> = (value) => {
@@ -93,6 +97,12 @@ export const FUNCTION_SETTINGS = {
     default: SERVICE_DEFAULTS.salaryPeriod as SalaryPeriod,
     check: oneOf(SALARY_PERIODS),
     allowed: SALARY_PERIODS.join(', '),
+  },
+  webhookRetrySchedule: {
+    variable: 'WEBHOOK_RETRY_SCHEDULE',
+    default: SERVICE_DEFAULTS.webhookRetrySchedule as readonly number[],
+    check: wholeList(1, WEBHOOK_DELAY_MAX, WEBHOOK_RETRIES_MAX),
+    allowed: `1 to ${WEBHOOK_RETRIES_MAX} delays in whole seconds from 1 to ${WEBHOOK_DELAY_MAX}, comma-separated, such as 5,300,1800`,
   },
   rateTiers: {
     variable: 'RATE_TIERS',

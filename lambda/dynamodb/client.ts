@@ -16,6 +16,8 @@ export interface DynamoDBConnection {
   /** Limits of one attempt: to open a connection, and of silence on it once open. */
   readonly connectionTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** Added to the requests' user agent: tells this client's writes apart (the local webhook dispatch's). */
+  readonly customUserAgent?: string;
 }
 
 /**
@@ -27,6 +29,7 @@ export function createDynamoDBClient(connection: DynamoDBConnection = {}): Dynam
   return new DynamoDBClient({
     maxAttempts,
     ...(retryMode && { retryMode }),
+    ...(connection.customUserAgent && { customUserAgent: connection.customUserAgent }),
     ...(region && { region }),
     // A stuck attempt must fail, and be retried, within the function's budget (FUNCTION_LIMITS). Without
     // `throwOnRequestTimeout` the SDK would only log a warning when an attempt runs past its timeout.

@@ -17,6 +17,19 @@ export function changeKey(updatedAt: number, id: number): Uint8Array {
   return key;
 }
 
+/** The largest id: `changeKey(ms, LAST_ID)` is the end of a millisecond in the change index. */
+export const LAST_ID = Number.MAX_SAFE_INTEGER;
+
+/** A key after every change key: the open end of a range of the change index. */
+export const END_OF_CHANGES = new Uint8Array(CHANGE_KEY_BYTES + 1).fill(0xff);
+
+/** The smallest change key after `key`: `key` followed by a zero byte (byte order). */
+export function justAfter(key: Uint8Array): Uint8Array {
+  const next = new Uint8Array(key.length + 1);
+  next.set(key);
+  return next;
+}
+
 /** The millisecond and id a change key holds. */
 export function readChangeKey(key: Uint8Array): { updatedAt: number; id: number } {
   return {

@@ -258,3 +258,15 @@ export function earliestLeaseStart(summary: Summary | undefined): number | undef
   const starts = [...summary.leases.keys()].map((writer) => summary.leaseStarts.get(writer) ?? 0);
   return Math.min(...starts);
 }
+
+/**
+ * Until when (ms) a vendor's change index can be read as final at `now` (docs/design.md#incremental-sync): 4 to 5
+ * seconds back, on a whole second, for the changes still reaching the index — and while a writer is at work (or one
+ * stopped without letting go), not after its lease began, since a write of its may land late. A sync's snapshot and
+ * a webhook event end there; what changed after it is the next one's.
+ */
+export function settledUntil(now: number, summary: Summary | undefined): number {
+  const settled = Math.ceil((now - INDEX_SETTLE_MS) / 1000) * 1000;
+  const leaseStart = earliestLeaseStart(summary);
+  return leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
+}

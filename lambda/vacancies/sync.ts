@@ -11,8 +11,8 @@
  */
 import { changesPurged } from '../http/errors';
 import { dayNumber } from '../schema/active-index';
-import { changeKey, readChangeKey } from '../schema/change-index';
-import { earliestLeaseStart, INDEX_SETTLE_MS, nothingSince } from '../schema/summary';
+import { changeKey, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
+import { nothingSince, settledUntil } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { formatRfc3339 } from '../time/rfc3339';
 import type { ChangeEntry } from './change-index-reader';
@@ -24,16 +24,6 @@ import type { ReadMeter } from './read-meter';
 import type { VacancyRepository } from './repository';
 import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from './request';
 import type { SyncedVacancy, SyncResponse, SyncTombstone } from './types';
-
-/** The largest id, the end of a millisecond in the change index. */
-const LAST_ID = Number.MAX_SAFE_INTEGER;
-
-/** The smallest change key after `key`: `key` followed by a zero byte (byte order). */
-function justAfter(key: Uint8Array): Uint8Array {
-  const next = new Uint8Array(key.length + 1);
-  next.set(key);
-  return next;
-}
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
 function present(
@@ -93,11 +83,7 @@ export async function syncVacancies(
     // And while a writer is at work (or one stopped without letting go), not after its lease began: a write of its
     // that lands late — up to the 5 minutes a signed request is valid — is then in a later window, never behind
     // this one (docs/design.md#incremental-sync).
-    const settled = Math.ceil((request.now.getTime() - INDEX_SETTLE_MS) / 1000) * 1000;
-    const leaseStart = earliestLeaseStart(summary);
-    const bound =
-      leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
-    const snapshot = Math.max(since, bound);
+    const snapshot = Math.max(since, settledUntil(request.now.getTime(), summary));
     const from = changeKey(Math.max(since, 0), 0);
     const total = nothingSince(summary, since)
       ? 0

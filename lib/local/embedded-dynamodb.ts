@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
@@ -9,6 +10,43 @@ export interface EmbeddedDynamoDBOptions {
   readonly port?: number;
   /** Folder for a persistent store; in memory when absent. */
   readonly dataDir?: string;
+  /**
+   * Told of every write request the engine receives (its tables, and the client's user agent), as DynamoDB Streams
+   * would tell a function of the writes: the local server wakes its webhook dispatch with it.
+   */
+  readonly onWrite?: (write: EngineWrite) => void;
+}
+
+/** A write request the engine received. */
+export interface EngineWrite {
+  /** The tables it writes. */
+  readonly tables: readonly string[];
+  /** The client's `user-agent` header. */
+  readonly userAgent: string;
+}
+
+const WRITE_OPERATIONS = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+]);
+
+/** The tables a write request's body names. */
+function writtenTables(operation: string, body: string): string[] {
+  let request: Record<string, unknown>;
+  try {
+    request = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  if (operation === 'BatchWriteItem') return Object.keys((request.RequestItems as object | undefined) ?? {});
+  if (operation === 'TransactWriteItems')
+    return ((request.TransactItems as Record<string, { TableName?: string }>[] | undefined) ?? []).flatMap(
+      (item) => Object.values(item).flatMap((action) => (action?.TableName ? [action.TableName] : [])),
+    );
+  return typeof request.TableName === 'string' ? [request.TableName] : [];
 }
 
 /** A running embedded DynamoDB engine. */
@@ -62,6 +100,21 @@ export async function startEmbeddedDynamoDB(
     updateTableMs: 0,
     ...(options.dataDir && { path: options.dataDir }),
   });
+  const { onWrite } = options;
+  if (onWrite)
+    // After dynalite's own listener, which reads the body the same way: both see every chunk.
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      if (!WRITE_OPERATIONS.has(operation)) return;
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // Told once the engine has answered, as Streams tell of a write that was made.
+      response.once('finish', () => {
+        if (response.statusCode !== 200) return;
+        const tables = writtenTables(operation, Buffer.concat(chunks).toString('utf8'));
+        if (tables.length > 0) onWrite({ tables, userAgent: String(request.headers['user-agent'] ?? '') });
+      });
+    });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

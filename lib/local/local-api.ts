@@ -7,6 +7,7 @@ import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
+import type { Resolver } from '../../lambda/webhooks/address-guard';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
 import { functionEnvironment } from '../function-environment';
@@ -30,6 +31,7 @@ import { REFERENCE_PATH, referencePages } from './reference-page';
 import { inboxReportLine, type LogFormat, RequestLog } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 import { ServedTally } from './served-tally';
+import { startWebhookRunner, type WebhookRunner } from './webhook-runner';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
 export const DEMO_SEED_FILE = new URL('./demo-seed.json', import.meta.url).pathname;
@@ -68,6 +70,8 @@ export interface LocalApiOptions {
   readonly log?: LogFormat;
   /** A folder to watch as the inbox (`inbox-folder.ts`): files put in its `incoming/` are imported. */
   readonly inboxDir?: string;
+  /** Resolves webhook hosts for delivery (a test's; the system's by default). */
+  readonly webhookResolver?: Resolver;
 }
 
 /** How long stopping waits for requests in flight: the longest a request may take, the listing's timeout. */
@@ -109,6 +113,8 @@ export interface LocalApi {
   readonly served: ServedTally;
   /** The inbox folder, when one is watched. */
   readonly inbox?: InboxFolder;
+  /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes). */
+  readonly webhooks: Pick<WebhookRunner, 'requests'>;
   /**
    * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
    * server and the engine close.
@@ -135,11 +141,14 @@ function listen(server: Server, port: number): Promise<number> {
  */
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const settings = options.settings ?? settingsOfCdkJson();
+  let webhooks: WebhookRunner | undefined;
   const engine: EmbeddedDynamoDB | undefined = options.dynamodbEndpoint
     ? undefined
     : await startEmbeddedDynamoDB({
         port: options.dynamodbPort ?? 0,
         ...(options.dataDir && { dataDir: options.dataDir }),
+        // The engine sees every write, as Streams would on AWS: it wakes the webhook dispatch.
+        onWrite: (write) => webhooks?.onWrite(write),
       });
   const endpoint = options.dynamodbEndpoint ?? (engine as EmbeddedDynamoDB).endpoint;
   const client = createDynamoDBClient({ endpoint });
@@ -161,6 +170,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     // engine), for as long as one may take; only then does the server stop listening and the engine close.
     stopping = true;
     const expiryStopped = expiry?.stop();
+    const webhooksStopped = webhooks?.stop();
     const inboxStopped = inbox?.stop();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -175,6 +185,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     }
     clearTimeout(timer);
     await expiryStopped;
+    await webhooksStopped;
     await inboxStopped;
     const closed = server.listening
       ? new Promise<void>((resolve) => server.close(() => resolve()))
@@ -230,6 +241,23 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         ),
     });
     await expiry.started;
+
+    webhooks = startWebhookRunner({
+      endpoint,
+      tables,
+      apiBaseUrl: settings.publicBaseUrl || url,
+      retrySchedule: settings.webhookRetrySchedule,
+      poll: engine === undefined,
+      onDisabled: (endpoint, reason) =>
+        console.error(
+          `Webhook endpoint ${endpoint.endpointId} of ${endpoint.vendorId} disabled: ${reason}. Nothing is lost: "vacancy-admin webhook enable ${endpoint.endpointId}" resumes from the first change not delivered.`,
+        ),
+      onError: (error) =>
+        console.error(
+          `The webhook dispatch failed (${awsFailure(error)}); it tries again at the next change.`,
+        ),
+      ...(options.webhookResolver && { resolve: options.webhookResolver }),
+    });
 
     if (options.inboxDir) {
       inbox = await watchInboxFolder({
@@ -306,6 +334,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       ...(seed && { seed }),
       served,
       ...(inbox && { inbox }),
+      webhooks: { requests: () => webhooks?.requests() ?? 0 },
       stop,
     };
   } catch (error) {

@@ -27,6 +27,7 @@ const CONTEXT: Record<FunctionSettingName, string> = {
   jobCountry: 'GE',
   salaryCurrency: 'USD',
   salaryPeriod: 'YEAR',
+  webhookRetrySchedule: '1,2,3',
 };
 const SETTINGS: ServiceSettings = readSettings((key) =>
   key === 'defaultRateTier' ? 'basic' : (CONTEXT as Record<string, string>)[key],
@@ -44,6 +45,7 @@ const INVALID: Record<FunctionSettingName, string[]> = {
   jobCountry: ['az', 'AZE', 'A', ''],
   salaryCurrency: ['azn', 'AZ', 'MANAT'],
   salaryPeriod: ['month', 'FORTNIGHT', ''],
+  webhookRetrySchedule: ['', '0,5', '5,,5', '1.5', '86401', '[5,"a"]', Array(21).fill('1').join(',')],
 };
 
 describe('the configuration path', () => {

@@ -33,6 +33,8 @@ export interface Options extends TargetOptions {
   /** `vacancies import --snapshot`, and its guard (`--max-close`, percent). */
   readonly snapshot?: boolean;
   readonly maxClose?: number;
+  /** `webhook add --url`. */
+  readonly url?: string;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */

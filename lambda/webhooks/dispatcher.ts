@@ -1,0 +1,236 @@
+/**
+ * The dispatch of webhook events (docs/design.md#webhooks), the orchestration over the endpoint record
+ * (`endpoint.ts`) and its persistence (`endpoint-store.ts`): woken for a vendor whose vacancies changed (or for an
+ * endpoint whose retry is due), it takes each endpoint's lease, builds the next event from the endpoint's position
+ * in the vendor's change index — the settled changes after it, at most 100 — keeps it on the endpoint, sends it,
+ * and moves the position only when it was delivered. One event at a time per endpoint, in order; a failed one is
+ * sent again, the same id and body, after the retry schedule's delay; a wake-up that finds the endpoint busy flags
+ * it, and the holder reads again before it lets go.
+ */
+import { randomUUID } from 'node:crypto';
+import { changeKey, END_OF_CHANGES, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
+import { INDEX_SETTLE_MS, settledUntil } from '../schema/summary';
+import type { VacancyRepository } from '../vacancies/repository';
+import type { AttemptResult } from './delivery';
+import {
+  type DisabledReason,
+  type LastAttempt,
+  MAX_CHANGES_PER_EVENT,
+  type PendingEvent,
+  signingSecrets,
+  type WebhookEndpoint,
+} from './endpoint';
+import { type EndpointStore, LeaseLostError } from './endpoint-store';
+import { changesEventBody, newEventId, resyncEventBody } from './event';
+import { signedHeaders } from './signature';
+
+/** How long a dispatch holds an endpoint without renewing its lease: past one delivery's 10 seconds, with room. */
+export const LEASE_MS = 60_000;
+/** The most a `Retry-After` may push a retry back: the longest delay a schedule may have (a day). */
+const RETRY_AFTER_MAX_MS = 86_400_000;
+/** Each delay of the schedule varies by up to this share, either way, so that failed endpoints do not retry in step. */
+const JITTER = 0.2;
+
+/** What the dispatch is built from. */
+export interface DispatcherDependencies {
+  readonly endpoints: EndpointStore;
+  /** The vendor's change index and summary, read as a sync reads them. */
+  readonly changes: Pick<VacancyRepository, 'readChanges' | 'readSummary'>;
+  /** One attempt of a delivery (`delivery.ts`; a test's in its place). */
+  readonly deliver: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
+  /** Wakes the dispatch of an endpoint again at `at` (ms): a timer of the process, or a one-time schedule on AWS. */
+  readonly wakeAt: (endpoint: Pick<WebhookEndpoint, 'endpointId' | 'vendorId'>, at: number) => Promise<void>;
+  /** An endpoint was disabled: its retries ran out, or it answered 410 (logged for the alarm). */
+  readonly onDisabled: (endpoint: WebhookEndpoint, reason: DisabledReason) => void;
+  /** Seconds before each retry (setting `webhookRetrySchedule`). */
+  readonly retrySchedule: readonly number[];
+  /** The API's base URL, for an event's `sync_url`. */
+  readonly apiBaseUrl: string;
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+/** What one wake-up did, for the log and the tests. */
+export interface DispatchReport {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly disabled: number;
+}
+
+/** The dispatch: of every endpoint of a vendor, of one endpoint, or of every endpoint there is. */
+export interface Dispatcher {
+  dispatchVendor(vendorId: string): Promise<DispatchReport>;
+  dispatchEndpoint(endpointId: string): Promise<DispatchReport>;
+  dispatchAll(): Promise<DispatchReport>;
+}
+
+const sum = (reports: readonly DispatchReport[]): DispatchReport => ({
+  delivered: reports.reduce((total, r) => total + r.delivered, 0),
+  failed: reports.reduce((total, r) => total + r.failed, 0),
+  disabled: reports.reduce((total, r) => total + r.disabled, 0),
+});
+
+export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+
+  /** The next event of an endpoint with none pending, or undefined when no settled change follows its position. */
+  async function nextEvent(endpoint: WebhookEndpoint, at: number): Promise<PendingEvent | undefined> {
+    const { summary } = await deps.changes.readSummary(endpoint.vendorId);
+    const until = settledUntil(at, summary);
+    const position = readChangeKey(endpoint.position);
+    // Changes it should still have been sent were purged: the receiver must sync from the start.
+    if (summary?.purgedBefore !== undefined && position.updatedAt < summary.purgedBefore) {
+      const through = changeKey(Math.max(until, summary.purgedBefore), LAST_ID);
+      return { id: newEventId(), body: resyncEventBody(at), through, attempts: 0, dueAt: at };
+    }
+    const settledEnd = changeKey(until, LAST_ID);
+    const read =
+      position.updatedAt > until
+        ? { entries: [] }
+        : await deps.changes.readChanges({
+            vendorId: endpoint.vendorId,
+            from: justAfter(endpoint.position),
+            to: settledEnd,
+            limit: MAX_CHANGES_PER_EVENT,
+          });
+    const last = read.entries.at(-1);
+    if (last) {
+      const changes = read.entries.map((entry) => ({
+        id: entry.id,
+        status: entry.status,
+        updatedAt: readChangeKey(entry.change).updatedAt,
+      }));
+      return {
+        id: newEventId(),
+        body: changesEventBody(changes, deps.apiBaseUrl, at),
+        through: last.change,
+        attempts: 0,
+        dueAt: at,
+      };
+    }
+    // Nothing settled; a change still settling is sent once it has.
+    const unsettled = await deps.changes.readChanges({
+      vendorId: endpoint.vendorId,
+      from: justAfter(position.updatedAt > until ? endpoint.position : settledEnd),
+      to: END_OF_CHANGES,
+      limit: 1,
+    });
+    const [first] = unsettled.entries;
+    if (first)
+      await deps.wakeAt(
+        endpoint,
+        Math.max(at + 1_000, readChangeKey(first.change).updatedAt + INDEX_SETTLE_MS),
+      );
+    return undefined;
+  }
+
+  /** The delay before the attempt after `attempts` failed ones, jittered, and no sooner than `Retry-After`. */
+  function retryDelay(attempts: number, result: AttemptResult): number {
+    const base = (deps.retrySchedule[attempts - 1] ?? 0) * 1000;
+    const jittered = base * (1 + (random() * 2 - 1) * JITTER);
+    const asked = result.ok ? 0 : Math.min(result.retryAfterMs ?? 0, RETRY_AFTER_MAX_MS);
+    return Math.max(jittered, asked);
+  }
+
+  /** Sends what an endpoint has to send, one event after another, while its lease is held. */
+  async function work(start: WebhookEndpoint, holder: string): Promise<DispatchReport> {
+    let endpoint = start;
+    let delivered = 0;
+    for (;;) {
+      const at = now();
+      let pending = endpoint.pending;
+      if (!pending) {
+        pending = await nextEvent(endpoint, at);
+        if (!pending) return { delivered, failed: 0, disabled: 0 };
+        await deps.endpoints.savePending(endpoint.endpointId, holder, pending, at + LEASE_MS);
+      }
+      if (pending.dueAt > at) {
+        await deps.wakeAt(endpoint, pending.dueAt);
+        return { delivered, failed: 0, disabled: 0 };
+      }
+      const headers = signedHeaders(
+        pending.id,
+        Math.floor(at / 1000),
+        pending.body,
+        signingSecrets(endpoint, at),
+      );
+      const result = await deps.deliver(endpoint.url, headers, pending.body);
+      const last: LastAttempt = { at, outcome: result.ok ? String(result.status) : result.outcome };
+      if (result.ok) {
+        await deps.endpoints.delivered(endpoint.endpointId, holder, pending.through, last, now() + LEASE_MS);
+        endpoint = {
+          ...endpoint,
+          position: pending.through,
+          pending: undefined,
+          lastAttempt: last,
+        } as WebhookEndpoint;
+        delivered += 1;
+        continue;
+      }
+      const attempts = pending.attempts + 1;
+      if (result.status === 410 || attempts > deps.retrySchedule.length) {
+        const reason: DisabledReason = result.status === 410 ? 'gone (410)' : 'retries exhausted';
+        await deps.endpoints.disable(endpoint.endpointId, holder, reason, last);
+        deps.onDisabled(endpoint, reason);
+        return { delivered, failed: 1, disabled: 1 };
+      }
+      const retry: PendingEvent = { ...pending, attempts, dueAt: at + retryDelay(attempts, result) };
+      await deps.endpoints.failed(endpoint.endpointId, holder, retry, last);
+      await deps.wakeAt(endpoint, retry.dueAt);
+      return { delivered, failed: 1, disabled: 0 };
+    }
+  }
+
+  async function dispatchEndpoint(endpointId: string): Promise<DispatchReport> {
+    const holder = randomUUID();
+    const reports: DispatchReport[] = [];
+    // A few tries: a lease that runs out between the take and the flag is taken on the next one.
+    for (let tries = 0; tries < 3; tries += 1) {
+      const at = now();
+      const lease = await deps.endpoints.takeLease(endpointId, holder, at, at + LEASE_MS);
+      if (!lease.taken) {
+        if (lease.reason === 'not enabled' || (await deps.endpoints.flagRerun(endpointId, at))) break;
+        continue;
+      }
+      let endpoint: WebhookEndpoint | undefined = lease.endpoint;
+      try {
+        for (;;) {
+          reports.push(await work(endpoint, holder));
+          if (await deps.endpoints.release(endpointId, holder)) break;
+          // Flagged while at work: read the endpoint again, still holding it.
+          endpoint = await deps.endpoints.get(endpointId);
+          if (!endpoint || endpoint.status !== 'enabled') break;
+        }
+      } catch (error) {
+        // Another dispatch holds it now, and sends what is left.
+        if (error instanceof LeaseLostError) break;
+        // Anything else (DynamoDB failing) leaves the lease to run out: the endpoint is woken again after it.
+        if (endpoint) await deps.wakeAt(endpoint, now() + LEASE_MS).catch(() => undefined);
+        throw error;
+      }
+      break;
+    }
+    return sum(reports);
+  }
+
+  return {
+    dispatchEndpoint,
+    async dispatchVendor(vendorId) {
+      const endpoints = await deps.endpoints.ofVendor(vendorId);
+      return sum(
+        await Promise.all(
+          endpoints.filter((e) => e.status === 'enabled').map((e) => dispatchEndpoint(e.endpointId)),
+        ),
+      );
+    },
+    async dispatchAll() {
+      const endpoints = await deps.endpoints.all();
+      return sum(
+        await Promise.all(
+          endpoints.filter((e) => e.status === 'enabled').map((e) => dispatchEndpoint(e.endpointId)),
+        ),
+      );
+    },
+  };
+}

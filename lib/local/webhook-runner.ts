@@ -1,0 +1,137 @@
+/**
+ * Webhooks in the local server (docs/design.md#webhooks): the runtime's dispatch (`lambda/webhooks/dispatcher.ts`),
+ * the same code the deployed function runs, woken the way DynamoDB Streams wake it on AWS — by the writes the
+ * embedded engine receives, not by a timer — with retries and settling changes on timers of this process. Only when
+ * the server uses an engine of its own (`--dynamodb-endpoint`), which it cannot watch, does it poll.
+ */
+import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
+import type { TableNames } from '../../lambda/schema/tables';
+import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import type { Resolver } from '../../lambda/webhooks/address-guard';
+import { attemptDelivery } from '../../lambda/webhooks/delivery';
+import { createDispatcher, type DispatchReport } from '../../lambda/webhooks/dispatcher';
+import type { DisabledReason, WebhookEndpoint } from '../../lambda/webhooks/endpoint';
+import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
+import type { EngineWrite } from './embedded-dynamodb';
+
+/** The user agent of the dispatch's own requests: its writes (leases, positions) wake nothing. */
+export const WEBHOOK_USER_AGENT = 'vva-webhook-dispatch';
+
+/** How often the dispatch looks for changes when it cannot watch the engine's writes. */
+export const POLL_MS = 5_000;
+
+export interface WebhookRunnerOptions {
+  readonly endpoint: string;
+  readonly tables: TableNames;
+  readonly apiBaseUrl: string;
+  readonly retrySchedule: readonly number[];
+  /** Poll (an engine of the user's own) rather than be woken by `wake`. */
+  readonly poll: boolean;
+  readonly onDisabled: (endpoint: WebhookEndpoint, reason: DisabledReason) => void;
+  readonly onError: (error: unknown) => void;
+  /** A resolver of the tests' (delivery checks the addresses a host resolves to). */
+  readonly resolve?: Resolver;
+}
+
+export interface WebhookRunner {
+  /** A write the engine received: a write of the vacancies or vendors table wakes the dispatch. */
+  readonly onWrite: (write: EngineWrite) => void;
+  /** Requests the dispatch has made of DynamoDB (the idle test counts them). */
+  readonly requests: () => number;
+  stop(): Promise<void>;
+}
+
+export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner {
+  let requests = 0;
+  const client = createDynamoDBClient({
+    endpoint: options.endpoint,
+    customUserAgent: WEBHOOK_USER_AGENT,
+    ...FUNCTION_LIMITS.listing.dynamodb,
+  });
+  client.middlewareStack.add(
+    (next) => (args) => {
+      requests += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countWebhookRequests' },
+  );
+  const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  let stopped = false;
+  const running = new Set<Promise<unknown>>();
+  const track = (work: Promise<DispatchReport>) => {
+    const settled = work.catch(options.onError);
+    running.add(settled);
+    void settled.finally(() => running.delete(settled));
+  };
+
+  const dispatcher = createDispatcher({
+    endpoints: new EndpointStore(createDocumentClient(client), options.tables.vendors),
+    changes: createVacancyRepository(client, {
+      tableName: options.tables.vacancies,
+      vendorsTable: options.tables.vendors,
+    }),
+    deliver: (url, headers, body) =>
+      attemptDelivery(url, headers, body, {
+        allowLoopbackHttp: true,
+        ...(options.resolve && { resolve: options.resolve }),
+      }),
+    async wakeAt(endpoint, at) {
+      const existing = timers.get(endpoint.endpointId);
+      if (stopped || (existing && existing.at <= at)) return;
+      if (existing) clearTimeout(existing.timer);
+      const timer = setTimeout(
+        () => {
+          timers.delete(endpoint.endpointId);
+          if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
+        },
+        Math.max(0, at - Date.now()),
+      );
+      timer.unref();
+      timers.set(endpoint.endpointId, { at, timer });
+    },
+    onDisabled: options.onDisabled,
+    retrySchedule: options.retrySchedule,
+    apiBaseUrl: options.apiBaseUrl,
+  });
+
+  // Writes coalesce: one pass at a time, and one more after it if writes came meanwhile.
+  let pass: Promise<void> | undefined;
+  let again = false;
+  const wake = () => {
+    if (stopped) return;
+    if (pass) {
+      again = true;
+      return;
+    }
+    pass = (async () => {
+      do {
+        again = false;
+        await dispatcher.dispatchAll().catch(options.onError);
+      } while (again && !stopped);
+    })().finally(() => {
+      pass = undefined;
+    });
+  };
+  const poller = options.poll ? setInterval(wake, POLL_MS) : undefined;
+  poller?.unref();
+  const watched = new Set([options.tables.vacancies, options.tables.vendors]);
+
+  return {
+    onWrite(write) {
+      if (write.userAgent.includes(WEBHOOK_USER_AGENT)) return;
+      if (write.tables.some((table) => watched.has(table))) wake();
+    },
+    requests: () => requests,
+    async stop() {
+      stopped = true;
+      if (poller) clearInterval(poller);
+      for (const { timer } of timers.values()) clearTimeout(timer);
+      timers.clear();
+      await pass;
+      await Promise.all(running);
+      client.destroy();
+    },
+  };
+}
