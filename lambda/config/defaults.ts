@@ -45,7 +45,7 @@ export interface FunctionLimits {
 }
 
 /**
- * The two functions (docs/design.md#time-budget). One DynamoDB call, with every SDK attempt at its
+ * The functions (docs/design.md#time-budget). One DynamoDB call, with every SDK attempt at its
  * limits and the SDK's backoff between them, fits in the budget (timeout less reserve); a request that makes
  * several calls is cut off by its deadline instead.
  */
@@ -79,6 +79,14 @@ export const FUNCTION_LIMITS = {
     memoryMb: 3_072,
     reserveMs: 60_000,
     dynamodb: { maxAttempts: 8, connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+  },
+  // Woken by the vacancies table's stream, and by one-time schedules for retries: a few deliveries of at most 10 s
+  // each, one endpoint at a time; it stops before its time is spent and has the rest sent by the next run.
+  webhooks: {
+    timeoutSeconds: 120,
+    memoryMb: 256,
+    reserveMs: 25_000,
+    dynamodb: { maxAttempts: 3, connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000 },
   },
 } as const satisfies Record<string, FunctionLimits>;
 

@@ -46,6 +46,7 @@ export const FUNCTION_ENVIRONMENTS = {
   },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
   inbox: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone', 'snapshotMaxClose'] },
+  webhooks: { tables: ['vacancies', 'vendors'], settings: ['publicBaseUrl', 'webhookRetrySchedule'] },
 } as const satisfies Record<
   FunctionName,
   { readonly tables: readonly (keyof TableNames)[]; readonly settings: readonly FunctionSettingName[] }
@@ -97,3 +98,12 @@ export function functionConfiguration<F extends FunctionName>(
   }
   return { tables, settings, dynamodbEndpoint: endpoint } as unknown as FunctionConfiguration<F>;
 }
+
+/**
+ * What the webhooks function is told of its one-time schedules (docs/design.md#webhooks): the schedule group they go
+ * in, and the role EventBridge Scheduler takes to invoke the function. Wiring of the stack's, not settings.
+ */
+export const WEBHOOK_SCHEDULE_VARIABLES = {
+  group: 'WEBHOOK_SCHEDULE_GROUP',
+  roleArn: 'WEBHOOK_SCHEDULER_ROLE_ARN',
+} as const;

@@ -59,6 +59,7 @@ export const METRICS_EMITTED = {
   listing: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems', 'coldStart'],
   expiry: ['vacanciesExpired', 'summariesRecounted', 'expiryUnfinished', 'coldStart'],
   inbox: [],
+  webhooks: [],
 } as const satisfies Record<FunctionName, readonly FunctionMetric[]>;
 
 /** The dimension Powertools gives every metric: the service's name. */

@@ -52,12 +52,18 @@ export class DataTables extends Construct {
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
-    this.vacancies = this.table(VACANCIES_TABLE, props);
+    // Its stream wakes the webhook dispatch (lib/stack/webhooks.ts): each write's new image, for its vendor.
+    this.vacancies = this.table(VACANCIES_TABLE, props, dynamodb.StreamViewType.NEW_IMAGE);
     this.vendors = this.table(VENDORS_TABLE, props);
   }
 
-  private table(definition: TableDefinition, props: DataTablesProps): dynamodb.Table {
+  private table(
+    definition: TableDefinition,
+    props: DataTablesProps,
+    stream?: dynamodb.StreamViewType,
+  ): dynamodb.Table {
     const table = new dynamodb.Table(this, definition.logicalName, {
+      ...(stream && { stream }),
       partitionKey: attribute(definition.partitionKey),
       ...(definition.sortKey && { sortKey: attribute(definition.sortKey) }),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,

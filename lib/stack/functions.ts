@@ -9,6 +9,7 @@ import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
 import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { vendorItemKey } from '../../lambda/schema/vendors';
+import { webhookItemKey } from '../../lambda/webhooks/endpoint';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
@@ -36,6 +37,7 @@ export class ServiceFunctions extends Construct {
   public readonly listing: ApiFunction;
   public readonly expiry: ApiFunction;
   public readonly inbox: ApiFunction;
+  public readonly webhooks: ApiFunction;
 
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
@@ -155,6 +157,41 @@ export class ServiceFunctions extends Construct {
           actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
           resources: [data.vendors.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
+        }),
+      ],
+    });
+
+    this.webhooks = new ApiFunction(this, 'Webhooks', {
+      ...common,
+      entry: entry('webhooks/handler.ts'),
+      description: "Vendor Vacancy API: sends vendors' webhook events when their vacancies change",
+      limits: FUNCTION_LIMITS.webhooks,
+      environment: environmentOf('webhooks'),
+      statements: [
+        // A vendor's changes, on the change index.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vacancies, CHANGE_INDEX.name)],
+        }),
+        // A vendor's endpoints, by the vendors table's index of items by kind…
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
+        }),
+        // …each endpoint read and kept under its lease, and the vendor's summary read: never a key or a vendor item.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem'],
+          resources: [data.vendors.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': {
+              'dynamodb:LeadingKeys': [webhookItemKey('*').pk, SUMMARY_KEY_PATTERN],
+            },
+          },
+        }),
+        new iam.PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [data.vendors.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [webhookItemKey('*').pk] } },
         }),
       ],
     });

@@ -7,6 +7,7 @@ import {
   type StackProps,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { FUNCTION_SETTINGS } from '../../lambda/config/function-settings';
 import { LISTING_PATH } from '../../lambda/http/routes';
 import { STACK_OUTPUTS } from '../deployment/stack-outputs';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
@@ -21,6 +22,7 @@ import { ServiceMetrics } from './monitoring/service-metrics';
 import { TopContributors } from './monitoring/top-contributors';
 import { RateTiers } from './rate-tiers';
 import { ServiceApi } from './rest-api';
+import { WebhookDispatch } from './webhooks';
 
 /** Properties of the Vendor Vacancy API stack. */
 export interface VacancyApiStackProps extends StackProps {
@@ -55,6 +57,14 @@ export class VacancyApiStack extends Stack {
       removalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
     });
     this.api = new ServiceApi(this, 'Api', { settings, functions, accessLogs }).api;
+    new WebhookDispatch(this, 'Webhooks', {
+      function: functions.webhooks.function,
+      vacancies: data.vacancies,
+      scheduleGroupName: `${settings.stackName}-webhooks`,
+    });
+    // An event's sync_url: the links' base, or else the stage's own URL (known once the API is).
+    if (!linksBaseUrl(settings))
+      functions.webhooks.function.addEnvironment(FUNCTION_SETTINGS.publicBaseUrl.variable, this.api.url);
     const rateTiers = new RateTiers(this, 'RateLimits', { settings, api: this.api });
     const domain = settings.domainName
       ? new CustomDomain(this, 'Domain', { settings, api: this.api })

@@ -191,7 +191,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   });
 
   it('bundles every function, and none carries a credential provider but the environment’s', () => {
-    expect([...functions.keys()].sort()).toEqual(['Authorizer', 'Expiry', 'Inbox', 'Listing']);
+    expect([...functions.keys()].sort()).toEqual(['Authorizer', 'Expiry', 'Inbox', 'Listing', 'Webhooks']);
     for (const fn of functions.values()) {
       const sources = bundledSources(fn);
       expect(sources.some((source) => source.includes('lambda/aws/environment-credentials.ts'))).toBe(true);

@@ -46,7 +46,7 @@ describe('alarms', () => {
   const expression = (name: string) =>
     JSON.stringify((alarms.get(name)?.Metrics as unknown[] | undefined) ?? alarms.get(name));
 
-  it('are these ten, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
+  it('are these eleven, each named for the stack, each notifying the encrypted, TLS-only topic', () => {
     expect([...alarms.keys()].sort()).toEqual(
       [
         'AuthorizerFailing',
@@ -59,6 +59,7 @@ describe('alarms', () => {
         'StageNearCeiling',
         'ThrottledVendors',
         'UsageKeyMisconfigured',
+        'WebhookEndpointDisabled',
       ].sort(),
     );
     for (const alarm of alarms.values()) {
@@ -311,6 +312,7 @@ describe('the default monitoring profile', () => {
         'IsolationBreach',
         'LatencyP99',
         'ServerErrorRate',
+        'WebhookEndpointDisabled',
       ].sort(),
     );
     const uses = (name: string) => JSON.stringify(plainAlarms.get(name));
@@ -318,6 +320,9 @@ describe('the default monitoring profile', () => {
     expect(uses('LatencyP99')).toContain('"Namespace":"AWS/ApiGateway"');
     expect(uses('ExpiryFailing')).toContain('"Namespace":"AWS/Lambda"');
     expect(uses('ImportFailing')).toContain('"Namespace":"AWS/Lambda"');
+    // A run that disabled an endpoint fails on purpose (lambda/webhooks/handler.ts): the free Errors metric says so.
+    expect(uses('WebhookEndpointDisabled')).toContain('"Namespace":"AWS/Lambda"');
+    expect(uses('WebhookEndpointDisabled')).toContain('"MetricName":"Errors"');
     expect(uses('DynamoDBThrottling')).toContain('"Namespace":"AWS/DynamoDB"');
     // Where AWS publishes nothing: the access log's failed key checks, the listing's line about another vendor's items.
     expect(
@@ -365,7 +370,7 @@ describe('the default monitoring profile', () => {
     expect(plainOf('AWS::CloudWatch::Dashboard')).toEqual([]);
     expect(plainOf('AWS::CloudWatch::InsightRule')).toEqual([]);
     const functions = plainOf('AWS::Lambda::Function').filter(([id]) => id.startsWith('Functions'));
-    expect(functions).toHaveLength(4);
+    expect(functions).toHaveLength(5);
     for (const [, fn] of functions) {
       expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
         POWERTOOLS_METRICS_DISABLED: 'true',

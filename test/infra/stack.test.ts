@@ -98,7 +98,7 @@ describe('the stack, with default settings', () => {
     });
 
     it('keeps every log group for 30 days', () => {
-      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 5);
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
     });
 
     it('runs the expiry job at five past every hour of the service time zone, once, without retries', () => {
@@ -129,7 +129,7 @@ describe('the stack, with default settings', () => {
   describe('least privilege', () => {
     const all = statements(template);
 
-    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's and the inbox's", () => {
+    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's, the inbox's and the webhooks' own", () => {
       for (const action of all.flatMap(actionsOf)) {
         expect(action).not.toContain('*');
         expect(action).not.toMatch(/^dynamodb:(Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/);
@@ -139,8 +139,16 @@ describe('the stack, with default settings', () => {
       );
       const expiry = statements(template, roleOf(template, 'records expired vacancies'));
       const inbox = statements(template, roleOf(template, 'imports the files'));
-      expect(writers).toHaveLength(4);
-      for (const statement of writers) expect([...expiry, ...inbox]).toContainEqual(statement);
+      const webhooks = statements(template, roleOf(template, 'webhook events'));
+      expect(writers).toHaveLength(5);
+      for (const statement of writers) expect([...expiry, ...inbox, ...webhooks]).toContainEqual(statement);
+      // The webhook dispatch writes its endpoints' items (positions, leases), nothing else.
+      expect(webhooks.filter((statement) => writers.includes(statement))).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['webhook#*'] } },
+        }),
+      ]);
     });
 
     it("lets the listing Query only the active index, BatchGetItem only the vacancies table, and read only the vendors' summaries", () => {
@@ -192,7 +200,7 @@ describe('the stack, with default settings', () => {
       ]);
     });
 
-    it('lets the schedule invoke the expiry function and nothing else, for this account only', () => {
+    it('lets each schedule role invoke its one function (the expiry job, the webhook dispatch), for this account only', () => {
       const roles = template.findResources('AWS::IAM::Role', {
         Properties: {
           AssumeRolePolicyDocument: {
@@ -200,16 +208,27 @@ describe('the stack, with default settings', () => {
           },
         },
       });
-      const [roleId, role] = Object.entries(roles)[0] ?? [];
-      expect(Object.keys(roles)).toHaveLength(1);
-      expect(JSON.stringify(role?.Properties.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
-      expect(statements(template, roleId)).toEqual([
-        {
-          Action: 'lambda:InvokeFunction',
-          Effect: 'Allow',
-          Resource: { 'Fn::GetAtt': [expect.stringMatching(/^FunctionsExpiry/), 'Arn'] },
-        },
+      expect(Object.keys(roles).sort()).toEqual([
+        expect.stringMatching(/^ExpiryRole/),
+        expect.stringMatching(/^WebhooksSchedulerRole/),
       ]);
+      for (const [roleId, role] of Object.entries(roles)) {
+        expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('aws:SourceAccount');
+        expect(statements(template, roleId)).toEqual([
+          {
+            Action: 'lambda:InvokeFunction',
+            Effect: 'Allow',
+            Resource: {
+              'Fn::GetAtt': [
+                expect.stringMatching(
+                  roleId.startsWith('Expiry') ? /^FunctionsExpiry/ : /^FunctionsWebhooks/,
+                ),
+                'Arn',
+              ],
+            },
+          },
+        ]);
+      }
     });
 
     it('attaches no AWS managed policy to the function roles', () => {
@@ -220,7 +239,7 @@ describe('the stack, with default settings', () => {
           JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com') &&
           String(role.Properties.Description).startsWith('Vendor Vacancy API'),
       );
-      expect(lambdaRoles).toHaveLength(4);
+      expect(lambdaRoles).toHaveLength(5);
       for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     });
   });
@@ -567,7 +586,7 @@ describe('the stack, with settings from context', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 5);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 6);
     template.hasResourceProperties('AWS::Lambda::Function', {
       TracingConfig: Match.absent(),
       Environment: {

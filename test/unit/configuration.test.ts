@@ -5,13 +5,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../lambda/config/defaults';
-import { FUNCTION_ENVIRONMENTS, functionConfiguration } from '../../lambda/config/environment';
+import {
+  FUNCTION_ENVIRONMENTS,
+  functionConfiguration,
+  WEBHOOK_SCHEDULE_VARIABLES,
+} from '../../lambda/config/environment';
 import {
   FUNCTION_SETTINGS,
   type FunctionSettingName,
   SettingError,
 } from '../../lambda/config/function-settings';
-import { functionEnvironment } from '../../lib/function-environment';
+import { functionEnvironment, writeSetting } from '../../lib/function-environment';
 import { localEnvironments } from '../../lib/local/local-api';
 import { readSettings, type ServiceSettings } from '../../lib/settings';
 import { stackTemplate } from '../support/stack';
@@ -110,8 +114,9 @@ describe('the configuration path', () => {
       );
       const variables = { ...(resource?.[1].Properties.Environment.Variables as Record<string, unknown>) };
       const mine = { ...local[name] };
-      // What differs by design: where the tables and the engine are, the links' base, and
-      // the metrics switch (the monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles).
+      // What differs by design: where the tables and the engine are, the links' base, the metrics switch (the
+      // monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles), and the webhooks'
+      // schedules (on AWS only: the local server keeps its timers in its process).
       for (const environment of [variables, mine] as Record<string, unknown>[]) {
         for (const variable of [
           'VACANCIES_TABLE',
@@ -119,6 +124,7 @@ describe('the configuration path', () => {
           'DYNAMODB_ENDPOINT',
           'PUBLIC_BASE_URL',
           'POWERTOOLS_METRICS_DISABLED',
+          ...Object.values(WEBHOOK_SCHEDULE_VARIABLES),
         ]) {
           delete environment[variable];
         }
@@ -130,7 +136,7 @@ describe('the configuration path', () => {
         const value = resource?.[1].Properties.Environment.Variables[variable];
         expect([setting, variable === 'RATE_TIERS' ? JSON.parse(value) : value]).toEqual([
           setting,
-          variable === 'RATE_TIERS' ? SETTINGS.rateTiers : String(SETTINGS[setting]),
+          variable === 'RATE_TIERS' ? SETTINGS.rateTiers : writeSetting(SETTINGS[setting]),
         ]);
       }
     }

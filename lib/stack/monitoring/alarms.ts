@@ -95,6 +95,12 @@ export class ServiceAlarms extends Construct {
         metric: metrics.lambda('inbox', 'Errors', 'Sum'),
         threshold: 0,
       },
+      WebhookEndpointDisabled: {
+        description:
+          'A webhook endpoint was disabled (its retries ran out, or it answered 410), or the webhook dispatch failed: "vacancy-admin webhook list" says which and why',
+        metric: metrics.lambda('webhooks', 'Errors', 'Sum'),
+        threshold: 0,
+      },
       IsolationBreach: {
         description:
           "The active index named another vendor's vacancy in a vendor's listing (left out of the page): a bug or damaged data, never expected",

@@ -1,0 +1,83 @@
+/**
+ * Lambda entry point of the webhook dispatch (`dispatcher.ts`, `run.ts`): configuration, clients, logger, made once
+ * per container. Woken by the vacancies table's stream, by its own one-time schedules, and by the CLI.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
+import { functionConfiguration, WEBHOOK_SCHEDULE_VARIABLES } from '../config/environment';
+import { createDynamoDBClient } from '../dynamodb/client';
+import { createDocumentClient } from '../dynamodb/document-client';
+import { mapStackTracesOnDemand } from '../observability/stack-traces';
+import { createVacancyRepository } from '../vacancies/repository';
+import { attemptDelivery } from './delivery';
+import { createDispatcher } from './dispatcher';
+import { EndpointStore } from './endpoint-store';
+import { EndpointDisabledError, type InRunWakes, runWebhooks, type WebhooksEvent } from './run';
+import { IN_RUN_WAIT_MS, scheduleWake } from './schedules';
+
+mapStackTracesOnDemand();
+
+const config = functionConfiguration('webhooks');
+const limits = FUNCTION_LIMITS.webhooks;
+const client = createDynamoDBClient({ endpoint: config.dynamodbEndpoint, ...limits.dynamodb });
+const scheduler = new SchedulerClient({});
+const logger = new Logger({ serviceName: SERVICE_NAME });
+const scheduleGroup = process.env[WEBHOOK_SCHEDULE_VARIABLES.group] ?? 'default';
+const schedulerRole = process.env[WEBHOOK_SCHEDULE_VARIABLES.roleArn] ?? '';
+
+async function dispatch(event: WebhooksEvent, context: Context) {
+  const timeLeft = () => context.getRemainingTimeInMillis() - limits.reserveMs;
+  const wakes: InRunWakes = new Map();
+  const schedule = (endpointId: string, at: number) =>
+    scheduleWake(
+      {
+        client: scheduler,
+        group: scheduleGroup,
+        roleArn: schedulerRole,
+        functionArn: context.invokedFunctionArn,
+      },
+      { endpointId },
+      at,
+    );
+  const dispatcher = createDispatcher({
+    endpoints: new EndpointStore(createDocumentClient(client), config.tables.vendors),
+    changes: createVacancyRepository(client, {
+      tableName: config.tables.vacancies,
+      vendorsTable: config.tables.vendors,
+    }),
+    deliver: (url, headers, body) => attemptDelivery(url, headers, body, { allowLoopbackHttp: false }),
+    async wakeAt(endpoint, at) {
+      if (at - Date.now() <= IN_RUN_WAIT_MS) {
+        const asked = wakes.get(endpoint.endpointId);
+        if (asked === undefined || at < asked) wakes.set(endpoint.endpointId, at);
+      } else await schedule(endpoint.endpointId, at);
+    },
+    onDisabled: (endpoint, reason) =>
+      logger.warn('Webhook endpoint disabled', {
+        endpointId: endpoint.endpointId,
+        vendorId: endpoint.vendorId,
+        reason,
+      }),
+    retrySchedule: config.settings.webhookRetrySchedule,
+    apiBaseUrl: config.settings.publicBaseUrl,
+    shouldStop: () => timeLeft() < 15_000,
+  });
+  const { report, response } = await runWebhooks(event, {
+    dispatcher,
+    wakes,
+    timeLeft,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    schedule,
+  });
+  logger.info('Webhook dispatch', { ...report });
+  // The alarm WebhookEndpointDisabled reads the function's Errors (free): a run that disabled an endpoint fails,
+  // after everything it had to do is done and stored (docs/operating.md#alarms).
+  if (report.disabled > 0) throw new EndpointDisabledError(`${report.disabled} webhook endpoint(s) disabled`);
+  return response;
+}
+
+export const handler = middy(dispatch).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));

@@ -1,0 +1,104 @@
+import {
+  Duration,
+  type aws_dynamodb as dynamodb,
+  aws_iam as iam,
+  aws_lambda as lambda,
+  Stack,
+  aws_scheduler as scheduler,
+  aws_lambda_event_sources as sources,
+  aws_sqs as sqs,
+  Validations,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/config/environment';
+import { ITEM } from '../../lambda/schema/tables';
+
+/** What the webhook dispatch is wired to. */
+export interface WebhookDispatchProps {
+  /** The webhooks function (`lambda/webhooks/handler.ts`). */
+  readonly function: lambda.Function;
+  /** The vacancies table, whose stream wakes the function. */
+  readonly vacancies: dynamodb.Table;
+  /** The schedule group's name: unique in the account and region. */
+  readonly scheduleGroupName: string;
+}
+
+/**
+ * What wakes the webhook dispatch on AWS (docs/design.md#webhooks), nothing on a timer: the vacancies table's stream,
+ * filtered to the writes that record a change (a new change key), in batches of up to 100 records or a second —
+ * bisected on error, each vendor's failure reported on its own (`ReportBatchItemFailures`), what still fails kept
+ * in a queue; and the one-time schedules the function makes for its retries, in a group of their own, run by a role
+ * that may invoke this one function. An idle vendor has no stream record, hence no invocation and no read.
+ */
+export class WebhookDispatch extends Construct {
+  public readonly deadLetters: sqs.Queue;
+  public readonly scheduleGroup: scheduler.CfnScheduleGroup;
+
+  constructor(scope: Construct, id: string, props: WebhookDispatchProps) {
+    super(scope, id);
+    const fn = props.function;
+
+    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the failure destination of the webhooks stream: it has none of its own.',
+    });
+    fn.addEventSource(
+      new sources.DynamoEventSource(props.vacancies, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        reportBatchItemFailures: true,
+        onFailure: new sources.SqsDlq(this.deadLetters),
+        // Only a write that records a change (every write of a vacancy does; a purge's removal does not).
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { [ITEM.change]: { B: lambda.FilterRule.exists() } } },
+          }),
+        ],
+      }),
+    );
+
+    this.scheduleGroup = new scheduler.CfnScheduleGroup(this, 'Retries', { name: props.scheduleGroupName });
+    // A role of its own that may invoke this one function, nothing else.
+    const role = new iam.Role(this, 'SchedulerRole', {
+      description: 'Vendor Vacancy API: lets EventBridge Scheduler wake the webhook dispatch, nothing else',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
+    );
+    // The function makes its one-time schedules in its group, and hands them that role.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['scheduler:CreateSchedule'],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'scheduler',
+            resource: 'schedule',
+            resourceName: `${props.scheduleGroupName}/*`,
+          }),
+        ],
+      }),
+    );
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${props.scheduleGroupName}/*]`,
+      reason:
+        'The function names each one-time schedule at run time (by endpoint and time): it may create them in its own group only.',
+    });
+    fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.group, props.scheduleGroupName);
+    fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.roleArn, role.roleArn);
+    // A schedule retries on its own; an invocation it made is not retried again by Lambda.
+    fn.configureAsyncInvoke({ retryAttempts: 0 });
+  }
+}
