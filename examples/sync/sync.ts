@@ -105,6 +105,14 @@ function applyPage(db: DatabaseSync, url: string, etag: string, page: SyncPage, 
   }
 }
 
+/**
+ * Makes the next run start over with a full sync (a webhook's `resync_required`: the changes since the copy's time
+ * were purged). The copy is emptied when that run starts.
+ */
+export function resyncNextTime(db: DatabaseSync): void {
+  db.prepare("DELETE FROM sync_state WHERE name = 'next_url'").run();
+}
+
 /** Starts the copy again from nothing: empty, and the next fetch a full sync. */
 function startOver(db: DatabaseSync, firstUrl: string): void {
   db.exec('BEGIN');
