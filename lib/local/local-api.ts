@@ -114,7 +114,7 @@ export interface LocalApi {
   /** The inbox folder, when one is watched. */
   readonly inbox?: InboxFolder;
   /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes). */
-  readonly webhooks: Pick<WebhookRunner, 'requests'>;
+  readonly webhooks: Pick<WebhookRunner, 'requests' | 'consumed'>;
   /**
    * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
    * server and the engine close.
@@ -334,7 +334,10 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       ...(seed && { seed }),
       served,
       ...(inbox && { inbox }),
-      webhooks: { requests: () => webhooks?.requests() ?? 0 },
+      webhooks: {
+        requests: () => webhooks?.requests() ?? 0,
+        consumed: () => webhooks?.consumed() ?? { readUnits: 0, writeUnits: 0 },
+      },
       stop,
     };
   } catch (error) {

@@ -4,7 +4,10 @@
  * embedded engine receives, not by a timer — with retries and settling changes on timers of this process. Only when
  * the server uses an engine of its own (`--dynamodb-endpoint`), which it cannot watch, does it poll.
  */
+
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
+import { capacityUnits } from '../../lambda/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
@@ -40,6 +43,8 @@ export interface WebhookRunner {
   readonly onWrite: (write: EngineWrite) => void;
   /** Requests the dispatch has made of DynamoDB (the idle test counts them). */
   readonly requests: () => number;
+  /** The read and write units they consumed, as DynamoDB reported them (the benchmark's figures). */
+  readonly consumed: () => { readonly readUnits: number; readonly writeUnits: number };
   stop(): Promise<void>;
 }
 
@@ -50,10 +55,21 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     customUserAgent: WEBHOOK_USER_AGENT,
     ...FUNCTION_LIMITS.listing.dynamodb,
   });
+  let readUnits = 0;
+  let writeUnits = 0;
+  // Every request counted, and what it consumed as DynamoDB reports it (asked for on each): the benchmark's figures.
   client.middlewareStack.add(
-    (next) => (args) => {
+    (next, context) => async (args) => {
       requests += 1;
-      return next(args);
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const units = capacityUnits(
+        (result.output as { ConsumedCapacity?: ConsumedCapacity }).ConsumedCapacity,
+      );
+      if (/^(Get|Query|BatchGet)/.test(context.commandName ?? '')) readUnits += units;
+      else writeUnits += units;
+      return result;
     },
     { step: 'initialize', name: 'countWebhookRequests' },
   );
@@ -124,6 +140,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
       if (write.tables.some((table) => watched.has(table))) wake();
     },
     requests: () => requests,
+    consumed: () => ({ readUnits, writeUnits }),
     async stop() {
       stopped = true;
       if (poller) clearInterval(poller);
