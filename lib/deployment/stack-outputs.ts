@@ -17,6 +17,7 @@ export const STACK_OUTPUTS = {
   serviceTimeZone: 'ServiceTimeZone',
   rateTiers: 'RateTiers',
   inboxBucket: 'InboxBucket',
+  webhookFunction: 'WebhookFunctionArn',
 } as const;
 
 /** The value of the `RateTiers` output: the default tier, and each tier's usage plan id. */

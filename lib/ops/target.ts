@@ -1,6 +1,7 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsFailure } from '../../lambda/aws/failure';
 import { httpUrl } from '../../lambda/config/checks';
@@ -43,12 +44,19 @@ export interface Target {
   readonly rateTiers: { readonly names: readonly string[]; readonly defaultTier: string };
   /** How to manage the vendors' API Gateway keys: only for a deployed stack (`--stack`). */
   readonly usageKeys?: UsageKeyContext;
+  /**
+   * Wakes the webhook dispatch for a vendor (after `webhook enable`): on a deployed stack, an asynchronous invocation
+   * of its webhooks function; locally the engine's writes wake it already.
+   */
+  readonly wakeWebhooks?: (vendorId: string) => Promise<void>;
   close(): void;
 }
 
 /** What a deployed stack tells the ops CLI: its tables, service time zone and rate tiers (absent on older stacks). */
 export interface StackDescription {
   readonly tables: TableNames;
+  /** The webhooks function's ARN (absent on stacks from before webhooks). */
+  readonly webhookFunction?: string;
   readonly timeZone?: string;
   readonly rateTiers?: RateTiersOutput;
 }
@@ -127,8 +135,10 @@ export async function describeStack(
   }
   const timeZone = outputs.get(STACK_OUTPUTS.serviceTimeZone);
   const rateTiers = outputs.get(STACK_OUTPUTS.rateTiers);
+  const webhookFunction = outputs.get(STACK_OUTPUTS.webhookFunction);
   return {
     tables: { vacancies, vendors },
+    ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
   };
@@ -241,6 +251,7 @@ export async function resolveTarget(
   let tables: TableNames;
   let timeZone: string | undefined;
   let deployedTiers: RateTiersOutput | undefined;
+  let webhookFunction: string | undefined;
   if (options.stack) {
     const cloudFormation = new CloudFormationClient({ region: region.name });
     let stack: StackDescription;
@@ -254,7 +265,7 @@ export async function resolveTarget(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    ({ tables, rateTiers: deployedTiers } = stack);
+    ({ tables, rateTiers: deployedTiers, webhookFunction } = stack);
     timeZone = stack.timeZone ?? given;
   } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -290,6 +301,22 @@ export async function resolveTarget(
           vendorsTable: tables.vendors,
         },
       }),
+    ...(webhookFunction && {
+      wakeWebhooks: async (vendorId: string) => {
+        const lambda = new LambdaClient({ region: region.name });
+        try {
+          await lambda.send(
+            new InvokeCommand({
+              FunctionName: webhookFunction,
+              InvocationType: 'Event',
+              Payload: JSON.stringify({ vendorId }),
+            }),
+          );
+        } finally {
+          lambda.destroy();
+        }
+      },
+    }),
     close: () => {
       client.destroy();
       apiGateway?.destroy();

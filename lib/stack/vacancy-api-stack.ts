@@ -144,6 +144,11 @@ export class VacancyApiStack extends Stack {
       'Put import files under incoming/ (snapshots under incoming/snapshots/<vendorId>/); reports under reports/',
     );
     output(
+      STACK_OUTPUTS.webhookFunction,
+      functions.webhooks.function.functionArn,
+      'The webhook dispatch: "vacancy-admin webhook enable" wakes it',
+    );
+    output(
       STACK_OUTPUTS.serviceTimeZone,
       settings.serviceTimeZone,
       'Time zone of created_at without an offset (the ops CLI imports in it)',

@@ -104,6 +104,8 @@ export function addWebhookCommands(program: Command): void {
         const view = endpointView(
           await enableEndpoint(target.documentClient, target.tables.vendors, endpointId),
         );
+        // On AWS nothing else would wake the dispatch before the vendor's next change.
+        await target.wakeWebhooks?.(view.vendorId);
         return {
           data: view,
           text: `webhook endpoint ${endpointId} enabled; it resumes from the first change not delivered`,
