@@ -74,19 +74,17 @@ describe('webhooks on the local server', () => {
       settings: { ...DEFAULT_SETTINGS, webhookRetrySchedule: [1, 1, 1] },
     });
     documents = client();
+    receiver = await startTestReceiver();
   });
   afterAll(async () => {
+    await receiver?.close();
     documents?.destroy();
     await api?.stop();
-  });
-  beforeAll(async () => {
-    receiver = await startTestReceiver();
   });
   afterEach(() => {
     receiver.deliveries.length = 0;
     receiver.answer = () => ({ status: 200 });
   });
-  afterAll(async () => receiver?.close());
 
   it('delivers a change within 15 seconds, signed so that standardwebhooks verifies it, pointing at the sync', async () => {
     const endpoint = await newEndpoint();
