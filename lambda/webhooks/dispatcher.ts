@@ -209,7 +209,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
           if (await deps.endpoints.release(endpointId, holder)) break;
           // Flagged while at work: read the endpoint again, still holding it.
           endpoint = await deps.endpoints.get(endpointId);
-          if (!endpoint || endpoint.status !== 'enabled') break;
+          if (endpoint?.status !== 'enabled') break;
         }
       } catch (error) {
         // Another dispatch holds it now, and sends what is left.
