@@ -90,15 +90,16 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       return { id: newEventId(), body: resyncEventBody(at), through, attempts: 0, dueAt: at };
     }
     const settledEnd = changeKey(until, LAST_ID);
-    const read =
-      position.updatedAt > until
-        ? { entries: [] }
-        : await deps.changes.readChanges({
-            vendorId: endpoint.vendorId,
-            from: justAfter(endpoint.position),
-            to: settledEnd,
-            limit: MAX_CHANGES_PER_EVENT,
-          });
+    // Nothing settled after the position when it is at or past the settled end (a resync moves it there).
+    const caughtUp = Buffer.compare(endpoint.position, settledEnd) >= 0;
+    const read = caughtUp
+      ? { entries: [] }
+      : await deps.changes.readChanges({
+          vendorId: endpoint.vendorId,
+          from: justAfter(endpoint.position),
+          to: settledEnd,
+          limit: MAX_CHANGES_PER_EVENT,
+        });
     const last = read.entries.at(-1);
     if (last) {
       const changes = read.entries.map((entry) => ({
@@ -117,7 +118,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     // Nothing settled; a change still settling is sent once it has.
     const unsettled = await deps.changes.readChanges({
       vendorId: endpoint.vendorId,
-      from: justAfter(position.updatedAt > until ? endpoint.position : settledEnd),
+      from: justAfter(caughtUp ? endpoint.position : settledEnd),
       to: END_OF_CHANGES,
       limit: 1,
     });

@@ -244,6 +244,54 @@ describe('the stack, with default settings', () => {
     });
   });
 
+  describe('the webhook dispatch', () => {
+    it("is woken by the vacancies table's stream, filtered to change writes, never by a timer", () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: Match.stringLikeRegexp('^FunctionsWebhooksFunction') },
+        StartingPosition: 'LATEST',
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+        FilterCriteria: {
+          Filters: [
+            {
+              Pattern: JSON.stringify({
+                eventName: ['INSERT', 'MODIFY'],
+                dynamodb: { NewImage: { c: { B: [{ exists: true }] } } },
+              }),
+            },
+          ],
+        },
+      });
+      // The only schedule is the hourly expiry job's: nothing runs per minute or per vendor (retries are one-time
+      // schedules the function makes when one is due, and which delete themselves).
+      expect(Object.keys(template.findResources('AWS::Scheduler::Schedule'))).toEqual([
+        expect.stringMatching(/^Expiry/),
+      ]);
+      template.resourceCountIs('AWS::Events::Rule', 0);
+      template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'VendorVacancyApi-webhooks' });
+    });
+
+    it('may create schedules in its own group only, and hand them the role that invokes it', () => {
+      const granted = statements(template, roleOf(template, 'webhook events'));
+      expect(granted).toContainEqual(
+        expect.objectContaining({
+          Action: 'scheduler:CreateSchedule',
+          Resource: 'arn:aws:scheduler:eu-central-1:123456789012:schedule/VendorVacancyApi-webhooks/*',
+        }),
+      );
+      expect(granted).toContainEqual(
+        expect.objectContaining({
+          Action: 'iam:PassRole',
+          Resource: { 'Fn::GetAtt': [expect.stringMatching(/^WebhooksSchedulerRole/), 'Arn'] },
+        }),
+      );
+    });
+  });
+
   describe('the inbox', () => {
     const bucket = () => Object.entries(template.findResources('AWS::S3::Bucket'));
 
