@@ -68,9 +68,67 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    vacanciesChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The vendor's vacancies changed (sent to the vendor's endpoint)
+         * @description Sent by the service to an endpoint an operator added for the vendor (`vacancy-admin webhook add`), signed as Standard Webhooks 1.0 says: verify `webhook-signature` with the endpoint's secret before trusting the body. An event is a nudge: read the vacancies with the vendor's key through `sync_url` (or the saved `next_sync_url`). Events come one at a time per endpoint, in order; a failed one is sent again with the same `webhook-id` and body. Answer 2xx within 10 seconds; answer 410 to stop the events.
+         */
+        post: operations["vacanciesChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A `vacancies.changed` event. */
+        VacanciesChangedEvent: {
+            /** @constant */
+            type: "vacancies.changed";
+            /**
+             * Format: date-time
+             * @description When the event was made (UTC, milliseconds).
+             * @example 2026-11-24T10:15:31.000Z
+             */
+            timestamp: string;
+            data: {
+                /** @description The changes since the last event delivered to the endpoint, oldest first. */
+                changes: {
+                    /**
+                     * Format: int64
+                     * @example 1028
+                     */
+                    id: number;
+                    /** @enum {string} */
+                    status: "active" | "inactive" | "draft" | "closed" | "expired" | "deleted";
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-24T10:15:30.123Z
+                     */
+                    updated_at: string;
+                }[];
+                /**
+                 * Format: uri
+                 * @description A sync from the first change on (`updated_since` its time).
+                 * @example https://api.example.az/vendor/vacancies?updated_since=2026-11-24T10%3A15%3A30.123Z
+                 */
+                sync_url: string;
+            } | {
+                /** @constant */
+                resync_required: true;
+            };
+        };
         /** @description One vacancy, in Azerbaijani or in English (`Content-Language` says which). */
         OneVacancy: {
             /** @constant */
@@ -843,6 +901,35 @@ export interface operations {
             500: components["responses"]["ServerError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    vacanciesChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per event, the same on each retry of it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's decoded bytes; two, space-separated, for 24 hours after the secret is rotated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VacanciesChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx is success; anything else is retried, and 410 disables the endpoint). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

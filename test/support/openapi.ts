@@ -170,3 +170,33 @@ export async function documentedFetch(input: string | URL | Request, init?: Requ
     headers: response.headers,
   });
 }
+
+/**
+ * A webhook delivery as a receiver got it, held to the document's `webhooks` entry: each header it declares there
+ * and matching its schema, and the body matching the request body's schema.
+ */
+export function expectDocumentedDelivery(
+  webhook: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  body: string,
+): void {
+  const operation = (OPENAPI.webhooks as Record<string, { post: Json }>)[webhook]?.post as
+    | { parameters: { name: string; in: string; schema: Json }[] }
+    | undefined;
+  expect(operation).toBeDefined();
+  for (const [index, parameter] of (operation?.parameters ?? []).entries()) {
+    const value = headers[parameter.name];
+    expect([parameter.name, typeof value]).toEqual([parameter.name, 'string']);
+    const validate = validatorAt(pointer('webhooks', webhook, 'post', 'parameters', String(index), 'schema'));
+    expect([parameter.name, value, validate(value) ? [] : validate.errors]).toEqual([
+      parameter.name,
+      value,
+      [],
+    ]);
+  }
+  const validate = validatorAt(
+    pointer('webhooks', webhook, 'post', 'requestBody', 'content', 'application/json', 'schema'),
+  );
+  const parsed = JSON.parse(body) as unknown;
+  expect([body, validate(parsed) ? [] : validate.errors]).toEqual([body, []]);
+}

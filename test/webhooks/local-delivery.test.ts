@@ -20,6 +20,7 @@ import {
   rotateSecret,
 } from '../../lib/ops/webhooks';
 import { DEFAULT_SETTINGS } from '../../lib/settings';
+import { expectDocumentedDelivery } from '../support/openapi';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 import { type Delivery, startTestReceiver, type TestReceiver } from '../support/webhook-receiver';
 
@@ -89,6 +90,9 @@ describe('webhooks on the local server', () => {
     await api?.stop();
   });
   afterEach(() => {
+    // Every delivery is what docs/openapi.yaml says of the webhook: headers and body.
+    for (const delivery of receiver.deliveries)
+      expectDocumentedDelivery('vacanciesChanged', delivery.headers, delivery.body);
     receiver.deliveries.length = 0;
     receiver.answer = () => ({ status: 200 });
     // Whatever the test did, the dispatch itself never failed (it says so on the server's stderr).
