@@ -7,11 +7,12 @@ import {
   Stack,
   aws_s3 as s3,
   aws_s3_notifications as s3n,
-  aws_sqs as sqs,
+  type aws_sqs as sqs,
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
+import { deadLetterQueue } from './dead-letters';
 
 /** What the inbox is built from. */
 export interface InboxProps {
@@ -59,15 +60,7 @@ export class Inbox extends Construct {
         'Server access logs of the inbox would record only the platform and the import function; each file has its report under reports/ and a log line of the function.',
     });
 
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the dead-letter destination of the inbox function: it has none of its own.',
-    });
+    this.deadLetters = deadLetterQueue(this, 'DeadLetters', 'the inbox function');
     new lambda.EventInvokeConfig(this, 'Invocations', {
       function: props.function,
       retryAttempts: 2,

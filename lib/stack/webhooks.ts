@@ -6,12 +6,13 @@ import {
   Stack,
   aws_scheduler as scheduler,
   aws_lambda_event_sources as sources,
-  aws_sqs as sqs,
+  type aws_sqs as sqs,
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/config/environment';
 import { ITEM } from '../../lambda/schema/tables';
+import { deadLetterQueue } from './dead-letters';
 
 /** What the webhook dispatch is wired to. */
 export interface WebhookDispatchProps {
@@ -38,15 +39,7 @@ export class WebhookDispatch extends Construct {
     super(scope, id);
     const fn = props.function;
 
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the failure destination of the webhooks stream: it has none of its own.',
-    });
+    this.deadLetters = deadLetterQueue(this, 'DeadLetters', 'the webhooks stream');
     fn.addEventSource(
       new sources.DynamoEventSource(props.vacancies, {
         startingPosition: lambda.StartingPosition.LATEST,

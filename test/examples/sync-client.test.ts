@@ -9,16 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { copiedVacancies, openCopy, syncOnce } from '../../examples/sync/sync';
+import { openCopy, syncOnce } from '../../examples/sync/sync';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { VacancyWriters } from '../../lambda/store/writers';
-import type { ListingResponse } from '../../lambda/vacancies/types';
 import { localTableNames } from '../../lib/create-tables';
 import { admin as runAdmin } from '../support/admin-cli';
 import { testEndpoint } from '../support/dynamodb';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
+import { copyAsListed, listedOverHttp } from '../support/sync-copy';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const KEY = 'vvk_demo_pasha_bank_primary';
@@ -48,21 +48,8 @@ describe('the reference sync client (examples/sync)', () => {
     return admin('vacancies', 'import', file);
   };
 
-  /** What the listing returns, walked to the end: the vacancy objects, by id. */
-  async function listed() {
-    const vacancies: Record<string, unknown>[] = [];
-    let url: string | null = `${api.url}/vendor/vacancies?per_page=100&lang=en`;
-    while (url) {
-      const response = await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } });
-      const body = (await response.json()) as ListingResponse;
-      vacancies.push(...(body.data as unknown as Record<string, unknown>[]));
-      url = body.pagination.next_page_url;
-    }
-    return vacancies.sort((a, b) => (a.id as number) - (b.id as number));
-  }
-  /** The copy's vacancies as the listing shows them (without what only a sync adds). */
-  const copy = () =>
-    copiedVacancies(db).map(({ status: _status, updated_at: _updatedAt, ...vacancy }) => vacancy);
+  const listed = () => listedOverHttp(api.url, KEY);
+  const copy = () => copyAsListed(db);
 
   /** Syncs until the copy equals the listing: a change is in a sync once the 5-second settle window has passed. */
   async function syncUntilEqual() {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { copiedVacancies, openCopy } from '../../examples/sync/sync';
+import { openCopy } from '../../examples/sync/sync';
 import { createReceiver } from '../../examples/webhook-receiver/receiver';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
@@ -18,11 +18,11 @@ import { runExpiry } from '../../lambda/expiry/job';
 import { writeVacancies } from '../../lambda/import/import';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { VacancyWriters } from '../../lambda/store/writers';
-import type { ListingResponse } from '../../lambda/vacancies/types';
 import { signedHeaders } from '../../lambda/webhooks/signature';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { addEndpoint } from '../../lib/ops/webhooks';
+import { copyAsListed, listedOverHttp } from '../support/sync-copy';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../support/vacancies';
 
 const SEED_FILE = new URL('../fixtures/seed.json', import.meta.url).pathname;
@@ -39,20 +39,8 @@ describe('the reference webhook receiver (examples/webhook-receiver)', () => {
   let secret = '';
   const syncs: { report?: unknown; error?: unknown }[] = [];
 
-  /** What the listing returns, walked to the end: the vacancy objects, by id. */
-  async function listed() {
-    const vacancies: Record<string, unknown>[] = [];
-    let url: string | null = `${api.url}/vendor/vacancies?per_page=100&lang=en`;
-    while (url) {
-      const response = await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } });
-      const body = (await response.json()) as ListingResponse;
-      vacancies.push(...(body.data as unknown as Record<string, unknown>[]));
-      url = body.pagination.next_page_url;
-    }
-    return vacancies.sort((a, b) => (a.id as number) - (b.id as number));
-  }
-  const copy = () =>
-    copiedVacancies(db).map(({ status: _status, updated_at: _updatedAt, ...vacancy }) => vacancy);
+  const listed = () => listedOverHttp(api.url, KEY);
+  const copy = () => copyAsListed(db);
 
   /** Waits (at most 30 s) until the receiver's copy equals the listing — only events make it sync. */
   async function untilEqual() {

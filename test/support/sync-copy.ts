@@ -3,7 +3,9 @@
  * sync walked by `next_page_url` and applied in order, then resumed from `next_sync_url` — through the listing
  * handler, and the listing to compare it with: what the sync tests check a copy against.
  */
+import type { DatabaseSync } from 'node:sqlite';
 import { expect } from '@jest/globals';
+import { copiedVacancies } from '../../examples/sync/sync';
 import type { ListingResponse, SyncResponse } from '../../lambda/vacancies/types';
 import type { TestTables } from './dynamodb';
 import { listingEvent } from './events';
@@ -73,3 +75,20 @@ export function syncedCopy(
     },
   };
 }
+
+/** What a local server's listing returns over HTTP with `apiKey`, walked to the end in English: the objects, by id. */
+export async function listedOverHttp(apiUrl: string, apiKey: string): Promise<Record<string, unknown>[]> {
+  const vacancies: Record<string, unknown>[] = [];
+  let url: string | null = `${apiUrl}/vendor/vacancies?per_page=100&lang=en`;
+  while (url) {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const body = (await response.json()) as ListingResponse;
+    vacancies.push(...(body.data as unknown as Record<string, unknown>[]));
+    url = body.pagination.next_page_url;
+  }
+  return vacancies.sort((a, b) => (a.id as number) - (b.id as number));
+}
+
+/** The reference sync client's copy (examples/sync) as the listing shows it: without what only a sync adds. */
+export const copyAsListed = (db: DatabaseSync) =>
+  copiedVacancies(db).map(({ status: _status, updated_at: _updatedAt, ...vacancy }) => vacancy);

@@ -70,7 +70,8 @@ describe('webhooks on the local server', () => {
    * seconds before it was added — the previous test's, were the vendor the same.
    */
   async function newEndpoint(url = receiver.url) {
-    vendor = `hooked-${(vendors += 1)}`;
+    vendors += 1;
+    vendor = `hooked-${vendors}`;
     await putVendor(documents, api.tables.vendors, { vendorId: vendor, company: vendor });
     return addEndpoint(documents, api.tables.vendors, vendor, url, { allowLoopbackHttp: true });
   }
