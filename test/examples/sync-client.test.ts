@@ -15,7 +15,7 @@ import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { VacancyWriters } from '../../lambda/store/writers';
 import { localTableNames } from '../../lib/create-tables';
-import { admin as runAdmin } from '../support/admin-cli';
+import { cliTarget, admin as runAdmin } from '../support/admin-cli';
 import { testEndpoint } from '../support/dynamodb';
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
 import { copyAsListed, listedOverHttp } from '../support/sync-copy';
@@ -32,16 +32,7 @@ describe('the reference sync client (examples/sync)', () => {
   let api: LocalApiProcess;
 
   /** The ops CLI on the local server's tables, as an operator runs it. */
-  const admin = (...args: string[]) =>
-    runAdmin([
-      '--endpoint',
-      testEndpoint(),
-      '--vacancies-table',
-      tables.vacancies,
-      '--vendors-table',
-      tables.vendors,
-      ...args,
-    ]);
+  const admin = (...args: string[]) => runAdmin([...cliTarget(testEndpoint(), tables), ...args]);
   const importRecords = (records: Record<string, unknown>[]) => {
     const file = join(folder, `${randomUUID()}.ndjson`);
     writeFileSync(file, records.map((record) => JSON.stringify(record)).join('\n'));

@@ -19,7 +19,7 @@ import { changeKey } from '../../lambda/schema/change-index';
 import { CHANGE_INDEX, type TableNames } from '../../lambda/schema/tables';
 import type { SyncResponse } from '../../lambda/vacancies/types';
 import { putVendor } from '../../lib/ops/vendors';
-import { runAdmin } from '../support/admin-cli';
+import { cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { lambdaContext } from '../support/lambda';
@@ -37,15 +37,7 @@ const record = (vendorId: string, id: number, overrides: Record<string, unknown>
 let tables: TestTables;
 let folder: string;
 
-const target = () => [
-  '--endpoint',
-  tables.endpoint,
-  '--vacancies-table',
-  tables.names.vacancies,
-  '--vendors-table',
-  tables.names.vendors,
-];
-const admin = (...args: string[]) => runAdmin([...target(), ...args]);
+const admin = (...args: string[]) => runAdmin([...cliTarget(tables.endpoint, tables.names), ...args]);
 /** Writes a file of records and gives its path. */
 async function file(name: string, records: readonly Record<string, unknown>[]): Promise<string> {
   const path = join(folder, name);
@@ -242,7 +234,7 @@ describe('vacancy-admin vacancies import --snapshot', () => {
         '--import',
         'tsx',
         ADMIN,
-        ...target(),
+        ...cliTarget(tables.endpoint, tables.names),
         'vacancies',
         'import',
         path,

@@ -6,7 +6,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
-import { type AdminRun, runAdmin } from '../support/admin-cli';
+import { type AdminRun, cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
@@ -22,22 +22,7 @@ describe('vacancy-admin', () => {
     env: Record<string, string> = {},
     endpoint = tables.endpoint,
   ): Promise<AdminRun> =>
-    runAdmin(
-      [
-        ...(env.NO_TARGET
-          ? []
-          : [
-              '--endpoint',
-              endpoint,
-              '--vacancies-table',
-              tables.names.vacancies,
-              '--vendors-table',
-              tables.names.vendors,
-            ]),
-        ...args,
-      ],
-      env,
-    );
+    runAdmin([...(env.NO_TARGET ? [] : cliTarget(endpoint, tables.names)), ...args], env);
 
   beforeAll(async () => {
     tables = await createTestTables();

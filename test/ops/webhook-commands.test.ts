@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { type AdminRun, runAdmin } from '../support/admin-cli';
+import { type AdminRun, cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { startTestReceiver, type TestReceiver } from '../support/webhook-receiver';
 
@@ -14,15 +14,7 @@ describe('vacancy-admin webhook', () => {
   let tables: TestTables;
   let receiver: TestReceiver;
   const admin = (...args: string[]): Promise<AdminRun> =>
-    runAdmin([
-      '--endpoint',
-      tables.endpoint,
-      '--vacancies-table',
-      tables.names.vacancies,
-      '--vendors-table',
-      tables.names.vendors,
-      ...args,
-    ]);
+    runAdmin([...cliTarget(tables.endpoint, tables.names), ...args]);
   const json = async (...args: string[]) => {
     const run = await admin('--json', ...args);
     expect([args.join(' '), run.code, run.stderr]).toEqual([args.join(' '), 0, '']);

@@ -15,7 +15,7 @@ import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { VacancyWriters } from '../../lambda/store/writers';
 import { putVendor } from '../../lib/ops/vendors';
-import { runAdmin } from '../support/admin-cli';
+import { cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { exactCounts, storedSummary, summaryCounts } from '../support/summaries';
@@ -56,17 +56,7 @@ describe('a summary update whose answer comes after the timeout, and is sent aga
         times: 1,
         delayMs: 3_500,
       });
-      const run = await runAdmin([
-        '--endpoint',
-        proxy.endpoint,
-        '--vacancies-table',
-        tables.names.vacancies,
-        '--vendors-table',
-        tables.names.vendors,
-        'vacancies',
-        'import',
-        file,
-      ]);
+      const run = await runAdmin([...cliTarget(proxy.endpoint, tables.names), 'vacancies', 'import', file]);
       await proxy.clear();
       expect([run.code, run.stdout]).toEqual([0, expect.stringContaining(`imported ${RECORDS}, rejected 0`)]);
 

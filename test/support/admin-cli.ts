@@ -1,5 +1,6 @@
 /** The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests. */
 import { execFile } from 'node:child_process';
+import type { TableNames } from '../../lambda/schema/tables';
 
 const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
 
@@ -31,3 +32,13 @@ export async function admin(args: readonly string[], env: Record<string, string>
   if (run.code !== 0) throw new Error(`vacancy-admin ${args.join(' ')}: ${run.stderr}`);
   return run.stdout;
 }
+
+/** The global options that point the CLI at an engine and at tables of its: what every test that runs it gives. */
+export const cliTarget = (endpoint: string, tables: TableNames): string[] => [
+  '--endpoint',
+  endpoint,
+  '--vacancies-table',
+  tables.vacancies,
+  '--vendors-table',
+  tables.vendors,
+];
