@@ -13,6 +13,7 @@ import {
 import { Construct } from 'constructs';
 import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
 import { deadLetterQueue } from './dead-letters';
+import { acknowledgeWildcardResources } from './nag';
 
 /** What the inbox is built from. */
 export interface InboxProps {
@@ -95,12 +96,12 @@ export class Inbox extends Construct {
       }),
     );
     const stack = Stack.of(this);
-    const bucketId = stack.resolve((this.bucket.node.defaultChild as s3.CfnBucket).logicalId);
     for (const folder of Object.values(INBOX_FOLDERS)) {
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${folder}*]`,
-        reason: `The objects of ${folder} are files the platform names: the folder is the narrowest resource.`,
-      });
+      acknowledgeWildcardResources(
+        role,
+        [objects(folder)],
+        `The objects of ${folder} are files the platform names: the folder is the narrowest resource.`,
+      );
     }
     // CDK's own function that sets the bucket's notifications (one per stack): it only writes its logs.
     const notifications = stack.node.tryFindChild(NOTIFICATIONS_HANDLER);

@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/config/environment';
 import { ITEM } from '../../lambda/schema/tables';
 import { deadLetterQueue } from './dead-letters';
+import { acknowledgeWildcardResources } from './nag';
 
 /** What the webhook dispatch is wired to. */
 export interface WebhookDispatchProps {
@@ -77,24 +78,20 @@ export class WebhookDispatch extends Construct {
       new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
     );
     // The function makes its one-time schedules in its group, and hands them that role.
+    const schedules = Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${props.scheduleGroupName}/*`,
+    });
     fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['scheduler:CreateSchedule'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'scheduler',
-            resource: 'schedule',
-            resourceName: `${props.scheduleGroupName}/*`,
-          }),
-        ],
-      }),
+      new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [schedules] }),
     );
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn] }));
-    Validations.of(fn).acknowledge({
-      id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${props.scheduleGroupName}/*]`,
-      reason:
-        'The function names each one-time schedule at run time (by endpoint and time): it may create them in its own group only.',
-    });
+    acknowledgeWildcardResources(
+      fn,
+      [schedules],
+      'The function names each one-time schedule at run time (by endpoint and time): it may create them in its own group only.',
+    );
     fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.group, props.scheduleGroupName);
     fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.roleArn, role.roleArn);
     // A schedule retries on its own; an invocation it made is not retried again by Lambda.
