@@ -954,12 +954,17 @@ describe('cdk-nag (AWS Solutions)', () => {
     for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
   });
 
-  function synthWithChecks(addResources?: (stack: Stack) => void, context: Record<string, unknown> = {}) {
+  function synthWithChecks(
+    addResources?: (stack: Stack) => void,
+    context: Record<string, unknown> = {},
+    env?: { account: string; region: string },
+  ) {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'));
     outdirs.push(outdir);
     const app = new App({ outdir, context: { ...CDK_CONTEXT, ...context } });
     const stack = new VacancyApiStack(app, 'Nag', {
       settings: readSettings((key) => app.node.tryGetContext(key)),
+      ...(env && { env }),
     });
     addResources?.(stack);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -980,6 +985,11 @@ describe('cdk-nag (AWS Solutions)', () => {
       'aws:cdk:bundling-stacks': [],
     };
     expect(synthWithChecks(undefined, context)).not.toThrow();
+  });
+
+  it('finds nothing unacknowledged with an account and a region, as `cdk deploy` synthesizes (ARNs concrete)', () => {
+    const env = { account: '123456789012', region: 'ap-southeast-2' };
+    expect(synthWithChecks(undefined, { 'aws:cdk:bundling-stacks': [] }, env)).not.toThrow();
   });
 
   it('would fail the synth on a finding nobody acknowledged', () => {
