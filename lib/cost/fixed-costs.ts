@@ -7,14 +7,8 @@
  */
 import { FUNCTION_NAMES, type FunctionName } from '../../lambda/config/defaults';
 import { FUNCTION_METRICS, METRICS_EMITTED } from '../../lambda/observability/metrics';
+import type { CfnTemplate } from '../synth/template';
 import { IDLE_SCHEDULED_RUN_SECONDS, PRICES } from './prices';
-
-/** A synthesized template: its resources. */
-export interface CfnTemplate {
-  readonly Resources: Readonly<
-    Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>
-  >;
-}
 
 /** One line of the bill: what, how many, the unit price, and the month's cost. */
 export interface CostLine {

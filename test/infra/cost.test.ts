@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { costTable, fixedCosts, monthlyTotal } from '../../lib/cost/fixed-costs';
 import { PRICES } from '../../lib/cost/prices';
-import { profileCosts, synthesizedTemplate } from '../../lib/cost/profiles';
+import { profileCosts } from '../../lib/cost/profiles';
+import { synthesizedTemplate } from '../../lib/synth/template';
 
 const costs = profileCosts();
 const operating = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
