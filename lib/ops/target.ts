@@ -107,6 +107,29 @@ async function profileRegion(): Promise<string | undefined> {
   }
 }
 
+/**
+ * A failure to connect to AWS at all (no answer: the name did not resolve, the connection was refused or cut) as one
+ * line naming the region tried and how to choose another — the usual cause is no region, or the wrong one, configured;
+ * undefined for any other failure.
+ */
+export function unreachable(error: unknown, region: Region): UserError | undefined {
+  const { code } = error as { code?: unknown };
+  if (
+    awsFailure(error) !== 'unavailable' ||
+    typeof code !== 'string' ||
+    (error as object) === null ||
+    '$fault' in (error as object)
+  ) {
+    return undefined;
+  }
+  return new UserError(
+    region.defaulted
+      ? `cannot reach AWS in ${region.name} (${code}); no region is configured, so the CDK's default was tried.`
+      : `cannot reach AWS in ${region.name} (${code}).`,
+    'give --region <region>, or set AWS_REGION, with the region the stack was deployed to; check the network.',
+  );
+}
+
 /** Table names, service time zone and rate tiers from a stack's CloudFormation outputs. */
 export async function describeStack(
   cloudFormation: CloudFormationClient,
@@ -257,6 +280,8 @@ export async function resolveTarget(
     let stack: StackDescription;
     try {
       stack = await describeStack(cloudFormation, options.stack, region);
+    } catch (error) {
+      throw unreachable(error, region) ?? error;
     } finally {
       cloudFormation.destroy();
     }

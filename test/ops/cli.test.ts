@@ -350,6 +350,26 @@ describe('vacancy-admin', () => {
     });
   });
 
+  it('names the region it tried on AWS, and --region / AWS_REGION, when it cannot reach AWS there', async () => {
+    const offline = await admin(['--stack', 'VendorVacancyApi', 'vendor', 'list'], {
+      NO_TARGET: '1',
+      AWS_REGION: '',
+      AWS_DEFAULT_REGION: '',
+      AWS_CONFIG_FILE: '/nonexistent/aws-config',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'not-a-secret',
+      // Nothing listens there: the answer a machine without a route to AWS gets, at once.
+      AWS_ENDPOINT_URL_CLOUDFORMATION: 'http://127.0.0.1:9',
+    });
+    expect(offline).toMatchObject({
+      code: 1,
+      stderr:
+        "error: cannot reach AWS in us-east-1 (ECONNREFUSED); no region is configured, so the CDK's default was tried.\n" +
+        'hint: give --region <region>, or set AWS_REGION, with the region the stack was deployed to; check the network.\n',
+    });
+  });
+
   it('creates tables only on a local engine', async () => {
     const local = await admin(['tables', 'create']);
     expect(local).toMatchObject({ code: 0, stdout: expect.stringMatching(/^tables ready: /) });

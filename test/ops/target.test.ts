@@ -94,6 +94,26 @@ describe('ops CLI targets', () => {
       found.close();
     });
 
+    it('names the region it tried, and how to set one, when AWS cannot be reached there', async () => {
+      const offline = Object.assign(
+        new Error('getaddrinfo ENOTFOUND cloudformation.us-east-1.amazonaws.com'),
+        {
+          code: 'ENOTFOUND',
+        },
+      );
+      cloudFormation.on(DescribeStacksCommand).rejects(offline);
+      const failure = resolveTarget({ stack: 'VendorVacancyApi' }, {});
+      await expect(failure).rejects.toThrow(
+        "cannot reach AWS in us-east-1 (ENOTFOUND); no region is configured, so the CDK's default was tried.",
+      );
+      await expect(failure).rejects.toMatchObject({
+        hint: 'give --region <region>, or set AWS_REGION, with the region the stack was deployed to; check the network.',
+      });
+      await expect(resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1' }, {})).rejects.toThrow(
+        'cannot reach AWS in eu-central-1 (ENOTFOUND).',
+      );
+    });
+
     it("takes the region from where the CDK finds it, AWS_DEFAULT_REGION included (the SDK's own chain skips it)", async () => {
       cloudFormation.on(DescribeStacksCommand).resolves(stack('VendorVacancyApi', OUTPUTS));
       const target = await resolveTarget({ stack: 'VendorVacancyApi' }, { AWS_DEFAULT_REGION: 'eu-west-1' });
