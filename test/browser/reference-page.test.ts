@@ -18,12 +18,14 @@ import {
 import { type LocalApiProcess, startLocalApiProcess } from '../support/local-api-process';
 
 const SCREENSHOT = new URL('../../docs/images/api-reference.png', import.meta.url).pathname;
+/** `npm run screenshots` shows the server where the README's `npm start` puts it; a test run takes any free port. */
+const SCREENSHOT_PORT = process.env.UPDATE_SCREENSHOTS ? 3000 : 0;
 
 describe('the API reference at /docs, in a browser', () => {
   let api: LocalApiProcess;
   let browser: Browser;
   beforeAll(async () => {
-    [api, browser] = await Promise.all([startLocalApiProcess({ port: 0, dynamodbPort: 0 }), launchBrowser()]);
+    [api, browser] = await Promise.all([startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }), launchBrowser()]);
   }, BROWSER_LAUNCH_MS);
   afterAll(async () => {
     await browser?.close();

@@ -61,8 +61,8 @@ export async function waitForText(page: Page, texts: readonly string[], timeout 
 }
 
 /**
- * Saves a screenshot for the documents when `UPDATE_SCREENSHOTS` is set (`UPDATE_SCREENSHOTS=1 npx jest
- * test/browser`); otherwise does nothing, so a test run never changes tracked files.
+ * Saves a screenshot for the documents when `UPDATE_SCREENSHOTS` is set (`npm run screenshots`, the one command that
+ * makes every picture docs/images holds); otherwise does nothing, so a test run never changes tracked files.
  */
 export async function documentScreenshot(page: Page, path: string): Promise<void> {
   if (!process.env.UPDATE_SCREENSHOTS) return;
