@@ -2,6 +2,7 @@
 //
 //   npx tsx examples/generated-client/cli.ts --base-url http://127.0.0.1:3000 --api-key <key> [--lang en]
 import { parseArgs } from 'node:util';
+import { runProgram } from '../api-problem';
 import { type Query, walkListing } from './walk';
 
 const USAGE = `usage: cli.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--per-page 1..100] [--lang az|en]
@@ -37,17 +38,22 @@ with its ETag: an unchanged listing answers 304.`;
     per_page: Number(values['per-page']),
     ...(values.lang === 'az' || values.lang === 'en' ? { lang: values.lang } : {}),
   };
-  const walked = await walkListing(values['base-url'], values['api-key'], { query });
-  if (!walked) throw new Error('A first walk cannot be unchanged');
-  console.log(`walked ${walked.vacancies.length} vacancies, first page's ETag ${walked.etag}`);
-  for (const vacancy of walked.vacancies)
+  await runProgram(async () => {
+    const walked = await walkListing(values['base-url'], values['api-key'] as string, { query });
+    if (!walked) throw new Error('A first walk cannot be unchanged');
+    console.log(`walked ${walked.vacancies.length} vacancies, first page's ETag ${walked.etag}`);
+    for (const vacancy of walked.vacancies)
+      console.log(
+        `  ${vacancy.id}  ${vacancy.title} (${vacancy.type}, ${vacancy.city}, until ${vacancy.deadline})`,
+      );
+    const again = await walkListing(values['base-url'], values['api-key'] as string, {
+      query,
+      etag: walked.etag,
+    });
     console.log(
-      `  ${vacancy.id}  ${vacancy.title} (${vacancy.type}, ${vacancy.city}, until ${vacancy.deadline})`,
+      again === undefined
+        ? 'polled again with If-None-Match: 304, nothing changed'
+        : `polled again: changed meanwhile, now ${again.vacancies.length} vacancies`,
     );
-  const again = await walkListing(values['base-url'], values['api-key'], { query, etag: walked.etag });
-  console.log(
-    again === undefined
-      ? 'polled again with If-None-Match: 304, nothing changed'
-      : `polled again: changed meanwhile, now ${again.vacancies.length} vacancies`,
-  );
+  });
 }

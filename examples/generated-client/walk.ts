@@ -1,6 +1,7 @@
 // examples/generated-client/walk.ts — a client generated from docs/openapi.yaml walks a vendor's listing
 // (run it: examples/generated-client/cli.ts)
 import createClient from 'openapi-fetch';
+import { refused, unreachable } from '../api-problem';
 // Generated from docs/openapi.yaml by `npm run openapi:types` (openapi-typescript).
 import type { components, paths } from './openapi-types';
 
@@ -22,7 +23,16 @@ export async function walkListing(
   apiKey: string,
   options: { query?: Query; etag?: string; fetch?: typeof fetch } = {},
 ): Promise<{ vacancies: Vacancy[]; etag: string } | undefined> {
-  const client = createClient<paths>({ baseUrl, ...(options.fetch && { fetch: options.fetch }) });
+  const get = options.fetch ?? fetch;
+  // A request that cannot be made says where it went and what to check, in one line (../api-problem.ts).
+  const reachable = async (request: Request) => {
+    try {
+      return await get(request);
+    } catch (error) {
+      throw unreachable(request.url, error);
+    }
+  };
+  const client = createClient<paths>({ baseUrl, fetch: reachable });
   const vacancies: Vacancy[] = [];
   let query: Query | undefined = options.query ?? { per_page: 100 };
   let etag = '';
@@ -38,8 +48,7 @@ export async function walkListing(
     });
     // A 304 is not an error, but openapi-fetch calls every answer outside 2xx one: look at the status first.
     if (response.status === 304) return undefined;
-    if (error || !data)
-      throw new Error(`The API answered ${response.status}: ${error?.message ?? 'no body'}`);
+    if (error || !data) throw await refused(response.url, response, error?.message);
     if (page === 1) etag = response.headers.get('ETag') ?? '';
     vacancies.push(...data.data.filter(isVacancy));
     const next: string | null = data.pagination.next_page_url;

@@ -4,10 +4,13 @@
 //
 // The first run makes a full sync (updated_since=1970-01-01T00:00:00Z); every later run syncs from the
 // `next_sync_url` the last one saved. Each page is applied in one transaction, together with where to go on from,
-// so a run that is stopped anywhere goes on from there next time and loses nothing.
+// so a run that is stopped anywhere goes on from there next time and loses nothing. The copy keeps where it stands
+// (the link's route and query), never the host: each run asks the --base-url it is given, so a copy moves with its
+// job between environments.
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { fetchApi, refused, runProgram } from '../api-problem';
 
 /** An active vacancy as a sync gives it: the 15 fields of the vacancy object, its status and when it changed. */
 export interface SyncedVacancy {
@@ -52,6 +55,20 @@ export interface SyncOptions {
 }
 
 const FULL_SYNC = '1970-01-01T00:00:00Z';
+/** The route every link of a sync is on; what precedes it is the API's base URL. */
+const ROUTE = '/vendor/vacancies';
+
+/**
+ * Where a link points, without its base: the route and the query (`/vendor/vacancies?…&cursor=…`). A copy made by an
+ * earlier version kept whole URLs: they are read the same way.
+ */
+export function positionOf(link: string): string {
+  const url = new URL(link);
+  return `${url.pathname.slice(url.pathname.lastIndexOf(ROUTE))}${url.search}`;
+}
+
+/** The URL of a position on the API at `baseUrl`. */
+const urlAt = (baseUrl: string, position: string) => `${baseUrl.replace(/\/+$/, '')}${position}`;
 
 /** The copy's tables: the vacancies, and where the next run goes on from. */
 export function openCopy(path: string): DatabaseSync {
@@ -76,14 +93,25 @@ function setState(db: DatabaseSync, name: string, value: string): void {
   ).run(name, value);
 }
 
-/** Applies one page and records where to go on from, in one transaction. */
-function applyPage(db: DatabaseSync, url: string, etag: string, page: SyncPage, report: SyncReport): void {
+/**
+ * Applies one page and records where to go on from, in one transaction; the first page of a full sync (`fresh`)
+ * replaces the copy's contents.
+ */
+function applyPage(
+  db: DatabaseSync,
+  url: string,
+  etag: string,
+  page: SyncPage,
+  report: SyncReport,
+  fresh: boolean,
+): void {
   const upsert = db.prepare(
     'INSERT INTO vacancies (id, updated_at, vacancy) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, vacancy = excluded.vacancy',
   );
   const remove = db.prepare('DELETE FROM vacancies WHERE id = ?');
   db.exec('BEGIN');
   try {
+    if (fresh) db.exec('DELETE FROM vacancies');
     // In the order given, oldest change first: a vacancy that comes twice ends as its later change says.
     for (const change of page.data) {
       if (change.status === 'active') {
@@ -94,9 +122,9 @@ function applyPage(db: DatabaseSync, url: string, etag: string, page: SyncPage, 
         report.removed += 1;
       }
     }
-    // Mid-walk, the next page; at the end, the next sync.
-    setState(db, 'next_url', page.pagination.next_page_url ?? page.pagination.next_sync_url);
-    setState(db, 'last_url', url);
+    // Mid-walk, the next page; at the end, the next sync — where it points, not on which host.
+    setState(db, 'next_url', positionOf(page.pagination.next_page_url ?? page.pagination.next_sync_url));
+    setState(db, 'last_url', positionOf(url));
     setState(db, 'last_etag', etag);
     db.exec('COMMIT');
   } catch (error) {
@@ -113,14 +141,13 @@ export function resyncNextTime(db: DatabaseSync): void {
   db.prepare("DELETE FROM sync_state WHERE name = 'next_url'").run();
 }
 
-/** Starts the copy again from nothing: empty, and the next fetch a full sync. */
-function startOver(db: DatabaseSync, firstUrl: string): void {
-  db.exec('BEGIN');
-  db.exec('DELETE FROM vacancies');
+/** Starts the copy again from nothing (after a 410): the next fetch a full sync, whose first page empties it. */
+function startOver(db: DatabaseSync): void {
   db.exec('DELETE FROM sync_state');
-  setState(db, 'next_url', firstUrl);
-  db.exec('COMMIT');
 }
+
+/** A position as saved: relative (`/vendor/vacancies?…`), or a whole URL from a copy of an earlier version. */
+const savedPosition = (value: string) => positionOf(new URL(value, 'http://saved.invalid').href);
 
 /**
  * One run: walks from where the copy stands to the end of a sync. On 429 and 503 it waits `Retry-After` seconds and
@@ -132,27 +159,31 @@ export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
   const { db } = options;
   const get = options.fetch ?? fetch;
   const lang = options.lang ? `&lang=${options.lang}` : '';
-  const firstUrl = `${options.baseUrl.replace(/\/+$/, '')}/vendor/vacancies?per_page=100${lang}&updated_since=${FULL_SYNC}`;
-  if (state(db, 'next_url') === undefined) startOver(db, firstUrl);
+  // Nothing is saved before an answer backs it: a first run that reaches nothing leaves the copy as it was.
+  const firstPosition = `${ROUTE}?per_page=100${lang}&updated_since=${FULL_SYNC}`;
   const report: SyncReport = { full: false, pages: 0, upserted: 0, removed: 0, unchanged: 0 };
 
   for (let attempt = 1; ; ) {
-    const url = state(db, 'next_url') as string;
-    if (url === firstUrl) report.full = true;
+    const saved = state(db, 'next_url');
+    // From nothing (a first run, after a 410 or a resync): the copy is emptied with the full sync's first page.
+    if (saved === undefined) report.full = true;
+    const position = saved === undefined ? firstPosition : savedPosition(saved);
+    const url = urlAt(options.baseUrl, position);
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
     const etag = state(db, 'last_etag');
-    if (etag && state(db, 'last_url') === url) headers['If-None-Match'] = etag;
-    const response = await get(url, { headers });
+    const last = state(db, 'last_url');
+    if (etag && last !== undefined && savedPosition(last) === position) headers['If-None-Match'] = etag;
+    const response = await fetchApi(get, url, { headers });
 
     if (response.status === 429 || response.status === 503) {
-      if (attempt >= (options.maxAttempts ?? 5)) throw new Error(`The API kept answering ${response.status}`);
+      if (attempt >= (options.maxAttempts ?? 5)) throw await refused(url, response);
       attempt += 1;
       await sleep(1000 * Number(response.headers.get('Retry-After') ?? '1'));
       continue;
     }
     attempt = 1;
     if (response.status === 410) {
-      startOver(db, firstUrl);
+      startOver(db);
       continue;
     }
     if (response.status === 304) {
@@ -160,11 +191,10 @@ export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
       report.unchanged += 1;
       return report;
     }
-    if (response.status !== 200)
-      throw new Error(`The API answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 200) throw await refused(url, response);
 
     const page = (await response.json()) as SyncPage;
-    applyPage(db, url, response.headers.get('ETag') ?? '', page, report);
+    applyPage(db, url, response.headers.get('ETag') ?? '', page, report, saved === undefined);
     report.pages += 1;
     if (page.pagination.next_page_url === null) return report;
   }
@@ -179,7 +209,9 @@ export function copiedVacancies(db: DatabaseSync): SyncedVacancy[] {
 const USAGE = `usage: sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
 
 One sync of the vendor's vacancies into a SQLite copy: a full sync the first time, then only what changed since.
---lang absent: the API's default (az). The copy's file is created if missing (*.db files are ignored by git).`;
+--base-url: the API's base URL (npm start prints it; on AWS the stack's ApiUrl). The copy keeps where it stands,
+not the host: give another --base-url and it goes on there. --lang absent: the API's default (az). The copy's
+file is created if missing (*.db files are ignored by git).`;
 
 // Run from the command line: one sync, then a line saying what it did.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
@@ -207,14 +239,17 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
     process.exit(2);
   }
   const db = openCopy(values.db);
-  const report = await syncOnce({
-    baseUrl: values['base-url'],
-    apiKey: values['api-key'],
-    db,
-    ...(values.lang && { lang: values.lang as 'az' | 'en' }),
+  await runProgram(async () => {
+    const report = await syncOnce({
+      baseUrl: values['base-url'],
+      apiKey: values['api-key'] as string,
+      db,
+      ...(values.lang && { lang: values.lang as 'az' | 'en' }),
+    });
+    const total = (db.prepare('SELECT count(*) AS n FROM vacancies').get() as { n: number }).n;
+    console.error(
+      `${report.full ? 'full sync' : 'sync'}: ${report.pages} pages, ${report.upserted} upserted, ${report.removed} removed${report.unchanged ? ', unchanged' : ''}; ${total} vacancies in ${values.db}`,
+    );
   });
-  const total = (db.prepare('SELECT count(*) AS n FROM vacancies').get() as { n: number }).n;
-  console.error(
-    `${report.full ? 'full sync' : 'sync'}: ${report.pages} pages, ${report.upserted} upserted, ${report.removed} removed${report.unchanged ? ', unchanged' : ''}; ${total} vacancies in ${values.db}`,
-  );
+  db.close();
 }

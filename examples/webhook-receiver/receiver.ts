@@ -115,36 +115,73 @@ export function createReceiver(options: ReceiverOptions): {
   };
 }
 
-const USAGE = `usage: receiver.ts --secret <whsec_…> --api-key <key> [--port 9911] [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
+const USAGE = `usage: receiver.ts --secret <whsec_…> --api-key <key> [--base-url http://127.0.0.1:3000] [--port 9911] [--db vacancies.db] [--lang az|en]
 
-Receives the vendor's webhook events on http://127.0.0.1:<port>/ and keeps a SQLite copy of its vacancies in step.`;
+Receives the vendor's webhook events on http://127.0.0.1:<port>/ and keeps a SQLite copy of its vacancies in step.
+--base-url: the API's base URL, where it syncs (npm start prints it; on AWS the stack's ApiUrl).`;
 
 // Run from the command line: listens until stopped.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const { values } = parseArgs({
-    options: {
-      secret: { type: 'string' },
-      'api-key': { type: 'string' },
-      port: { type: 'string', default: '9911' },
-      'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
-      db: { type: 'string', default: 'vacancies.db' },
-      lang: { type: 'string' },
-    },
-  });
+  let values: {
+    secret?: string;
+    'api-key'?: string;
+    port: string;
+    'base-url': string;
+    db: string;
+    lang?: string;
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        secret: { type: 'string' },
+        'api-key': { type: 'string' },
+        port: { type: 'string', default: '9911' },
+        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+        db: { type: 'string', default: 'vacancies.db' },
+        lang: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (!values.secret || !values['api-key'] || (values.lang && values.lang !== 'az' && values.lang !== 'en')) {
     console.error(USAGE);
     process.exit(2);
   }
-  const { handler } = createReceiver({
-    secret: values.secret,
-    apiKey: values['api-key'],
-    baseUrl: values['base-url'],
-    db: openCopy(values.db),
-    ...(values.lang && { lang: values.lang as 'az' | 'en' }),
-    onSync: ({ report, error }) =>
-      console.log(error ? `sync failed: ${(error as Error).message}` : `synced: ${JSON.stringify(report)}`),
+  const port = Number(values.port);
+  let handler: RequestListener;
+  try {
+    ({ handler } = createReceiver({
+      secret: values.secret,
+      apiKey: values['api-key'],
+      baseUrl: values['base-url'],
+      db: openCopy(values.db),
+      ...(values.lang && { lang: values.lang as 'az' | 'en' }),
+      onSync: ({ report, error }) =>
+        console.log(error ? `sync failed: ${(error as Error).message}` : `synced: ${JSON.stringify(report)}`),
+    }));
+  } catch (error) {
+    // A secret that is not whsec_… base64, say.
+    console.error(`error: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  const server = createServer(handler);
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    console.error(
+      `error: cannot listen on 127.0.0.1:${port} (${error.code}): ${error.code === 'EADDRINUSE' ? 'another program has it; give another --port' : error.message}.`,
+    );
+    process.exit(1);
   });
-  createServer(handler).listen(Number(values.port), '127.0.0.1', () =>
-    console.log(`receiving webhooks on http://127.0.0.1:${values.port}/ (Ctrl-C to stop)`),
+  server.listen(port, '127.0.0.1', () =>
+    console.log(
+      `receiving webhooks on http://127.0.0.1:${port}/, syncing from ${values['base-url']} (Ctrl-C to stop)`,
+    ),
   );
 }

@@ -1,0 +1,79 @@
+// examples/api-problem.ts — what the example programs say when the API cannot be reached or refuses them
+//
+// One line that names the URL and the likely fix, instead of a stack trace: a newcomer's first mistakes are a
+// server that is not running (or another port), a wrong key, and a base URL that is not the API's. Each example
+// program catches `ApiProblem` at its top level, prints `error: <message>` and exits 1. Copy it with the example.
+
+/** A failure of a request to the API, said in one line with the URL and what to check. */
+export class ApiProblem extends Error {
+  override readonly name = 'ApiProblem';
+}
+
+/** The API's own message from an error body (`{"status": "error", "message": …}`), when there is one. */
+async function apiMessage(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a request went, without its query (a cursor says nothing to a person). */
+const place = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
+/** A request that could not be made at all (nothing listening, no such host, TLS): one line naming where. */
+export function unreachable(url: string, error: unknown): ApiProblem {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  return new ApiProblem(
+    `cannot reach the API at ${new URL(url).origin} (${why}): is it running there? Give its base URL with --base-url (npm start prints it; on AWS the stack's ApiUrl output).`,
+  );
+}
+
+/**
+ * A non-success answer as one line: 401 (the key), 404 (the base URL), or the status and the API's message (read
+ * from the body unless the caller read it already and gives it).
+ */
+export async function refused(url: string, response: Response, said?: string): Promise<ApiProblem> {
+  const message = said ?? (await apiMessage(response));
+  switch (response.status) {
+    case 401:
+      return new ApiProblem(
+        `the API at ${new URL(url).origin} refused the key (401): check --api-key — a secret key, as "vacancy-admin key issue" printed it.`,
+      );
+    case 404:
+      return new ApiProblem(
+        `nothing at ${place(url)} (404): check --base-url — the API's base URL, such as http://127.0.0.1:3000, or the stack's ApiUrl with its stage.`,
+      );
+    default:
+      return new ApiProblem(
+        `the API answered ${response.status} at ${place(url)}${message ? `: ${message}` : '.'}`,
+      );
+  }
+}
+
+/** `fetch`, with a request that cannot be made turned into an `ApiProblem`. */
+export async function fetchApi(get: typeof fetch, url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await get(url, init);
+  } catch (error) {
+    throw unreachable(url, error);
+  }
+}
+
+/**
+ * Runs an example program's main part: an `ApiProblem` (or any other failure) is printed as one line, `error: …`,
+ * and the process exits 1 — no stack trace.
+ */
+export async function runProgram(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
