@@ -141,8 +141,8 @@ interface AddressBits {
 /**
  * An IP address's bits; undefined for what is not an address. IPv6 goes through the URL parser, which reads every
  * way of writing one (a dotted IPv4 tail too: `::127.0.0.1`, IPv4-compatible, is `::7f00:1`) and refuses zones. (A
- * parser that read `::a.b.c.d` as IPv4-mapped, as ipaddr.js does, would misjudge how the system resolver prints an
- * IPv4-compatible address: docs/design.md#ssrf.)
+ * parser that reads `::a.b.c.d` as IPv4-mapped, as ipaddr.js does, would take `::8.8.8.8`, IPv4-compatible, for
+ * `8.8.8.8`: docs/design.md#ssrf.)
  */
 function addressBits(address: string): AddressBits | undefined {
   if (isIPv4(address))

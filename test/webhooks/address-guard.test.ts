@@ -273,6 +273,14 @@ describe('the address guard, by the registries', () => {
     expect(said('2002:808:808::1')).toBe('6to4 (2002::/16) carrying 8.8.8.8');
   });
 
+  it('reads an IPv4 address written dotted inside an IPv6 one as the form it is in', () => {
+    expect(verdict('::8.8.8.8')).toBe('::/96');
+    expect(verdict('::ffff:0:8.8.8.8')).toBe('::ffff:0:0:0/96');
+    expect(verdict('::ffff:8.8.8.8')).toBe('public');
+    expect(verdict('64:ff9b::8.8.8.8')).toBe('public');
+    expect(verdict('64:ff9b::10.0.0.1')).toBe('64:ff9b::/96');
+  });
+
   it('refuses what is not an address', () => {
     for (const text of ['not-an-ip', 'localhost', '127.1', '0x7f000001', '', '[::1]'])
       expect(isPublicAddress(text)).toBe(false);

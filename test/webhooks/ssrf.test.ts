@@ -133,7 +133,7 @@ describe('webhook hosts at delivery', () => {
           { address: '127.0.0.1', family: 4 },
         ],
         [{ address: '::1', family: 6 }],
-        // As the system resolver prints IPv4-compatible and IPv4-translated addresses.
+        // IPv4-compatible and IPv4-translated addresses, written with their IPv4 address dotted, and not.
         [{ address: '::127.0.0.1', family: 6 }],
         [{ address: '::ffff:0:127.0.0.1', family: 6 }],
         [{ address: '::7f00:1', family: 6 }],
