@@ -5,7 +5,7 @@
  * persistence is `endpoint-store.ts`; the dispatch built on it, `dispatcher.ts`.
  */
 import { isIP } from 'node:net';
-import { isPublicAddress } from './address-guard';
+import { addressRefusal, describeRefusal } from './address-guard';
 
 /** Key of an endpoint's item. */
 export const webhookItemKey = (endpointId: string) => ({ pk: `webhook#${endpointId}` });
@@ -76,6 +76,12 @@ export interface UrlRules {
   readonly allowLoopbackHttp: boolean;
 }
 
+/** The longest URL an endpoint may have, in characters, as given and as sent (docs/api.md#webhooks). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** The lowest port an endpoint's URL may name but 443: the unprivileged ports, 1024–65535 (docs/api.md#webhooks). */
+export const MIN_WEBHOOK_PORT = 1024;
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
 /** Whether a URL is `http://127.0.0.1:<port>` or `http://localhost:<port>` (allowed by the local server only). */
@@ -83,14 +89,26 @@ export function isLoopbackHttp(url: URL): boolean {
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) && url.port !== '';
 }
 
+/** Whether a host name is `localhost` or under it, trailing dots aside (RFC 6761 §6.3: it is always loopback). */
+const isLocalhostName = (hostname: string) => {
+  const name = hostname.replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+};
+
 /**
- * Why a URL may not be an endpoint's, in one line; undefined when it may. `https://` only (and loopback `http://`
- * where allowed), no credentials, and a host that is not an IP literal in a non-public range. (A host name is
- * resolved and checked at every delivery, not here: what it resolves to may change.)
+ * Why a URL may not be an endpoint's, in one line; undefined when it may. At most `MAX_WEBHOOK_URL_LENGTH`
+ * characters; `https://` only (and loopback `http://` where allowed); no credentials, no fragment; port 443 or
+ * `MIN_WEBHOOK_PORT`–65535; not a `localhost` name; and a host that is not an IP literal the address guard refuses
+ * (`address-guard.ts`). A host name is resolved and checked at every delivery, not here: what it resolves to may
+ * change.
  */
 export function webhookUrlProblem(text: string, rules: UrlRules): string | undefined {
   if (!URL.canParse(text)) return 'not a URL';
   const url = new URL(text);
+  // As given (what is stored) and as sent (non-ASCII percent-encoded), whichever is longer.
+  const length = Math.max(text.length, url.href.length);
+  if (length > MAX_WEBHOOK_URL_LENGTH)
+    return `longer than ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en')} characters (${length.toLocaleString('en')})`;
   if (rules.allowLoopbackHttp && isLoopbackHttp(url)) return undefined;
   if (url.protocol !== 'https:')
     return rules.allowLoopbackHttp
@@ -98,8 +116,13 @@ export function webhookUrlProblem(text: string, rules: UrlRules): string | undef
       : 'only https:// URLs are allowed';
   if (url.username || url.password) return 'a URL with credentials is not allowed';
   if (url.hash) return 'a URL with a fragment is not allowed';
+  // An https URL's port is '' when it is 443, its default.
+  if (url.port !== '' && Number(url.port) < MIN_WEBHOOK_PORT)
+    return `port ${url.port} is not allowed: 443 or ${MIN_WEBHOOK_PORT}–65535 only`;
+  if (isLocalhostName(url.hostname)) return `${url.hostname} is not a public address: a localhost name`;
+  // The URL parser gives an IP literal in one form: an IPv4 address in dotted decimal, an IPv6 one compressed.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) !== 0 && !isPublicAddress(host)) return `${url.hostname} is not a public address`;
-  if (host === 'localhost' || host.endsWith('.localhost')) return `${url.hostname} is not a public address`;
+  const refusal = isIP(host) === 0 ? undefined : addressRefusal(host);
+  if (refusal) return `${url.hostname} is not a public address: ${describeRefusal(refusal)}`;
   return undefined;
 }

@@ -73,6 +73,12 @@ export async function listEndpoints(
   return (items as unknown as WebhookEndpoint[]).sort((a, b) => a.createdAt - b.createdAt);
 }
 
+/** How much of a refused URL its refusal repeats: enough to recognise it, and the line stays a line. */
+const SHOWN_URL_LENGTH = 200;
+
+const shownUrl = (url: string) =>
+  url.length > SHOWN_URL_LENGTH ? `${url.slice(0, SHOWN_URL_LENGTH)}…` : url;
+
 /**
  * Adds an endpoint for a vendor: its URL checked (one line when refused), at most `MAX_ENDPOINTS_PER_VENDOR`, a new
  * secret, and its position the moment it was added (the first event has the changes after it, and those of the few
@@ -87,7 +93,7 @@ export async function addEndpoint(
   now = Date.now(),
 ): Promise<WebhookEndpoint> {
   const problem = webhookUrlProblem(url, rules);
-  if (problem) throw new UserError(`--url ${JSON.stringify(url)} is refused: ${problem}.`);
+  if (problem) throw new UserError(`--url ${JSON.stringify(shownUrl(url))} is refused: ${problem}.`);
   const existing = await listEndpoints(client, tableName, vendorId);
   if (existing.length >= MAX_ENDPOINTS_PER_VENDOR)
     throw new UserError(

@@ -4,8 +4,13 @@
  * the receiver verifies with `standardwebhooks` — and list, which never shows a secret. (The commands' plain-text
  * lines run as the transcript in docs/operating.md.)
  */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
+import { changeKey } from '../../lambda/schema/change-index';
+import { ITEM_KIND } from '../../lambda/schema/vendors';
+import { webhookItemKey } from '../../lambda/webhooks/endpoint';
+import { newWebhookSecret } from '../../lib/ops/webhooks';
 import { type AdminRun, cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { startTestReceiver, type TestReceiver } from '../support/webhook-receiver';
@@ -77,6 +82,22 @@ describe('vacancy-admin webhook', () => {
         /is refused: 169\.254\.169\.254 is not a public address/,
       ],
       [['webhook', 'add', 'hooked', '--url', 'not a url'], /is refused: not a URL/],
+      [
+        ['webhook', 'add', 'hooked', '--url', 'https://[::127.0.0.1]/'],
+        /^error: --url "https:\/\/\[::127\.0\.0\.1\]\/" is refused: \[::7f00:1\] is not a public address: deprecated IPv4-compatible \(::\/96\) carrying 127\.0\.0\.1: loopback \(127\.0\.0\.0\/8\)\.$/m,
+      ],
+      [
+        ['webhook', 'add', 'hooked', '--url', 'https://foo.localhost./hook'],
+        /is refused: foo\.localhost\. is not a public address: a localhost name\./,
+      ],
+      [
+        ['webhook', 'add', 'hooked', '--url', 'https://receiver.example.com:22/hook'],
+        /is refused: port 22 is not allowed: 443 or 1024–65535 only\./,
+      ],
+      [
+        ['webhook', 'add', 'hooked', '--url', `https://receiver.example.com/${'a'.repeat(100_000)}`],
+        /^error: --url "https:\/\/receiver\.example\.com\/a{171}…" is refused: longer than 2,048 characters \(100,029\)\.$/m,
+      ],
       [['webhook', 'enable', 'ep_missing'], /webhook endpoint "ep_missing" does not exist/],
       [['webhook', 'remove', 'ep_missing'], /webhook endpoint "ep_missing" does not exist/],
     ] as const) {
@@ -89,5 +110,33 @@ describe('vacancy-admin webhook', () => {
     for (let i = count; i < 5; i += 1) await json('webhook', 'add', 'hooked', '--url', receiver.url);
     const sixth = await admin('webhook', 'add', 'hooked', '--url', receiver.url);
     expect(sixth.stderr).toMatch(/has 5 webhook endpoints, the most it may have/);
+  });
+
+  it('refuses to test an endpoint stored with a URL the rule now refuses, in one line, and sends nothing', async () => {
+    const endpointId = 'ep_stored_before_the_rule';
+    await tables.documentClient.send(
+      new PutCommand({
+        TableName: tables.names.vendors,
+        Item: {
+          ...webhookItemKey(endpointId),
+          kind: ITEM_KIND.webhook,
+          endpointId,
+          vendorId: 'hooked',
+          url: 'https://[::127.0.0.1]/hook',
+          secret: newWebhookSecret(),
+          status: 'enabled',
+          position: changeKey(Date.now(), 0),
+          createdAt: Date.now(),
+        },
+      }),
+    );
+    const deliveries = receiver.deliveries.length;
+    const run = await admin('webhook', 'test', endpointId);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /to https:\/\/\[::127\.0\.0\.1\]\/hook failed: refused: \[::7f00:1\] is not a public address: deprecated IPv4-compatible/,
+    );
+    expect(receiver.deliveries.length).toBe(deliveries);
   });
 });

@@ -34,8 +34,56 @@ describe('webhook URLs at add', () => {
     ['a decimal IPv4', 'https://2130706433/hook'],
     ['credentials', 'https://user:secret@receiver.example.com/hook'],
     ['loopback http on AWS', 'http://127.0.0.1:8000/hook'],
+    ['IPv4-compatible loopback, dotted', 'https://[::127.0.0.1]/hook'],
+    ['IPv4-compatible loopback', 'https://[::7f00:1]/hook'],
+    ['IPv4-compatible private', 'https://[::a00:1]/hook'],
+    ['IPv4-translated loopback', 'https://[::ffff:0:7f00:1]/hook'],
+    ['NAT64 of the metadata service', 'https://[64:ff9b::a9fe:a9fe]/hook'],
+    ['6to4 of a private address', 'https://[2002:c0a8:101::1]/hook'],
+    ['Teredo of loopback', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook'],
+    ['IPv6 site-local', 'https://[fec0::1]/hook'],
+    ['IPv6 documentation 3fff::/20', 'https://[3fff::1]/hook'],
+    ['SRv6 SIDs 5f00::/16', 'https://[5f00::1]/hook'],
+    ['IPv6 outside 2000::/3', 'https://[dead:beef::1]/hook'],
+    ['AS112', 'https://192.175.48.6/hook'],
+    ['localhost with a trailing dot', 'https://localhost./hook'],
+    ['a name under localhost, with a trailing dot', 'https://foo.localhost./hook'],
+    ['LOCALHOST', 'https://LOCALHOST/hook'],
+    ['port 22', 'https://receiver.example.com:22/hook'],
+    ['port 80', 'https://receiver.example.com:80/hook'],
+    ['port 1023', 'https://receiver.example.com:1023/hook'],
+    ['2,049 characters', `https://receiver.example.com/${'a'.repeat(2049 - 29)}`],
+    ['100,000 characters', `https://receiver.example.com/${'a'.repeat(100_000)}`],
+    ['over 2,048 characters once encoded', `https://receiver.example.com/${'é'.repeat(1000)}`],
   ])('refuses %s', (_what, url) => {
     expect(webhookUrlProblem(url, ON_AWS)).toEqual(expect.any(String));
+  });
+
+  it('says why in one line: the address, its block, and the IPv4 address it carries', () => {
+    expect(webhookUrlProblem('https://[::127.0.0.1]/', ON_AWS)).toBe(
+      '[::7f00:1] is not a public address: deprecated IPv4-compatible (::/96) carrying 127.0.0.1: loopback (127.0.0.0/8)',
+    );
+    expect(webhookUrlProblem('https://foo.localhost./', ON_AWS)).toBe(
+      'foo.localhost. is not a public address: a localhost name',
+    );
+    expect(webhookUrlProblem('https://receiver.example.com:22/', ON_AWS)).toBe(
+      'port 22 is not allowed: 443 or 1024–65535 only',
+    );
+    expect(webhookUrlProblem(`https://receiver.example.com/${'a'.repeat(100_000)}`, ON_AWS)).toBe(
+      'longer than 2,048 characters (100,029)',
+    );
+  });
+
+  it.each([
+    ['port 443, written out', 'https://receiver.example.com:443/hook'],
+    ['port 1024', 'https://receiver.example.com:1024/hook'],
+    ['port 65535', 'https://receiver.example.com:65535/hook'],
+    ['2,048 characters', `https://receiver.example.com/${'a'.repeat(2048 - 29)}`],
+    ['a name that only starts with localhost', 'https://localhost.example.com/hook'],
+    ['an IPv4-mapped public address', 'https://[::ffff:8.8.8.8]/hook'],
+    ['NAT64 of a public address', 'https://[64:ff9b::808:808]/hook'],
+  ])('takes %s', (_what, url) => {
+    expect(webhookUrlProblem(url, ON_AWS)).toBeUndefined();
   });
 
   it('takes https to a public name or address, and loopback http only locally', () => {
@@ -85,6 +133,20 @@ describe('webhook hosts at delivery', () => {
           { address: '127.0.0.1', family: 4 },
         ],
         [{ address: '::1', family: 6 }],
+        // IPv4-compatible and IPv4-translated addresses, written with their IPv4 address dotted, and not.
+        [{ address: '::127.0.0.1', family: 6 }],
+        [{ address: '::ffff:0:127.0.0.1', family: 6 }],
+        [{ address: '::7f00:1', family: 6 }],
+        [{ address: '::ffff:127.0.0.1', family: 6 }],
+        [{ address: '64:ff9b::a9fe:a9fe', family: 6 }],
+        [{ address: '2002:7f00:1::1', family: 6 }],
+        [{ address: 'fec0::1', family: 6 }],
+        [{ address: '3fff::1', family: 6 }],
+        [{ address: '5f00::1', family: 6 }],
+        [
+          { address: '2606:4700::1111', family: 6 },
+          { address: '::a00:1', family: 6 },
+        ],
       ]) {
         const result = await attemptDelivery(`https://rebind.example:${port}/hook`, {}, '{}', {
           ...ON_AWS,
@@ -96,6 +158,37 @@ describe('webhook hosts at delivery', () => {
     } finally {
       trap.close();
     }
+  });
+
+  it('refuses, at every attempt, a URL the rule refuses, whatever was stored — and looks nothing up', async () => {
+    let lookups = 0;
+    const resolve = async () => {
+      lookups += 1;
+      return [{ address: '93.184.215.14', family: 4 }];
+    };
+    for (const url of [
+      'https://[::127.0.0.1]:8443/hook',
+      'https://[fec0::1]/hook',
+      'https://localhost.:8443/hook',
+      'https://foo.localhost./hook',
+      'https://receiver.example.com:22/hook',
+      `https://receiver.example.com/${'a'.repeat(3000)}`,
+    ]) {
+      const result = await attemptDelivery(url, {}, '{}', { ...ON_AWS, resolve });
+      expect([url.slice(0, 60), result]).toEqual([
+        url.slice(0, 60),
+        { ok: false, outcome: expect.stringMatching(/^refused: /) },
+      ]);
+    }
+    expect(lookups).toBe(0);
+  });
+
+  it('names the address a host resolved to, and its block', async () => {
+    await expect(
+      checkedAddress('rebind.example', async () => [{ address: '::127.0.0.1', family: 6 }]),
+    ).rejects.toThrow(
+      'rebind.example resolves to ::127.0.0.1, not a public address: deprecated IPv4-compatible (::/96) carrying 127.0.0.1: loopback (127.0.0.0/8)',
+    );
   });
 
   it('resolves once, and gives the address it checked', async () => {

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { attemptDelivery } from '../../../lambda/webhooks/delivery';
-import { MAX_ENDPOINTS_PER_VENDOR, signingSecrets } from '../../../lambda/webhooks/endpoint';
+import {
+  MAX_ENDPOINTS_PER_VENDOR,
+  MAX_WEBHOOK_URL_LENGTH,
+  MIN_WEBHOOK_PORT,
+  signingSecrets,
+} from '../../../lambda/webhooks/endpoint';
 import { newEventId, testEventBody } from '../../../lambda/webhooks/event';
 import { signedHeaders } from '../../../lambda/webhooks/signature';
 import { UserError } from '../errors';
@@ -54,7 +59,7 @@ export function addWebhookCommands(program: Command): void {
     .argument('<vendorId>', 'vendor id', parse.vendorId)
     .requiredOption(
       '--url <url>',
-      'where events are sent: https:// only (the local server also takes http://127.0.0.1:<port>)',
+      `where events are sent: https:// to a public host, port 443 or ${MIN_WEBHOOK_PORT}–65535, at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en')} characters (the local server also takes http://127.0.0.1:<port>)`,
     )
     .action(
       action(async (target, options, vendorId: string) => {
