@@ -58,6 +58,11 @@ export interface LocalApiOptions {
   /** Throttle each vendor by its rate tier, and all by the stage, as the deployed usage plans do. */
   readonly rateLimits?: boolean;
   /**
+   * The clock the rate limits' buckets refill by (`performance.now()`, in milliseconds, unless given): a test that
+   * stops it makes a spent tier stay spent, so a 429 comes when the test says, whatever the machine's speed.
+   */
+  readonly rateClock?: () => number;
+  /**
    * The deployment settings, `cdk.json`'s by default: the functions get the environment the stack would give them
    * (`functionEnvironment`), but for the links' base URL, which is the server's own address; the tiers and stage
    * limits apply with `rateLimits`. docs/operating.md#settings says which settings mean nothing locally.
@@ -317,10 +322,11 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
           ...options.timeoutsMs,
         },
         ...(options.rateLimits && {
-          rateLimiter: new RateLimiter(settings.rateTiers, {
-            rate: settings.throttlingRateLimit,
-            burst: settings.throttlingBurstLimit,
-          }),
+          rateLimiter: new RateLimiter(
+            settings.rateTiers,
+            { rate: settings.throttlingRateLimit, burst: settings.throttlingBurstLimit },
+            options.rateClock,
+          ),
         }),
       }),
     );

@@ -117,9 +117,16 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
 }
 
-/** Serves the demo page on an origin of its own (`http://127.0.0.1:<port>`), with `key`, against the API. */
-export async function servePage(apiUrl: string, key: string): Promise<{ server: Server; url: string }> {
-  const pages = careerPages({ apiUrl, key });
+/**
+ * Serves the demo page on an origin of its own (`http://127.0.0.1:<port>`) against the API, with `key` — which may be
+ * set later (`served.page.key = …`), for a key made for that origin.
+ */
+export async function servePage(
+  apiUrl: string,
+  key = '',
+): Promise<{ server: Server; url: string; origin: string; page: { apiUrl: string; key: string } }> {
+  const page = { apiUrl, key };
+  const pages = careerPages(page);
   const server = createServer((request, response) => {
     if (!pages(request, response, 'test')) {
       response.writeHead(404);
@@ -127,5 +134,6 @@ export async function servePage(apiUrl: string, key: string): Promise<{ server: 
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/career-page/` };
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, url: `${origin}/career-page/`, origin, page };
 }
