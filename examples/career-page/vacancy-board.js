@@ -95,14 +95,14 @@ const STYLE = `:host{display:block;font:var(--vb-font,inherit);color:var(--vb-co
 header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem}
 h2{margin:.25rem 0;font-size:1.5em}h3{margin:0 0 .25rem;font-size:1.15em}h4{margin:1rem 0 .25rem}
 form{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,13rem),1fr));gap:var(--g);padding:var(--g);margin:var(--g) 0;border:1px solid var(--b);border-radius:var(--r)}
-label,legend{font-weight:600;font-size:.9em}
+label,legend{font-weight:600;font-size:.9em}form>label{display:flex;flex-direction:column;justify-content:space-between}
 input,select{display:block;width:100%;margin-top:.25rem;min-height:2.5rem;font:inherit;padding:.4rem .5rem;border:1px solid var(--b);border-radius:var(--r);background:var(--vb-field-background,#fff);color:inherit}
 fieldset{grid-column:1/-1;border:0;padding:0;margin:0;min-width:0}
 fieldset div{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;margin-top:.25rem}
 fieldset label{display:flex;gap:.4rem;align-items:center;font-weight:400;min-height:2rem}
 fieldset input{width:auto;min-height:0;margin:0}
 button{font:inherit;cursor:pointer;min-height:2.5rem;padding:.4rem .9rem;border-radius:var(--r);border:1px solid var(--a);background:var(--a);color:var(--vb-accent-text,#fff)}
-form button{align-self:end}
+form button{align-self:end;justify-self:start}[part=back]{display:inline-block;margin:.5rem 0 1rem}article h3{font-size:1.4em}
 [aria-pressed=false]{background:transparent;color:var(--a)}
 a{color:var(--a)}:focus-visible{outline:3px solid var(--vb-focus,#b34700);outline-offset:2px}
 ul{list-style:none;padding:0;margin:0}li{padding:.75rem 0;border-bottom:1px solid var(--vb-line,#d0d4da)}

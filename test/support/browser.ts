@@ -1,29 +1,15 @@
 /**
- * A real browser for the tests: the Chromium that `@sparticuz/chromium` ships inside its npm package (installed by
- * `npm ci` like any dependency, no system browser), driven by `puppeteer-core`. Its default arguments turn the
- * same-origin policy off (`--disable-web-security`, for scraping); that flag is dropped here, so a page sees CORS
- * as a visitor's browser does.
+ * A real browser for the tests (lib/local/browser.ts: the Chromium of `@sparticuz/chromium`, CORS on), and what the
+ * tests do with its pages.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+
+export { BROWSER_ARGS, launchBrowser } from '../../lib/local/browser';
 
 /** How long launching may take on a loaded machine (about 5 s on an idle one). */
 export const BROWSER_LAUNCH_MS = 60_000;
-
-/** The flags Chromium is started with: the package's, less the one that turns CORS off. */
-export const BROWSER_ARGS = chromium.args.filter((flag) => flag !== '--disable-web-security');
-
-/** Starts a headless Chromium. Close it with `browser.close()`. */
-export async function launchBrowser(): Promise<Browser> {
-  return puppeteer.launch({
-    args: BROWSER_ARGS,
-    executablePath: await chromium.executablePath(),
-    headless: 'shell',
-    defaultViewport: { width: 1280, height: 860 },
-  });
-}
 
 /** What the functions passed to `page.evaluate` see of the page (the project's types have no DOM). */
 declare const document: { readonly body: { readonly innerText: string } };
