@@ -583,7 +583,7 @@ export class VacancyBoard extends HTMLElement {
         },
         text,
       );
-    this.#el.content.replaceChildren(
+    this.#show(
       body.data.length
         ? h(
             'ul',
@@ -617,6 +617,11 @@ export class VacancyBoard extends HTMLElement {
     );
   }
 
+  /** The content in place of what was there (a part left out is `null` or `false`). */
+  #show(/** @type {(Node | null | false)[]} */ ...parts) {
+    this.#el.content.replaceChildren(...parts.filter((part) => part instanceof Node));
+  }
+
   #clearButton() {
     return h(
       'button',
@@ -642,7 +647,7 @@ export class VacancyBoard extends HTMLElement {
     const salary =
       v.salary !== null ? `${v.salary}` : v.salary_min !== null ? `${v.salary_min}–${v.salary_max}` : '';
     const back = this.getAttribute('list-url') ?? this.#href({ ...this.#s, job: '' });
-    this.#el.content.replaceChildren(
+    this.#show(
       h(
         'a',
         {
@@ -683,7 +688,7 @@ export class VacancyBoard extends HTMLElement {
     this.#facets();
     this.#jsonLd('');
     this.#setTitle('');
-    this.#el.content.replaceChildren(
+    this.#show(
       h(
         'div',
         { role: 'alert', part: 'error' },

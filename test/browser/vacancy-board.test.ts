@@ -15,6 +15,7 @@ import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../lib/local/lo
 import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../support/browser';
 import { jobPostingProblems } from '../support/job-posting-rules';
 import {
+  boardText,
   boardTexts,
   focused,
   headJsonLd,
@@ -131,6 +132,8 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     expect(search(page)).toBe('?type=3');
     expect(await listedIds(page)).toEqual(await apiIds('type=3'));
     for (const line of await boardTexts(page, '[part=meta]')) expect(line).toContain('Uzaqdan');
+    // One page: no page links, and nothing in their place.
+    expect(await boardText(page)).not.toMatch(/\b(null|undefined|false)\b/);
 
     await page.type(`${IN_BOARD}input[name=experience_max]`, '3');
     await page.keyboard.press('Enter');
