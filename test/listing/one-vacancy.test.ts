@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { strongETag } from '../../lambda/http/conditional';
 import { VACANCY_SERVED } from '../../lambda/observability/log-fields';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { parseVacancyId } from '../../lambda/vacancies/one-vacancy';
@@ -149,6 +150,10 @@ describe('GET /vendor/vacancies/{id}', () => {
       Vary: 'Accept, Accept-Language',
     });
     expect(ld.headers?.ETag).not.toBe(json.headers?.ETag);
+    // Safe to embed as it is: no character that could end its element, and the tag is that of the bytes sent.
+    expect(ld.body).toContain('\\u003cp\\u003e');
+    expect(ld.body).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(ld.headers?.ETag).toBe(strongETag('en', ld.body));
     const document = JSON.parse(ld.body);
     expect(jobPostingProblems(document)).toEqual([]);
     expect(document).toMatchObject({
