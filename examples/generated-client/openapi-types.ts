@@ -54,8 +54,10 @@ export interface paths {
          *     in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
          *
          *     `Accept` chooses the representation: JSON, unless it ranks `application/ld+json` above `application/json`
-         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed in the job page in a script element of
-         *     type `application/ld+json`. `lang` and `Accept-Language` choose the locale as in the listing;
+         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed as it is in the job page in a script
+         *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
+         *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
+         *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing;
          *     other query parameters are ignored. Reads one item: at most one read unit, a 304 too.
          */
         get: operations["getVacancy"];
@@ -248,7 +250,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             title: string;
-            /** @description The vacancy's public page (absolute http or https). */
+            /** @description The vacancy's public page (absolute http or https), in its normalized form (WHATWG URL: host in lower case, no default port, spaces, quotes, `<` and `>` percent-encoded). */
             url: string;
             description: string;
             requirements: string;

@@ -131,7 +131,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         ...successHeaders(event, vendor, result.locale, 'Accept, Accept-Language'),
         'Content-Type': result.contentType,
       },
-      body: JSON.stringify(result.body),
+      body: result.body,
     };
   };
 

@@ -107,8 +107,9 @@ describe('publishable keys and CORS on the local server', () => {
     expect(ld.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
     const document = await ld.json();
     expect(jobPostingProblems(document)).toEqual([]);
+    // The seed's `https://acme.example`, as stored: normalized.
     expect(document).toMatchObject({
-      hiringOrganization: { name: 'Acme LLC', sameAs: 'https://acme.example' },
+      hiringOrganization: { name: 'Acme LLC', sameAs: 'https://acme.example/' },
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isKeyOrigin, KEY_ORIGIN_RULE, MAX_KEY_ORIGINS } from '../../../lambda/schema/vendors';
+import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/schema/vendors';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';
@@ -14,8 +14,8 @@ async function requireVendor(target: Target, id: string) {
 }
 
 /**
- * The origins of `key issue --publishable --origin …`, checked (docs/operating.md#vendors-and-keys); undefined for a
- * secret key. Each mistake is one line.
+ * The origins of `key issue --publishable --origin …`, checked and as stored — a default port dropped
+ * (docs/operating.md#vendors-and-keys); undefined for a secret key. Each mistake is one line.
  */
 function publishableOrigins(
   publishable: boolean,
@@ -30,14 +30,14 @@ function publishableOrigins(
     throw new UserError(
       'a publishable key needs at least one --origin, e.g. --origin https://careers.example.az.',
     );
-  const distinct = [...new Set(origins)];
+  const invalid = origins.find((origin) => normalizeKeyOrigin(origin) === undefined);
+  if (invalid !== undefined)
+    throw new UserError(`--origin ${JSON.stringify(invalid)} is not allowed: ${KEY_ORIGIN_RULE}.`);
+  const distinct = [...new Set(origins.map((origin) => normalizeKeyOrigin(origin) as string))];
   if (distinct.length > MAX_KEY_ORIGINS)
     throw new UserError(
       `a publishable key takes at most ${MAX_KEY_ORIGINS} origins; ${distinct.length} given.`,
     );
-  const invalid = distinct.find((origin) => !isKeyOrigin(origin));
-  if (invalid !== undefined)
-    throw new UserError(`--origin ${JSON.stringify(invalid)} is not allowed: ${KEY_ORIGIN_RULE}.`);
   return distinct;
 }
 
