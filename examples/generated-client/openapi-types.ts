@@ -676,13 +676,13 @@ export interface components {
         PerPage: number;
         /** @description The page; past the last page the answer is 200 with no data. */
         Page: number;
-        /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+        /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
         Lang: string;
         /**
          * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
          *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
          *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-         *     given.
+         *     given. For example `2026-11-23T10:15:30Z`.
          */
         UpdatedSince: string;
         /**
@@ -704,7 +704,8 @@ export interface components {
         /**
          * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
          *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+         *     example `en-GB, az;q=0.5`.
          */
         AcceptLanguage: string;
         /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -761,13 +762,13 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /** @description The page; past the last page the answer is 200 with no data. */
                 page?: components["parameters"]["Page"];
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
                 /**
                  * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
                  *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
                  *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-                 *     given.
+                 *     given. For example `2026-11-23T10:15:30Z`.
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /**
@@ -781,7 +782,8 @@ export interface operations {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -834,14 +836,15 @@ export interface operations {
     getVacancy: {
         parameters: {
             query?: {
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
