@@ -441,6 +441,36 @@ describe('vacancy-admin', () => {
     });
   });
 
+  it('points a newcomer to the command they meant: a misspelt one, a verb that is a status, a key for its id', async () => {
+    const hint = 'hint: add --help to the command for its usage.';
+    for (const [args, message] of [
+      [['vendor', 'lst'], "error: unknown command 'lst' (did you mean list?)"],
+      [['vendr', 'list'], "error: unknown command 'vendr' (did you mean vendor?)"],
+      [
+        ['vacancies', 'close', '1001'],
+        'error: there is no "vacancies close": close a vacancy with "vacancies set-status <id> closed".',
+      ],
+      [
+        ['vacancies', 'remove', '1001'],
+        'error: there is no "vacancies remove": delete a vacancy with "vacancies delete <id>".',
+      ],
+    ] as const) {
+      const run = await admin([...args]);
+      expect(run).toMatchObject({ code: 2, stderr: `${message}\n${hint}\n` });
+    }
+    const issued = JSON.parse((await admin(['--json', 'key', 'issue', 'acme'])).stdout) as { apiKey: string };
+    const byKey = await admin(['key', 'revoke', issued.apiKey]);
+    expect(byKey).toMatchObject({
+      code: 1,
+      stderr:
+        'error: "vvk_…" is a key itself, not a key\'s id: keys are revoked by id.\n' +
+        'hint: "key list <vendor>" shows each key\'s id (key_…); then "key revoke <id>".\n',
+    });
+    // The key is not in the message: a pasted secret is not printed back to a terminal or a log.
+    expect(byKey.stderr).not.toContain(issued.apiKey.slice(4));
+    expect(await authorize(issued.apiKey)).toMatchObject({ principalId: 'acme' });
+  });
+
   it('names the region it tried on AWS, and --region / AWS_REGION, when it cannot reach AWS there', async () => {
     const offline = await admin(['--stack', 'VendorVacancyApi', 'vendor', 'list'], {
       NO_TARGET: '1',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/schema/vendors';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
+import { API_KEY_PREFIXES, issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { getVendorRecord } from '../vendors';
@@ -109,7 +109,16 @@ export function addKeyCommands(program: Command): void {
     .action(
       action(async (target, _options, keyId: string) => {
         const outcome = await revokeApiKey(target.documentClient, target.tables.vendors, keyId);
-        if ('notFound' in outcome) throw new UserError(`key "${keyId}" does not exist.`);
+        if ('notFound' in outcome) {
+          // Pasting the key itself is the usual slip: it is never stored, only its hash — and its id.
+          const isKey = Object.values(API_KEY_PREFIXES).some((prefix) => keyId.startsWith(prefix));
+          throw new UserError(
+            isKey
+              ? `"${keyId.slice(0, 4)}…" is a key itself, not a key's id: keys are revoked by id.`
+              : `key "${keyId}" does not exist.`,
+            isKey ? '"key list <vendor>" shows each key\'s id (key_…); then "key revoke <id>".' : undefined,
+          );
+        }
         if ('alreadyRevoked' in outcome) {
           return {
             data: outcome.alreadyRevoked,
