@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
 import { type AuthorizedVendor, authorizedVendor } from '../../lambda/auth/context';
-import { checkKeyUse } from '../../lambda/http/cors';
+import { checkKeyUse } from '../../lambda/auth/key-use';
 import { type AdminRun, cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
