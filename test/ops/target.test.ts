@@ -28,7 +28,7 @@ describe('ops CLI targets', () => {
     cloudFormation.reset();
   });
 
-  it('reads the table names and the service time zone from the stack outputs', async () => {
+  it('reads the table names, the service time zone and the API URL from the stack outputs', async () => {
     cloudFormation
       .on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' })
       .resolves(stack('VendorVacancyApi', OUTPUTS));
@@ -41,6 +41,7 @@ describe('ops CLI targets', () => {
       },
       timeZone: 'Europe/Berlin',
       rateTiers: { default: 'standard', plans: { standard: 'p1', partner: 'p2' } },
+      apiUrl: 'https://x.execute-api.eu-central-1.amazonaws.com/prod',
     });
   });
 
