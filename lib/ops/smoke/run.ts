@@ -223,7 +223,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
   /** Runs checks in order; false when one got no answer at all (the rest are then not run). */
   const runChecks = async <C>(list: readonly NamedCheck<C>[], context: C): Promise<boolean> => {
     for (const [index, check] of list.entries()) {
-      const bound = CHECK_TIMEOUT_MS + (check.waitsForAChange ? changeMs : 0);
+      const bound = CHECK_TIMEOUT_MS + (check.mayWait ? changeMs : 0);
       const result = await timed(
         check.name,
         'check',
