@@ -143,8 +143,8 @@ function idsOf(body: Page): number[] {
 /**
  * The listing: every imported vacancy, newest first, in the envelope, with its pagination. The vendor and its
  * vacancies have just been written: until the settle window has passed an index may lack some vacancies
- * (docs/design.md#the-summary), and on AWS the vendor's new usage keys may not have reached the gateway yet (a 403
- * or 429 from it) — so such answers are asked again, until the change wait runs out.
+ * (docs/design.md#the-summary), and on AWS the vendor's new usage key may not have reached the gateway yet (its
+ * INVALID_API_KEY, a 500; or a 429) — so such answers are asked again, until the change wait runs out.
  */
 export const listing: Check = async (context, signal) => {
   const expected = context.vacancies.map((vacancy) => vacancy.id);
@@ -156,7 +156,7 @@ export const listing: Check = async (context, signal) => {
       { headers: bearer(context.secretKey) },
       signal,
     );
-    const notYet = answer.status === 403 || answer.status === 429;
+    const notYet = answer.status === 500 || answer.status === 429;
     if (!notYet || Date.now() >= deadline) {
       body = page(answer, context);
       const ids = idsOf(body);
@@ -178,7 +178,7 @@ export const listing: Check = async (context, signal) => {
   );
 };
 
-/** A 200 states the vendor's tier in `RateLimit-Policy` (docs/api.md#limits). */
+/** A 200 states the vendor's tier in `RateLimit-Policy` (docs/api.md#rate-limits). */
 export const rateLimitPolicy: Check = async (context, signal) => {
   const answer = await context.api.request(
     context.api.listing({ per_page: 1 }),

@@ -12,7 +12,7 @@ import { LISTING_PATH } from '../../../lambda/http/routes';
  */
 export const REQUEST_TIMEOUT_MS = FUNCTION_LIMITS.listing.timeoutSeconds * 1_000 + 2_000;
 
-/** How often a 429 is retried: the smoke check proves the API, not the vendor's rate limit (docs/api.md#limits). */
+/** How often a 429 is retried: the smoke check proves the API, not the vendor's rate limit (docs/api.md#rate-limits). */
 const THROTTLED_RETRIES = 3;
 
 /** A check's finding: what it expected and what it got, in one line. */
