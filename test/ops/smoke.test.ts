@@ -12,7 +12,7 @@ import { CHANGE_INDEX } from '../../lambda/schema/tables';
 import { localTableNames } from '../../lib/create-tables';
 import { GATEWAY_CHECKS, VENDOR_CHECKS, WEBHOOK_CHECK } from '../../lib/ops/smoke/checks';
 import type { SmokeReport } from '../../lib/ops/smoke/run';
-import { runAdmin } from '../support/admin-cli';
+import { runAdmin, startAdmin } from '../support/admin-cli';
 import { type NpmStart, startNpmStart } from '../support/npm-start';
 import { startTestReceiver, type TestReceiver } from '../support/webhook-receiver';
 
@@ -179,6 +179,37 @@ describe('vacancy-admin smoke', () => {
         ['cleanup: vendor suspended', true],
         ['cleanup: vacancies purged', true],
       ]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'removes what it made when interrupted (Ctrl-C) during the checks, and says which check it stopped',
+    async () => {
+      const child = startAdmin(['--endpoint', engine, 'smoke', '--api-url', server.url, ...WAIT]);
+      let stdout = '';
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.stdout.on('data', (chunk: Buffer) => {
+        const before = stdout;
+        stdout += chunk.toString();
+        // Once everything is made: the checks after it take at least the settle window (the sync's).
+        if (!before.includes('ok  vacancies imported') && stdout.includes('ok  vacancies imported'))
+          child.kill('SIGINT');
+      });
+      expect(await exited).toBe(1);
+      const lines = stdout.trim().split('\n');
+      expect(lines.filter((line) => line.startsWith('FAIL '))).toEqual([
+        expect.stringMatching(/^FAIL [^:]+: interrupted$/),
+      ]);
+      expect(lines.filter((line) => line.includes('cleanup: '))).toEqual([
+        'ok  cleanup: keys revoked',
+        'ok  cleanup: vacancies deleted',
+        'ok  cleanup: vendor suspended',
+        'ok  cleanup: vacancies purged',
+      ]);
+      expect(lines.at(-1)).toMatch(
+        /^FAILED: 1 of \d+ checks, \d+ not run \([\d.]+ s\); vendor smoke-[0-9a-f]{10}$/,
+      );
     },
     TIMEOUT_MS,
   );

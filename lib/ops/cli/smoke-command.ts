@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors';
-import { type CheckResult, DEFAULT_CHANGE_WAIT_SECONDS, runSmoke } from '../smoke/run';
+import { type CheckResult, DEFAULT_CHANGE_WAIT_SECONDS, runSmoke, type SmokeReport } from '../smoke/run';
+import { interruptible } from './interruptible';
 import { action, describeError, type Options, parse } from './program';
 import { urlRules } from './webhook-commands';
 
@@ -49,13 +50,21 @@ export function addSmokeCommand(program: Command): void {
             "no API to check: give --api-url <url> (the local server's, or a stack's ApiUrl output), or --stack <name>.",
           );
         if (!json) console.log(`smoke check of ${apiUrl} (${target.description})`);
-        const report = await runSmoke(target, {
-          apiUrl,
-          ...(webhookUrl !== undefined && { webhook: { url: webhookUrl, rules: urlRules(target) } }),
-          ...(wait !== undefined && { changeWaitMs: wait * 1_000 }),
-          explain: (error) => describeError(error, target).message,
-          ...(!json && { onResult: (result: CheckResult) => console.log(resultLine(result)) }),
-        });
+        // Ctrl-C ends the checks, never the cleanup: what was made is removed all the same.
+        const interruption = interruptible();
+        let report: SmokeReport;
+        try {
+          report = await runSmoke(target, {
+            apiUrl,
+            ...(webhookUrl !== undefined && { webhook: { url: webhookUrl, rules: urlRules(target) } }),
+            ...(wait !== undefined && { changeWaitMs: wait * 1_000 }),
+            explain: (error) => describeError(error, target).message,
+            ...(!json && { onResult: (result: CheckResult) => console.log(resultLine(result)) }),
+            signal: interruption.signal,
+          });
+        } finally {
+          interruption.release();
+        }
         const results = [...report.checks, ...report.cleanup];
         const failed = results.filter((result) => !result.ok).length;
         const seconds = (report.durationMs / 1000).toFixed(1);

@@ -94,6 +94,8 @@ export interface SmokeOptions {
   readonly explain: (error: unknown) => string;
   /** Told of each result as it comes (the CLI prints its line). */
   readonly onResult?: (result: CheckResult) => void;
+  /** Ends the checks early (Ctrl-C): the one running fails as interrupted, and the cleanup runs all the same. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the smoke check made, for the cleanup: only what exists is removed. */
@@ -137,9 +139,17 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
   return { records, vacancies };
 }
 
+/** The run was interrupted (Ctrl-C): the checks stop, the cleanup still runs. */
+class Interrupted extends CheckFailure {
+  override readonly name = 'Interrupted';
+}
+
+/** A result, and whether the checks after it are not to run (no answer at all, or an interruption). */
+type StepResult = CheckResult & { readonly endsChecks?: boolean };
+
 /**
  * Runs a step within `bound` ms: a result, never an exception. The step gets a signal that aborts when the bound is
- * reached, so its requests and waits stop then too.
+ * reached or `interrupt` aborts, so its requests and waits stop then too.
  */
 async function timed(
   name: string,
@@ -147,18 +157,27 @@ async function timed(
   bound: number,
   step: (signal: AbortSignal) => Promise<void>,
   explain: (error: unknown) => string,
-): Promise<CheckResult & { unreachable?: boolean }> {
+  interrupt?: AbortSignal,
+  /** Told of the step's own promise, which may go on after the bound: a write of the setup is awaited before the cleanup. */
+  running?: (step: Promise<void>) => void,
+): Promise<StepResult> {
   const started = performance.now();
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new CheckFailure(`no result within ${Math.round(bound / 1000)} s`)),
     bound,
   );
-  const aborted = new Promise<never>((_, reject) =>
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
-  );
+  const onInterrupt = () => controller.abort(new Interrupted('interrupted'));
+  if (interrupt?.aborted) onInterrupt();
+  interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason));
+  });
   try {
-    await Promise.race([step(controller.signal), aborted]);
+    const stepping = step(controller.signal);
+    running?.(stepping);
+    await Promise.race([aborted, stepping]);
     return { name, phase, ok: true, ms: Math.round(performance.now() - started) };
   } catch (error) {
     return {
@@ -167,10 +186,24 @@ async function timed(
       ok: false,
       ms: Math.round(performance.now() - started),
       error: error instanceof CheckFailure ? error.message : explain(error),
-      ...(error instanceof Unreachable && { unreachable: true }),
+      ...((error instanceof Unreachable || error instanceof Interrupted) && { endsChecks: true }),
     };
   } finally {
     clearTimeout(timer);
+    interrupt?.removeEventListener('abort', onInterrupt);
+  }
+}
+
+/** Waits for a promise to settle, for at most `ms`. */
+async function settled(promise: Promise<unknown>, ms: number): Promise<void> {
+  const timeout = new AbortController();
+  try {
+    await Promise.race([
+      promise.catch(() => undefined),
+      wait(ms, undefined, { signal: timeout.signal }).catch(() => undefined),
+    ]);
+  } finally {
+    timeout.abort();
   }
 }
 
@@ -192,16 +225,29 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
   const cleanup: CheckResult[] = [];
   const notRun: string[] = [];
   const made: Made = { keyIds: [], vacancyIds: [] };
-  const report = (
-    into: CheckResult[],
-    { unreachable: _, ...result }: CheckResult & { unreachable?: boolean },
-  ) => {
+  const report = (into: CheckResult[], { endsChecks: _, ...result }: StepResult) => {
     into.push(result);
     options.onResult?.(result);
     return result;
   };
-  const step = async (name: string, run: (signal: AbortSignal) => Promise<void>) =>
-    report(checks, await timed(name, 'setup', CHECK_TIMEOUT_MS, run, options.explain)).ok;
+  // A setup step is not interrupted (what it writes must be known to the cleanup): an interruption ends the setup
+  // after it. One that outlives its bound is awaited before the cleanup, for the same reason.
+  let settingUp: Promise<void> | undefined;
+  const step = async (name: string, run: (signal: AbortSignal) => Promise<void>) => {
+    const result = await timed(
+      name,
+      'setup',
+      CHECK_TIMEOUT_MS,
+      run,
+      options.explain,
+      undefined,
+      (running) => {
+        settingUp = running;
+      },
+    );
+    report(checks, result);
+    return result.ok && !options.signal?.aborted;
+  };
 
   const { records, vacancies } = smokeRecords(vendorId, started);
   let rateTier = target.rateTiers.defaultTier;
@@ -221,6 +267,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
     cleanup,
   });
   /** Runs checks in order; false when one got no answer at all (the rest are then not run). */
+  /** Runs checks in order; false when one ended them (no answer at all, or an interruption): the rest do not run. */
   const runChecks = async <C>(list: readonly NamedCheck<C>[], context: C): Promise<boolean> => {
     for (const [index, check] of list.entries()) {
       const bound = CHECK_TIMEOUT_MS + (check.mayWait ? changeMs : 0);
@@ -230,9 +277,10 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
         bound,
         (signal) => check.run(context, signal),
         options.explain,
+        options.signal,
       );
       report(checks, result);
-      if (result.unreachable) {
+      if (result.endsChecks) {
         notRun.push(...names(list.slice(index + 1)));
         return false;
       }
@@ -326,6 +374,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
       await runChecks(vendorChecks, context);
     }
   } finally {
+    if (settingUp) await settled(settingUp, CHECK_TIMEOUT_MS);
     await removeWhatWasMade(target, vendorId, made, options, (result) => report(cleanup, result));
   }
   return summary();
