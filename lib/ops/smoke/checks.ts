@@ -6,6 +6,8 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/config/defaults';
+import { PREFLIGHT } from '../../../lambda/http/cors';
+import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/http/errors';
 import { VACANCY_FIELDS } from '../../../lambda/schema/vacancy';
 import { type Answer, type Api, CheckFailure, jsonOf } from './http';
 
@@ -110,7 +112,7 @@ interface Page {
   pagination: Pagination;
 }
 
-/** A 200 of the listing: the envelope's four members in order, each vacancy's 15 fields in order. */
+/** A 200 of the listing: JSON, with a request id, and the envelope's four members in order, of the vendor. */
 function page(answer: Answer, context: SmokeContext): Page {
   expectStatus(answer, 200);
   expect(
@@ -352,8 +354,8 @@ export const syncSeesAChange: Check = async (context, signal) => {
   );
 };
 
-/** An error answer in the service's envelope, with its request id in `X-Request-Id` too. */
-function envelope(answer: Answer, status: number): { message: string; errors?: Record<string, unknown> } {
+/** An error answer in the service's envelope, with its status's message, and its request id in `X-Request-Id` too. */
+function envelope(answer: Answer, status: ErrorStatus): { errors?: Record<string, unknown> } {
   expectStatus(answer, status);
   const requestId = header(answer, 'x-request-id');
   const body = jsonOf(answer) as { status?: unknown; message?: unknown; errors?: Record<string, unknown> };
@@ -364,19 +366,21 @@ function envelope(answer: Answer, status: number): { message: string; errors?: R
     show(members) === show(expected),
     `the ${status}'s body has ${show(members)}, not ${show(expected)}`,
   );
-  expect(body.status === 'error' && typeof body.message === 'string', `the ${status} says ${answer.text}`);
+  expect(
+    body.status === 'error' && body.message === ERROR_MESSAGES[status],
+    `the ${status} says ${gist(answer)}`,
+  );
   expect(
     (body as { request_id?: unknown }).request_id === requestId,
     `the ${status}'s request_id is not its X-Request-Id (${requestId})`,
   );
-  return body as { message: string; errors?: Record<string, unknown> };
+  return body;
 }
 
 /** No key: the gateway's 401, `WWW-Authenticate: Bearer`. */
 export const unauthenticated = async (context: GatewayContext, signal: AbortSignal): Promise<void> => {
   const answer = await context.api.request(context.api.listing(), {}, signal);
-  const { message } = envelope(answer, 401);
-  expect(message === 'Unauthenticated.', `the 401 says ${show(message)}`);
+  envelope(answer, 401);
   expect(/^bearer\b/i.test(header(answer, 'www-authenticate')), 'the 401 does not ask for a Bearer key');
 };
 
@@ -426,7 +430,7 @@ export const preflight = async (context: GatewayContext, signal: AbortSignal): P
   const headers = header(answer, 'access-control-allow-headers');
   expect(lists(headers, 'Authorization'), `Access-Control-Allow-Headers is ${show(headers)}`);
   const maxAge = header(answer, 'access-control-max-age');
-  expect(maxAge === '7200', `Access-Control-Max-Age is ${show(maxAge)}`);
+  expect(maxAge === String(PREFLIGHT.maxAgeSeconds), `Access-Control-Max-Age is ${show(maxAge)}`);
 };
 
 /** The publishable key from its origin: 200, the origin echoed, `Vary: Origin`, private caching. */
