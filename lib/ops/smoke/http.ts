@@ -50,7 +50,8 @@ function unreachable(url: string, error: unknown, timedOut: boolean): Unreachabl
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code === 'ECONNREFUSED') return new Unreachable(`nothing answers at ${url} (connection refused)`);
-  if (code === 'ENOTFOUND') return new Unreachable(`the host of ${url} is not found (DNS)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new Unreachable(`the host of ${url} cannot be resolved (DNS: ${code})`);
   const why = code ?? (typeof cause?.message === 'string' ? cause.message : (error as Error)?.message);
   return new Unreachable(`cannot reach ${url} (${why ?? 'fetch failed'})`);
 }
