@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { addKeyCommands } from './key-commands';
 import { createProgram } from './program';
+import { addSmokeCommand } from './smoke-command';
 import { addTableCommands } from './table-commands';
 import { addUsageKeyCommands } from './usage-key-commands';
 import { addVacancyCommands } from './vacancy-commands';
@@ -19,6 +20,7 @@ const COMMAND_GROUPS: readonly ((program: Command) => void)[] = [
   addTableCommands,
   addWebhookCommands,
   addUsageKeyCommands,
+  addSmokeCommand,
 ];
 
 /** `vacancy-admin` with all its commands. */
