@@ -54,8 +54,10 @@ export interface paths {
          *     in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
          *
          *     `Accept` chooses the representation: JSON, unless it ranks `application/ld+json` above `application/json`
-         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed in the job page in a script element of
-         *     type `application/ld+json`. `lang` and `Accept-Language` choose the locale as in the listing;
+         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed as it is in the job page in a script
+         *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
+         *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
+         *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing;
          *     other query parameters are ignored. Reads one item: at most one read unit, a 304 too.
          */
         get: operations["getVacancy"];
@@ -248,7 +250,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             title: string;
-            /** @description The vacancy's public page (absolute http or https). */
+            /** @description The vacancy's public page (absolute http or https), in its normalized form (WHATWG URL: host in lower case, no default port, spaces, quotes, `<` and `>` percent-encoded). */
             url: string;
             description: string;
             requirements: string;
@@ -674,13 +676,13 @@ export interface components {
         PerPage: number;
         /** @description The page; past the last page the answer is 200 with no data. */
         Page: number;
-        /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+        /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
         Lang: string;
         /**
          * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
          *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
          *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-         *     given.
+         *     given. For example `2026-11-23T10:15:30Z`.
          */
         UpdatedSince: string;
         /**
@@ -702,7 +704,8 @@ export interface components {
         /**
          * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
          *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+         *     example `en-GB, az;q=0.5`.
          */
         AcceptLanguage: string;
         /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -759,13 +762,13 @@ export interface operations {
                 per_page?: components["parameters"]["PerPage"];
                 /** @description The page; past the last page the answer is 200 with no data. */
                 page?: components["parameters"]["Page"];
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
                 /**
                  * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
                  *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
                  *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-                 *     given.
+                 *     given. For example `2026-11-23T10:15:30Z`.
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /**
@@ -779,7 +782,8 @@ export interface operations {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -832,14 +836,15 @@ export interface operations {
     getVacancy: {
         parameters: {
             query?: {
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**
