@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { COMPONENT_FILE } from '../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../support/browser';
@@ -43,7 +43,19 @@ const SECRET_KEY = 'vvk_demo_pasha_bank_primary';
 
 /** What the functions passed to `page.evaluate` see of the page (the project's types have no DOM). */
 declare const location: { readonly href: string };
+declare function getComputedStyle(element: Element): {
+  color: string;
+  fontSize: string;
+  display: string;
+  backgroundColor: string;
+  borderTopLeftRadius: string;
+};
+interface Element {
+  getAttribute(name: string): string | null;
+}
 declare const document: {
+  createElement(tag: string): Element;
+  readonly body: { append(element: Element): void };
   title: string;
   readonly documentElement: { readonly scrollWidth: number };
   readonly head: { readonly innerHTML: string };
@@ -305,7 +317,75 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       fields.map((field) => (field as unknown as { hidden: boolean; dataset: { f: string } }).hidden),
     );
     expect(hidden).toEqual([true, false, true, true, true, true]);
+
+    // A job page at the vendor's URL: the list links there, and leaves the page.
+    await page.evaluate(() =>
+      document.querySelector('vacancy-board')?.setAttribute('job-url', '/jobs/{id}.html'),
+    );
+    await waitForBoard(page, ['9 vakansiya']);
+    const [id] = await listedIds(page);
+    expect(await page.$eval(`${IN_BOARD}[part=link]`, (link) => link.getAttribute('href'))).toBe(
+      `/jobs/${id}.html`,
+    );
     await page.close();
+  }, 60_000);
+
+  it('keeps its styles to itself: the page’s do not reach in, its own do not leak out; custom properties and ::part theme it', async () => {
+    const page = await open();
+    await page.addStyleTag({
+      content: `a, li, p { color: rgb(255, 0, 0) !important; font-size: 40px; }
+        vacancy-board { --vb-accent: rgb(0, 89, 79); }
+        vacancy-board::part(company) { display: none; }`,
+    });
+    const outside = await page.evaluate(() => {
+      const probe = document.createElement('button');
+      document.body.append(probe);
+      const style = getComputedStyle(probe);
+      return { background: style.backgroundColor, radius: style.borderTopLeftRadius };
+    });
+    const inside = await page.$eval(`${IN_BOARD}[part=link]`, (link) => {
+      const style = getComputedStyle(link as unknown as Element);
+      return { color: style.color, fontSize: style.fontSize };
+    });
+    expect(inside.color).toBe('rgb(0, 89, 79)');
+    expect(inside.fontSize).not.toBe('40px');
+    expect(
+      await page.$eval(
+        `${IN_BOARD}[part=company]`,
+        (h2) => getComputedStyle(h2 as unknown as Element).display,
+      ),
+    ).toBe('none');
+    // A button of the page keeps the browser's look, not the board's.
+    expect(outside.background).not.toBe('rgb(0, 89, 79)');
+    expect(outside.radius).toBe('0px');
+    await page.close();
+  }, 60_000);
+
+  it('says it is loading while the API answers, and shows the API’s 404 for a vacancy that is not there', async () => {
+    const page = await browser.newPage();
+    await page.setRequestInterception(true);
+    // The listing's GET held until the test has seen the loading state.
+    let release: (() => void) | undefined;
+    const hold = (request: HTTPRequest) => {
+      if (request.method() === 'GET' && request.url().includes('/vendor/vacancies') && !release)
+        release = () => void request.continue();
+      else void request.continue();
+    };
+    page.on('request', hold);
+    await page.goto(api.careerPageUrl);
+    await waitForBoard(page, ['Yüklənir…'], 20_000, true);
+    release?.();
+    await waitForBoard(page, ['23 vakansiya']);
+    page.off('request', hold);
+    await page.close();
+
+    const other = await browser.newPage();
+    await other.goto(`${api.careerPageUrl}?job=999999&lang=en`);
+    await waitForBoard(other, ['Vacancy not found.', '← All vacancies']);
+    expect(await headJsonLd(other)).toBeNull();
+    await other.click(`${IN_BOARD}[part=error] [part=back]`);
+    await waitForBoard(other, ['23 vacancies']);
+    await other.close();
   }, 60_000);
 
   // Search, city and category choices with their counts need the listing's search and facets (`q`, `city`,

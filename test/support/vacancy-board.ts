@@ -41,16 +41,24 @@ export function boardText(page: Page): Promise<string> {
   );
 }
 
-/** Waits until the board shows every one of `texts`, and no loading. */
-export async function waitForBoard(page: Page, texts: readonly string[], timeout = 20_000): Promise<void> {
+/** Waits until the board shows every one of `texts`, and no loading (or, with `busy`, while it loads). */
+export async function waitForBoard(
+  page: Page,
+  texts: readonly string[],
+  timeout = 20_000,
+  busy = false,
+): Promise<void> {
   await page.waitForFunction(
-    (wanted: readonly string[]) => {
+    (wanted: readonly string[], loading: boolean) => {
       const root = document.querySelector('vacancy-board')?.shadowRoot;
       const text = root?.querySelector('[part=board]')?.innerText ?? '';
-      return !root?.querySelector('[aria-busy]') && wanted.every((one) => text.includes(one));
+      return (
+        !!root?.querySelector('[aria-busy=true]') === loading && wanted.every((one) => text.includes(one))
+      );
     },
     { timeout },
     texts,
+    busy,
   );
 }
 
