@@ -151,6 +151,10 @@ class ApiError extends Error {
 const plainClick = (/** @type {MouseEvent} */ e) =>
   !(e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey);
 
+/**
+ * The `<vacancy-board>` element: its attributes (README.md) say where the API is, the key, the language, the page
+ * size, the filters shown and the first ones; the page's URL says what it shows.
+ */
 export class VacancyBoard extends HTMLElement {
   static observedAttributes = [
     ...['api', 'key', 'lang', 'per-page', 'filters', 'job', 'job-url', 'list-url'],
