@@ -435,6 +435,18 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
             (box) => (box as unknown as { checked: boolean }).checked,
           ),
         ).toBe(true);
+        // By the keyboard: Tab to the next city, Space ticks it (both cities, either one), Space again unticks it.
+        await page.keyboard.press('Tab');
+        expect(await focused(page)).toMatch(/^input\[city\]/);
+        await page.keyboard.press('Space');
+        await page.waitForFunction(() =>
+          /^baku,[a-z-]+$/.test(new URL(location.href).searchParams.get('city') ?? ''),
+        );
+        await waitForBoard(page, ['vakansiya']);
+        expect(await focused(page)).toMatch(/^input\[city\]/);
+        await page.keyboard.press('Space');
+        await page.waitForFunction(() => new URL(location.href).searchParams.get('city') === 'baku');
+        await waitForBoard(page, [`${inBaku.length} vakansiya`]);
         await page.click(`${IN_BOARD}input[name=category][value=it]`);
         await page.waitForFunction(() => new URL(location.href).searchParams.get('category') === 'it');
         const itInBaku = await apiIds('city=baku&category=it');
