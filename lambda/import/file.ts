@@ -358,9 +358,8 @@ export async function* readImportFile(
   const reader = new ImportFileReader(options.limits ?? IMPORT_LIMITS, compressed, (record) =>
     records.push(record),
   );
-  const input: AsyncIterable<Uint8Array> = compressed
-    ? pipeline(Readable.from(body, { objectMode: false }), createGunzip(), () => {})
-    : body;
+  const source = compressed ? Readable.from(body, { objectMode: false }) : undefined;
+  const input: AsyncIterable<Uint8Array> = source ? pipeline(source, createGunzip(), () => {}) : body;
   const handOut = function* () {
     const out = records.splice(0);
     yield* out;
@@ -378,7 +377,9 @@ export async function* readImportFile(
         : 'the file is not valid gzip',
     );
   } finally {
+    // Stopped at a limit or done: zlib and the body stop here (a loop's end lets go of a plain body).
     (input as Partial<Readable>).destroy?.();
+    source?.destroy();
   }
   reader.end();
   yield* handOut();

@@ -346,18 +346,25 @@ const KEPT_REASON_CHARACTERS = 1_000;
 /** Distinct reasons shared rather than repeated: a file of the same bad line 100,000 times holds its reasons once. */
 const SHARED_REASONS = 10_000;
 
-/** Keeps rejections' reasons small: joined, cut to a readable length, and the same text held once. */
+/** Keeps rejections' reasons small: at most `KEPT_REASON_CHARACTERS` of them, and the same reasons held once. */
 class ReasonsKept {
   readonly #shared = new Map<string, readonly string[]>();
 
   kept(reasons: readonly string[]): readonly string[] {
-    const joined = reasons.join('; ');
-    const text =
-      joined.length > KEPT_REASON_CHARACTERS ? `${joined.slice(0, KEPT_REASON_CHARACTERS)}…` : joined;
-    const shared = this.#shared.get(text);
+    const kept: string[] = [];
+    let room = KEPT_REASON_CHARACTERS;
+    for (const reason of reasons) {
+      if (room <= 0) {
+        kept.push(`and ${reasons.length - kept.length} more`);
+        break;
+      }
+      kept.push(reason.length > room ? `${reason.slice(0, room)}…` : reason);
+      room -= reason.length;
+    }
+    const key = kept.join('\n');
+    const shared = this.#shared.get(key);
     if (shared) return shared;
-    const kept = [text];
-    if (this.#shared.size < SHARED_REASONS) this.#shared.set(text, kept);
+    if (this.#shared.size < SHARED_REASONS) this.#shared.set(key, kept);
     return kept;
   }
 }

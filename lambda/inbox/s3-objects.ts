@@ -25,8 +25,11 @@ function isMissing(error: unknown): boolean {
 const copySource = (bucket: string, key: string) =>
   `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
-/** The objects of one bucket. */
-export function s3Objects(client: S3Client, bucket: string): InboxObjects {
+/**
+ * The objects of one bucket. `sequencer`, the S3 event's, tells one put of a key from another (the same for every
+ * delivery of the same event); the bucket is not versioned, and the time an object was last modified is to the second.
+ */
+export function s3Objects(client: S3Client, bucket: string, sequencer = ''): InboxObjects {
   return {
     async open(key) {
       let output: GetObjectCommandOutput;
@@ -40,7 +43,7 @@ export function s3Objects(client: S3Client, bucket: string): InboxObjects {
       const body = output.Body as unknown as Readable | undefined;
       return {
         body: body ?? (async function* () {})(),
-        version: `${output.ETag ?? ''} ${output.LastModified?.toISOString() ?? ''}`,
+        version: `${sequencer} ${output.ETag ?? ''} ${output.LastModified?.toISOString() ?? ''}`,
         close: async () => {
           body?.destroy();
         },
