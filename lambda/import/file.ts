@@ -30,9 +30,16 @@ export const IMPORT_LIMITS: ImportLimits = {
   fileBytes: 1024 * 1024 * 1024,
 };
 
-/** A file that cannot be imported at all, with the one line that says why (no stack, no raw message). */
+/**
+ * A file that cannot be imported at all, with the one line that says why (no stack, no raw message). A parser's
+ * message may quote the file: its control characters and line breaks become spaces, so it stays one line.
+ */
 export class ImportFileError extends Error {
   override readonly name = 'ImportFileError';
+
+  constructor(message: string) {
+    super(message.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
+  }
 }
 
 /** One record of an import file and the line it starts on. */
@@ -350,7 +357,7 @@ const isZlibError = (error: unknown) => /^Z_/.test(String((error as { code?: unk
  * the end. On any stop the streams are destroyed: a gzip bomb stops expanding at the limit.
  */
 export async function* readImportFile(
-  body: AsyncIterable<Uint8Array>,
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   options: ReadOptions = {},
 ): AsyncGenerator<SourceRecord, void, undefined> {
   const compressed = options.compressed ?? false;
@@ -359,7 +366,9 @@ export async function* readImportFile(
     records.push(record),
   );
   const source = compressed ? Readable.from(body, { objectMode: false }) : undefined;
-  const input: AsyncIterable<Uint8Array> = source ? pipeline(source, createGunzip(), () => {}) : body;
+  const input: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = source
+    ? pipeline(source, createGunzip(), () => {})
+    : body;
   const handOut = function* () {
     const out = records.splice(0);
     yield* out;

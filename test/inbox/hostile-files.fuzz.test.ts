@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { ImportLimits } from '../../lambda/import/file';
+import {
+  ImportFileError,
+  type ImportLimits,
+  parseImportFile,
+  readImportFile,
+  type SourceRecord,
+} from '../../lambda/import/file';
 import { handleInboxKey } from '../../lambda/inbox/inbox';
 import type { FileReport } from '../../lambda/inbox/report';
 import { folderObjects } from '../../lib/local/inbox-folder';
@@ -143,6 +149,45 @@ describe('a hostile file in the inbox', () => {
         .join(', ')}\n`,
     );
   }, 120_000);
+});
+
+describe('a file read as it arrives', () => {
+  /** What reading gives: the records, or the one line of a refusal. */
+  async function read(chunks: readonly Uint8Array[], compressed: boolean) {
+    const records: SourceRecord[] = [];
+    try {
+      for await (const record of readImportFile(chunks, { compressed, limits: LIMITS })) records.push(record);
+      return { records };
+    } catch (error) {
+      if (error instanceof ImportFileError) return { refused: error.message };
+      throw error;
+    }
+  }
+
+  it('reads the same records however its bytes are cut into chunks, and gzip the same as plain', async () => {
+    const file = fc.oneof(
+      text.map((content) => `\uFEFF${content}`),
+      text.map((content) => `[${content.split('\n').join(',\r\n')}]`),
+      text,
+    );
+    await fc.assert(
+      fc.asyncProperty(file, fc.array(fc.nat(), { maxLength: 20 }), async (content, cuts) => {
+        const bytes = Buffer.from(content);
+        let whole: { records: SourceRecord[] } | { refused: string };
+        try {
+          whole = { records: parseImportFile(bytes, LIMITS) };
+        } catch (error) {
+          if (!(error instanceof ImportFileError)) throw error;
+          whole = { refused: error.message };
+        }
+        const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length));
+        expect(await read(chunks, false)).toEqual(whole);
+        expect(await read([gzipSync(bytes)], true)).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('a gzip bomb of more than 1 GiB', () => {
