@@ -4,6 +4,10 @@
  * CLI's (`lambda/import/`), so a file delivered twice, or put again, changes nothing the second time: every record is
  * then unchanged, and a snapshot has nothing left to close. A failing database is retried here a few times; a file
  * that still cannot be imported goes to `failed/`, and the caller fails the invocation (the `ImportFailing` alarm).
+ *
+ * A file is read once, as a stream, from the object opened when it was picked up, within the limits of a file
+ * (docs/design.md#hostile-files): whatever its bytes, it ends in `done/`, `failed/` or `held/` with a report written
+ * under the name it was picked up by.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
