@@ -129,6 +129,8 @@ export function metered(repository: VacancyRepository) {
       readChanges: async (range) => add(await repository.readChanges(range)),
       countChanges: async (range) => add(await repository.countChanges(range)),
       readItems: async (vendorId, ids, signal) => add(await repository.readItems(vendorId, ids, signal)),
+      readSearchEntries: async (vendorId, signal) => add(await repository.readSearchEntries(vendorId, signal)),
+      readListed: async (vendorId, ids, signal) => add(await repository.readListed(vendorId, ids, signal)),
       readVacancy: async (vendorId, id, signal) => add(await repository.readVacancy(vendorId, id, signal)),
     } satisfies VacancyRepository,
     /** What the reads since the last call cost. */
