@@ -7,7 +7,13 @@ import {
 import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
-import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, SEARCH_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
+import {
+  ACTIVE_INDEX,
+  CHANGE_INDEX,
+  EXPIRY_INDEX,
+  SEARCH_INDEX,
+  VENDOR_INDEXES,
+} from '../../lambda/schema/tables';
 import { vendorItemKey } from '../../lambda/schema/vendors';
 import { webhookItemKey } from '../../lambda/webhooks/endpoint';
 import { functionEnvironment } from '../function-environment';

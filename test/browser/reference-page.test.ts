@@ -25,7 +25,10 @@ describe('the API reference at /docs, in a browser', () => {
   let api: LocalApiProcess;
   let browser: Browser;
   beforeAll(async () => {
-    [api, browser] = await Promise.all([startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }), launchBrowser()]);
+    [api, browser] = await Promise.all([
+      startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }),
+      launchBrowser(),
+    ]);
   }, BROWSER_LAUNCH_MS);
   afterAll(async () => {
     await browser?.close();
