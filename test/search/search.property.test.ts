@@ -1,6 +1,6 @@
 /**
- * Search, filters by code and facets against a brute-force filter over what was written (docs/api.md#search-filters-
- * and-facets, docs/design.md#search): random vendors — titles in both languages with diacritics, every category and
+ * Search, filters by code and facets against a brute-force filter over what was written
+ * (docs/api.md#search-filters-and-facets, docs/design.md#search): random vendors — titles in both languages with diacritics, every category and
  * city, random types and experience — random writes, and random requests. Every page of every walk by
  * `next_page_url`, `total` and every facet count equal the brute force; a walk yields each listable match once, in
  * order; and one made while writes land between its pages still visits exactly once every vacancy that stayed
