@@ -19,6 +19,7 @@ import { createTestTables, type TestTables, testEndpoint } from '../support/dyna
 import { listingEvent, type TestRequest } from '../support/events';
 import { lambdaContext, silentLogger, testMetrics } from '../support/lambda';
 import { importRecords } from '../support/listing';
+import { expectDocumented } from '../support/openapi';
 import { CLOCK, vacancyRecord } from '../support/vacancies';
 
 const VENDOR = 'search-acme';
@@ -50,7 +51,12 @@ function listingOf(tables: Pick<TestTables, 'client' | 'names'>) {
   let now = Date.now() + INDEX_SETTLE_MS + 1_000;
   const handler = createListingHandler({
     repository,
-    settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
+    settings: {
+      defaultLocale: 'en',
+      clock: CLOCK,
+      defaultPerPage: 15,
+      rateTiers: { standard: { rate: 10, burst: 20 } },
+    },
     logger: silentLogger(),
     metrics,
     now: () => new Date(now),
@@ -133,6 +139,20 @@ describe('search, filters by code and facets', () => {
         { code: 'shaki', label: 'Şəki', count: 1 },
       ],
     });
+    // As the OpenAPI document describes it, in both locales.
+    for (const lang of ['az', 'en']) {
+      const query = `city=baku&facets=city,type,category&lang=${lang}`;
+      const { response } = await listing.call({ query });
+      expectDocumented({
+        method: 'GET',
+        target: `/vendor/vacancies?${query}`,
+        status: response.statusCode,
+        headers: new Map(
+          Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]),
+        ),
+        body: response.body,
+      });
+    }
     const none = await listing.call({ query: 'q=zzz&facets=city' });
     expect(none.body.facets).toEqual({ city: [] });
     expect((await listing.call({ query: 'q=dev' })).body.facets).toBeUndefined();
