@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpUrl } from '../lambda/config/checks';
 import { LISTING_PATH } from '../lambda/http/routes';
+import { INDEX_SETTLE_MS } from '../lambda/schema/summary';
 import { startLocalApi } from '../lib/local/local-api';
 import { LOG_FORMATS, type LogFormat } from '../lib/local/request-log';
 import { settingsOfCdkJson } from '../lib/settings';
@@ -39,12 +40,14 @@ const REQUEST_COLLECTION = 'examples/http/';
 
 /**
  * How to sync, as the banner says it. Page 1 already carries `next_sync_url`: keeping it before the last page loses
- * the other pages' changes (docs/api.md#incremental-sync).
+ * the other pages' changes (docs/api.md#incremental-sync); and a sync right after the start sees the seed only as far
+ * as the settle window has let it through.
  */
 const SYNC_HINT = [
   'Sync what changed since a time: follow pagination.next_page_url until it is null, and only then keep the',
   "last page's pagination.next_sync_url, for the next sync (every page carries one: keep it sooner and the",
-  'pages after are lost). Start from 1970 for everything, tombstones included:',
+  `pages after are lost). A change reaches a sync ${INDEX_SETTLE_MS / 1000} seconds after it was written: a sync in the first seconds`,
+  'after a start sees part of the seed, the next one the rest. Start from 1970 for everything, tombstones included:',
 ];
 
 /** A port clash as one line naming the option that moves it; undefined for any other error. */

@@ -1,8 +1,7 @@
 // examples/generated-client/cli.ts — walk.ts from the command line: the walk, then a poll that answers 304
 //
 //   npx tsx examples/generated-client/cli.ts --base-url http://127.0.0.1:3000 --api-key <key> [--lang en]
-import { parseArgs } from 'node:util';
-import { runProgram } from '../api-problem';
+import { API_OPTIONS, readCommandLine, runProgram } from '../example-program';
 import { type Query, walkListing } from './walk';
 
 const USAGE = `usage: cli.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--per-page 1..100] [--lang az|en]
@@ -11,29 +10,9 @@ Walks every page of the vendor's listing by its next links, prints the vacancies
 with its ETag: an unchanged listing answers 304.`;
 
 {
-  let values: { 'api-key'?: string; 'base-url': string; 'per-page': string; lang?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        'api-key': { type: 'string' },
-        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
-        'per-page': { type: 'string', default: '100' },
-        lang: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!values['api-key']) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  const values = readCommandLine({ ...API_OPTIONS, 'per-page': { type: 'string', default: '100' } }, USAGE, [
+    'api-key',
+  ]);
   const query: Query = {
     per_page: Number(values['per-page']),
     ...(values.lang === 'az' || values.lang === 'en' ? { lang: values.lang } : {}),

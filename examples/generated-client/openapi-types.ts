@@ -59,8 +59,10 @@ export interface paths {
          *     in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
          *
          *     `Accept` chooses the representation: JSON, unless it ranks `application/ld+json` above `application/json`
-         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed in the job page in a script element of
-         *     type `application/ld+json`. `lang` and `Accept-Language` choose the locale as in the listing;
+         *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed as it is in the job page in a script
+         *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
+         *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
+         *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing;
          *     other query parameters are ignored. Reads one item: at most one read unit, a 304 too.
          */
         get: operations["getVacancy"];
@@ -255,7 +257,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             title: string;
-            /** @description The vacancy's public page (absolute http or https). */
+            /** @description The vacancy's public page (absolute http or https), in its normalized form (WHATWG URL: host in lower case, no default port, spaces, quotes, `<` and `>` percent-encoded). */
             url: string;
             description: string;
             requirements: string;
@@ -743,13 +745,14 @@ export interface components {
          * @description One or more category codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
          *     vacancies whose category is any of them. The codes, in the dictionary's order: it, finance, banking, sales,
          *     marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service,
-         *     administration, other.
+         *     administration, other. For example `it,finance`.
          */
         Category: string;
         /**
          * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
          *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
-         *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi.
+         *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
+         *     `baku,ganja`.
          */
         City: string;
         /**
@@ -762,20 +765,21 @@ export interface components {
         Q: string;
         /**
          * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
-         *     of its codes with their label and how many vacancies match every filter but the facet's own.
+         *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
+         *     `city,category`.
          */
         Facets: string;
         /** @description Vacancies per page. */
         PerPage: number;
         /** @description The page; past the last page the answer is 200 with no data. */
         Page: number;
-        /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+        /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
         Lang: string;
         /**
          * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
          *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
          *     is a full sync. Not with `type`, `experience_min`, `experience_max`, `category`, `city`, `q`, `facets`, nor
-         *     with `page` unless a `cursor` is given.
+         *     with `page` unless a `cursor` is given. For example `2026-11-23T10:15:30Z`.
          */
         UpdatedSince: string;
         /**
@@ -797,7 +801,8 @@ export interface components {
         /**
          * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
          *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+         *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+         *     example `en-GB, az;q=0.5`.
          */
         AcceptLanguage: string;
         /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -854,13 +859,14 @@ export interface operations {
                  * @description One or more category codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
                  *     vacancies whose category is any of them. The codes, in the dictionary's order: it, finance, banking, sales,
                  *     marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service,
-                 *     administration, other.
+                 *     administration, other. For example `it,finance`.
                  */
                 category?: components["parameters"]["Category"];
                 /**
                  * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
                  *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
-                 *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi.
+                 *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
+                 *     `baku,ganja`.
                  */
                 city?: components["parameters"]["City"];
                 /**
@@ -873,20 +879,21 @@ export interface operations {
                 q?: components["parameters"]["Q"];
                 /**
                  * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
-                 *     of its codes with their label and how many vacancies match every filter but the facet's own.
+                 *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
+                 *     `city,category`.
                  */
                 facets?: components["parameters"]["Facets"];
                 /** @description Vacancies per page. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description The page; past the last page the answer is 200 with no data. */
                 page?: components["parameters"]["Page"];
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
                 /**
                  * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
                  *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
                  *     is a full sync. Not with `type`, `experience_min`, `experience_max`, `category`, `city`, `q`, `facets`, nor
-                 *     with `page` unless a `cursor` is given.
+                 *     with `page` unless a `cursor` is given. For example `2026-11-23T10:15:30Z`.
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /**
@@ -900,7 +907,8 @@ export interface operations {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
@@ -953,14 +961,15 @@ export interface operations {
     getVacancy: {
         parameters: {
             query?: {
-                /** @description The locale of the translated fields, in any case; it overrides `Accept-Language`. */
+                /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /**
                  * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
                  *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
-                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`).
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /**

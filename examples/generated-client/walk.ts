@@ -1,7 +1,7 @@
 // examples/generated-client/walk.ts — a client generated from docs/openapi.yaml walks a vendor's listing
 // (run it: examples/generated-client/cli.ts)
 import createClient from 'openapi-fetch';
-import { refused, unreachable } from '../api-problem';
+import { refused, unreachable } from '../example-program';
 // Generated from docs/openapi.yaml by `npm run openapi:types` (openapi-typescript).
 import type { components, paths } from './openapi-types';
 
@@ -24,7 +24,7 @@ export async function walkListing(
   options: { query?: Query; etag?: string; fetch?: typeof fetch } = {},
 ): Promise<{ vacancies: Vacancy[]; etag: string } | undefined> {
   const get = options.fetch ?? fetch;
-  // A request that cannot be made says where it went and what to check, in one line (../api-problem.ts).
+  // A request that cannot be made says where it went and what to check, in one line (../example-program.ts).
   const reachable = async (request: Request) => {
     try {
       return await get(request);

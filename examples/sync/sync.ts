@@ -9,8 +9,7 @@
 // job between environments.
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
-import { fetchApi, refused, runProgram } from '../api-problem';
+import { API_OPTIONS, fetchApi, readCommandLine, refused, runProgram } from '../example-program';
 
 /** An active vacancy as a sync gives it: the 15 fields of the vacancy object, its status and when it changed. */
 export interface SyncedVacancy {
@@ -215,29 +214,9 @@ file is created if missing (*.db files are ignored by git).`;
 
 // Run from the command line: one sync, then a line saying what it did.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  let values: { 'api-key'?: string; 'base-url': string; db: string; lang?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        'api-key': { type: 'string' },
-        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
-        db: { type: 'string', default: 'vacancies.db' },
-        lang: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!values['api-key'] || (values.lang !== undefined && values.lang !== 'az' && values.lang !== 'en')) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  const values = readCommandLine({ ...API_OPTIONS, db: { type: 'string', default: 'vacancies.db' } }, USAGE, [
+    'api-key',
+  ]);
   const db = openCopy(values.db);
   await runProgram(async () => {
     const report = await syncOnce({

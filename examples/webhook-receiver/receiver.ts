@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { DatabaseSync } from 'node:sqlite';
-import { parseArgs } from 'node:util';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { API_OPTIONS, readCommandLine } from '../example-program';
 import { openCopy, resyncNextTime, syncOnce } from '../sync/sync';
 
 export interface ReceiverOptions {
@@ -122,45 +122,22 @@ Receives the vendor's webhook events on http://127.0.0.1:<port>/ and keeps a SQL
 
 // Run from the command line: listens until stopped.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  let values: {
-    secret?: string;
-    'api-key'?: string;
-    port: string;
-    'base-url': string;
-    db: string;
-    lang?: string;
-    help?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        secret: { type: 'string' },
-        'api-key': { type: 'string' },
-        port: { type: 'string', default: '9911' },
-        'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
-        db: { type: 'string', default: 'vacancies.db' },
-        lang: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!values.secret || !values['api-key'] || (values.lang && values.lang !== 'az' && values.lang !== 'en')) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  const values = readCommandLine(
+    {
+      ...API_OPTIONS,
+      secret: { type: 'string' },
+      port: { type: 'string', default: '9911' },
+      db: { type: 'string', default: 'vacancies.db' },
+    },
+    USAGE,
+    ['secret', 'api-key'],
+  );
   const port = Number(values.port);
   let handler: RequestListener;
   try {
     ({ handler } = createReceiver({
-      secret: values.secret,
-      apiKey: values['api-key'],
+      secret: values.secret as string,
+      apiKey: values['api-key'] as string,
       baseUrl: values['base-url'],
       db: openCopy(values.db),
       ...(values.lang && { lang: values.lang as 'az' | 'en' }),

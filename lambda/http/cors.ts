@@ -1,13 +1,8 @@
 /**
- * Cross-origin requests (docs/api.md#from-a-web-page): what a page may call with a publishable key, and the CORS
- * headers of every answer to a request that carries an `Origin` — the functions', API Gateway's own (its gateway
- * responses) and the preflight's — written once for the functions, the stack and the local server.
- *
- * An origin check is not authentication: any program can send any `Origin`. It keeps a publishable key, which is
- * public in a page, to what that page shows anyway; and it stops a secret key pasted into a page on its first call.
+ * Cross-origin requests (docs/api.md#from-a-web-page): the CORS headers of every answer to a request that carries an
+ * `Origin` — the functions', API Gateway's own (its gateway responses) and the preflight's — written once for the
+ * functions, the stack and the local server. What a key may do from a page is the keys' rule: `auth/key-use.ts`.
  */
-import type { AuthorizedVendor } from '../auth/context';
-import { HttpError } from './errors';
 
 /** The headers a page may read of an answer, besides the CORS-safelisted ones. */
 export const EXPOSED_HEADERS = 'ETag, Retry-After, X-Request-Id, Content-Language, RateLimit-Policy';
@@ -17,13 +12,6 @@ export const PREFLIGHT = {
   methods: 'GET, OPTIONS',
   headers: 'Authorization, Accept, Accept-Language, If-None-Match',
   maxAgeSeconds: 7200,
-} as const;
-
-/** The 403s of a key used where it may not be (the contract's messages). */
-export const KEY_USE_MESSAGES = {
-  origin: 'This origin may not use this key.',
-  sync: 'A publishable key cannot sync.',
-  secretInBrowser: 'A secret key cannot be used from a browser; use a publishable key.',
 } as const;
 
 /** An `Origin` value fit to be echoed in a header: printable ASCII, no blank, of a sane length. */
@@ -61,20 +49,4 @@ export function withHeaders(
   const merged: Record<string, string> = { ...headers, ...more };
   if (headers.Vary && more.Vary) merged.Vary = `${headers.Vary}, ${more.Vary}`;
   return merged;
-}
-
-/**
- * Whether the key may make this request (docs/api.md#from-a-web-page), in the contract's order: a publishable key
- * only from one of its origins, then never for a sync; a secret key never from a browser (a request with an
- * `Origin`). Throws the 403 that says why.
- */
-export function checkKeyUse(vendor: AuthorizedVendor, origin: string | undefined, sync: boolean): void {
-  const forbidden = (message: string) => new HttpError(403, { message });
-  if (vendor.keyKind === 'publishable') {
-    if (origin === undefined || !(vendor.origins ?? []).includes(origin))
-      throw forbidden(KEY_USE_MESSAGES.origin);
-    if (sync) throw forbidden(KEY_USE_MESSAGES.sync);
-  } else if (origin !== undefined) {
-    throw forbidden(KEY_USE_MESSAGES.secretInBrowser);
-  }
 }

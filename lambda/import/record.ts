@@ -3,6 +3,7 @@
  * reported in plain words. Shared by the ops CLI and the inbox function (`lambda/inbox/`), so that both import by the same rules.
  */
 
+import { characterCount } from '../schema/characters';
 import { ITEM } from '../schema/tables';
 import {
   LOCALES,
@@ -18,6 +19,7 @@ import {
 } from '../schema/vacancy';
 import { toVacancyItem } from '../schema/vacancy-item';
 import { isVendorId, VENDOR_ID_RULE } from '../schema/vendors';
+import { MAX_URL_CHARACTERS, normalizeUrl } from '../schema/web-url';
 import { type ZoneClock, zoneClock } from '../time/zone-clock';
 import { isDictionaryCode } from '../vacancies/dictionary';
 import { toVacancyObjects } from '../vacancies/presenter';
@@ -57,7 +59,7 @@ export type RecordValidation = { ok: true; vacancy: Vacancy } | { ok: false; rea
  */
 export const TEXT_LIMITS: Readonly<Record<TextField, { characters: number; bytes?: number }>> = {
   title: { characters: 200 },
-  url: { characters: 2_048 },
+  url: { characters: MAX_URL_CHARACTERS },
   description: { characters: 8_000, bytes: 16_000 },
   requirements: { characters: 8_000, bytes: 16_000 },
   responsibilities: { characters: 8_000, bytes: 16_000 },
@@ -71,13 +73,6 @@ export const TEXT_LIMITS: Readonly<Record<TextField, { characters: number; bytes
  * the envelope and headers.
  */
 export const MAX_VACANCY_RESPONSE_BYTES = 60_000;
-
-/** Unicode code points of a string. */
-const characters = (text: string) => {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-};
 
 // Control characters (other than tab, line feed and carriage return in the long texts): no vacancy text needs
 // them, and JSON sends most as six bytes.
@@ -102,12 +97,6 @@ export function isCalendarDate(value: string): boolean {
 
 function isInteger(value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-}
-
-function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol, hostname } = new URL(value);
-  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
 }
 
 /**
@@ -141,10 +130,11 @@ function textReasons(name: TextField, value: unknown): string[] {
   const reasons: string[] = [];
   const { characters: maxCharacters, bytes: maxBytes } = TEXT_LIMITS[name];
   if (!value.isWellFormed()) reasons.push(`${name} must be valid Unicode text`);
-  if ((name === 'title' || name === 'url' ? CONTROL_IN_LINE : CONTROL_IN_TEXT).test(value)) {
+  if ((name === 'title' ? CONTROL_IN_LINE : CONTROL_IN_TEXT).test(value)) {
     reasons.push(`${name} must not contain control characters`);
   }
-  if (characters(value) > maxCharacters) reasons.push(`${name} must be at most ${maxCharacters} characters`);
+  if (characterCount(value) > maxCharacters)
+    reasons.push(`${name} must be at most ${maxCharacters} characters`);
   if (maxBytes !== undefined && Buffer.byteLength(value, 'utf8') > maxBytes) {
     reasons.push(`${name} must be at most ${maxBytes} bytes of UTF-8`);
   }
@@ -214,10 +204,11 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   if (!VACANCY_STATUSES.includes(value.status as VacancyStatus))
     reasons.push(`status must be one of ${VACANCY_STATUSES.join(', ')}`);
 
-  for (const name of TEXT_FIELDS) reasons.push(...textReasons(name, value[name]));
+  for (const name of TEXT_FIELDS) if (name !== 'url') reasons.push(...textReasons(name, value[name]));
   if (typeof value.title === 'string' && value.title.trim() === '') reasons.push('title must not be empty');
-  if (typeof value.url === 'string' && !isHttpUrl(value.url))
-    reasons.push('url must be an absolute http(s) URL');
+  // Stored as browsers read it (`schema/web-url.ts`): a JobPosting and every client get the normalized form.
+  const url = normalizeUrl('url', value.url, 'vacancy');
+  if (!url.ok) reasons.push(url.reason);
 
   for (const kind of ['category', 'city'] as const) {
     const code = value[kind];
@@ -274,9 +265,10 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   const createdAt = parseCreatedAt(value.created_at, clock);
   if (typeof createdAt === 'string') reasons.push(createdAt);
 
-  if (reasons.length > 0 || typeof createdAt === 'string') return { ok: false, reasons };
+  if (reasons.length > 0 || typeof createdAt === 'string' || !url.ok) return { ok: false, reasons };
   const vacancy: Vacancy = {
     ...(value as unknown as Omit<Vacancy, 'created_at'>),
+    url: url.url,
     salary_min: salaryMin as number | null,
     salary_max: salaryMax as number | null,
     salary: salary as number | null,

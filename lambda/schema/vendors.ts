@@ -57,12 +57,23 @@ const HTTPS_ORIGIN =
   /^https:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[1-9][0-9]{0,4})?$/;
 const DEVELOPMENT_ORIGIN = /^http:\/\/(?:localhost|127\.0\.0\.1)(?::[1-9][0-9]{0,4})?$/;
 
-/** Whether a value is an origin a publishable key may name (see `HTTPS_ORIGIN`). */
-export function isKeyOrigin(value: unknown): value is string {
+/** The port each scheme of an origin has when none is written: browsers never write it in `Origin`. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'https:': '443', 'http:': '80' };
+
+/**
+ * An origin a publishable key may name (see `HTTPS_ORIGIN`), as it is stored: with its scheme's default port
+ * dropped (`https://careers.example.az:443` is `https://careers.example.az`), since browsers never send a default
+ * port in `Origin` and the listing compares the header with the stored value as it is. Undefined when the value is
+ * not such an origin.
+ */
+export function normalizeKeyOrigin(value: unknown): string | undefined {
   if (typeof value !== 'string' || (!HTTPS_ORIGIN.test(value) && !DEVELOPMENT_ORIGIN.test(value)))
-    return false;
-  const port = /:(\d+)$/.exec(value.slice(value.indexOf('//') + 2))?.[1];
-  return port === undefined || Number(port) <= 65_535;
+    return undefined;
+  const scheme = value.slice(0, value.indexOf('//'));
+  const port = /:(\d+)$/.exec(value.slice(scheme.length + 2))?.[1];
+  if (port === undefined) return value;
+  if (Number(port) > 65_535) return undefined;
+  return port === DEFAULT_PORTS[scheme] ? value.slice(0, -(port.length + 1)) : value;
 }
 
 /** What to tell a user whose origin is not one. */
@@ -110,11 +121,3 @@ export function isVendorId(value: unknown): value is string {
 /** What to tell a user whose vendor id is not valid. */
 export const VENDOR_ID_RULE =
   'vendor ids are 2-63 characters of a-z, 0-9 and "-", starting with a letter or digit';
-
-/** Whether a value may be a vendor's website or logo: an absolute https URL with a host, no credentials, no blank. */
-export function isPublicHttpsUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > 2048 || /\s/.test(value) || !URL.canParse(value))
-    return false;
-  const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '';
-}

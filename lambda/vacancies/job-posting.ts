@@ -95,6 +95,33 @@ function baseSalary(vacancy: ListedVacancy, settings: JobPostingSettings): Monet
 }
 
 /**
+ * What `serializeJobPosting` writes in place of each character that could end or open an element of the page the
+ * document is embedded in (`<`, `>`, `&`), or end a line of a script in older JavaScript (U+2028, U+2029): JSON's own
+ * escapes, so that a JSON parser reads back the very same strings.
+ */
+const EMBEDDED_JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * The JobPosting as the bytes the route sends: JSON that is safe to place as it is inside
+ * `<script type="application/ld+json">` (docs/api.md#jobposting). `JSON.stringify` leaves `<`, `>`, `&`, U+2028 and
+ * U+2029 raw, so a title, text, URL, company name or logo holding `</script>` or `<!--` would end the element or
+ * change how HTML reads it; each is written as its `\uXXXX` escape instead — outside strings JSON has none of them,
+ * and inside one the escape is the same character to any JSON parser, so the document parses back unchanged.
+ */
+export function serializeJobPosting(document: JobPostingDocument): string {
+  return JSON.stringify(document).replace(
+    /[<>&\u2028\u2029]/g,
+    (character) => EMBEDDED_JSON_ESCAPES[character] as string,
+  );
+}
+
+/**
  * The JobPosting of a vacancy: `vacancy` as stored (codes, texts, amounts), `shown` as the response's locale shows it
  * (its labels: the city), `organization` the employer.
  */

@@ -3,10 +3,11 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
+import { checkKeyUse } from '../auth/key-use';
 import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { conditionalGet, notModified } from '../http/conditional';
-import { checkKeyUse, crossOriginHeaders, withHeaders } from '../http/cors';
+import { crossOriginHeaders, withHeaders } from '../http/cors';
 import { JSON_CONTENT_TYPE, serviceUnavailable } from '../http/errors';
 import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
@@ -136,7 +137,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
         ...successHeaders(event, vendor, result.locale, 'Accept, Accept-Language'),
         'Content-Type': result.contentType,
       },
-      body: JSON.stringify(result.body),
+      body: result.body,
     };
   };
 

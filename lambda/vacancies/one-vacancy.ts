@@ -12,7 +12,7 @@ import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../http/errors
 import { dayNumber } from '../schema/active-index';
 import type { Locale, VacancyObject } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
-import { type JobPostingDocument, toJobPosting } from './job-posting';
+import { serializeJobPosting, toJobPosting } from './job-posting';
 import { negotiateLocale } from './locale';
 import { toVacancyObjects } from './presenter';
 import { type MultiValueParameters, parseListingQuery } from './query';
@@ -42,7 +42,11 @@ export interface VacancyResponse {
 
 /** What the route answers: the body and its media type, and what every answer reports. */
 export interface VacancyResult extends Served {
-  readonly body: VacancyResponse | JobPostingDocument;
+  /**
+   * The body as sent — a `VacancyResponse`, or the JobPosting safe to embed in a page (`serializeJobPosting`) — so
+   * that the ETag the middleware makes of it is the tag of these very bytes.
+   */
+  readonly body: string;
   readonly contentType: string;
   readonly id: number;
 }
@@ -98,11 +102,17 @@ export async function showVacancy(
   return {
     id,
     body: jsonLd
-      ? toJobPosting(vacancy, data, request.vendor, locale, {
-          ...(settings.jobPosting ?? JOB_POSTING_DEFAULTS),
-          clock: settings.clock,
-        })
-      : { status: 'success', company: request.vendor.company, data },
+      ? serializeJobPosting(
+          toJobPosting(vacancy, data, request.vendor, locale, {
+            ...(settings.jobPosting ?? JOB_POSTING_DEFAULTS),
+            clock: settings.clock,
+          }),
+        )
+      : JSON.stringify({
+          status: 'success',
+          company: request.vendor.company,
+          data,
+        } satisfies VacancyResponse),
     contentType: jsonLd ? JSON_LD_CONTENT_TYPE : JSON_CONTENT_TYPE,
     locale,
     readUnits: read.readUnits,

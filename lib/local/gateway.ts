@@ -13,8 +13,9 @@
  *   other failures and its timeout the AUTHORIZER_FAILURE response (503); the policy decides 403; a failed or
  *   timed-out listing is a 502. The method requires an API key from the authorizer: none is INVALID_API_KEY.
  * - With a rate limiter (`--rate-limits`), each usage key is throttled by its tier, and all by the stage: 429.
- * - Requests that Node's HTTP parser refuses (bad bytes, headers past API Gateway's 10,240-byte limit, an
- *   unknown `Expect`) and requests without `Host` are answered in the envelope too, with an `X-Request-Id`.
+ * - Requests past API Gateway's 10,240 bytes of request line and headers, requests that Node's HTTP parser refuses
+ *   (bad bytes, an unknown `Expect`) and requests without `Host` are answered in the envelope too, with an
+ *   `X-Request-Id` — and, like every other error, with the CORS headers when the request has an `Origin`.
  * - Client-chosen names (headers, parameters) are kept in `Map`s and null-prototype objects. The `Host` header
  *   is never used: the API's domain is the server's own address.
  * No authorizer cache: a revoked key is refused at once.
@@ -81,6 +82,37 @@ const STOPPING: GatewayResponseDefinition = {
 
 /** API Gateway's limit on the request line and headers together, in bytes (its quotas page). */
 export const MAX_HEADER_BYTES = 10_240;
+
+/**
+ * What the server's HTTP parser takes (`maxHeaderSize`): well past `MAX_HEADER_BYTES`, so that an oversized request
+ * is parsed, measured by the gateway (`headBytes`) and answered 400 with its `Origin`'s CORS headers, as API
+ * Gateway's other errors are; only a head past this is refused by the parser itself (`answerRefusedRequests`).
+ */
+export const PARSER_MAX_HEADER_BYTES = 64 * 1024;
+
+/** The bytes of a request's line and headers as it sent them (each header `name: value`), and the blank line. */
+function headBytes(request: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${request.method} ${request.url} HTTP/${request.httpVersion}\r\n\r\n`);
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2)
+    bytes += Buffer.byteLength(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}\r\n`);
+  return bytes;
+}
+
+/** A request's `Origin`, when it has one. */
+const requestOrigin = (request: IncomingMessage) =>
+  typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+
+/**
+ * The `Origin` of a request the parser refused, read from the bytes it gave up on (`rawPacket`) when they start
+ * with the request line: then they are the head as sent, or its start. Whatever it finds is echoed only if
+ * `crossOriginHeaders` finds it fit to be; a head split across packets has none.
+ */
+function refusedRequestOrigin(packet: Buffer | undefined): string | undefined {
+  const [line, ...headers] = (packet?.toString('latin1') ?? '').split('\r\n\r\n', 1)[0]?.split('\r\n') ?? [];
+  if (!line || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.[01]$/.test(line)) return undefined;
+  const origins = headers.flatMap((header) => /^origin:[ \t]*(.*?)[ \t]*$/i.exec(header)?.[1] ?? []);
+  return origins.length === 1 ? origins[0] : undefined;
+}
 
 const STAGE = 'local';
 /** The ARN of the method a request calls, as API Gateway gives it to the authorizer: the path as requested. */
@@ -198,8 +230,17 @@ function sendGatewayResponse(
 }
 
 /** A gateway response as raw HTTP, for a socket that no `ServerResponse` serves. */
-function rawGatewayResponse(definition: GatewayResponseDefinition, fallbackStatus: number): string {
-  const { statusCode, headers, body } = renderGatewayResponse(definition, randomUUID(), fallbackStatus);
+function rawGatewayResponse(
+  definition: GatewayResponseDefinition,
+  fallbackStatus: number,
+  origin?: string,
+): string {
+  const { statusCode, headers, body } = renderGatewayResponse(
+    definition,
+    randomUUID(),
+    fallbackStatus,
+    origin,
+  );
   const lines = [
     `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Error'}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
@@ -223,26 +264,29 @@ const pathOf = (target: string) => target.split('?', 1)[0] ?? '';
 
 /**
  * Answers, in the envelope, the requests Node does not hand to the request handler: those its parser refuses
- * (unparsable bytes, too many header bytes — past `MAX_HEADER_BYTES` —, methods not in upper case), `Expect`
- * values other than `100-continue` — all API Gateway's generic 400 — and `CONNECT`, which Node gives a listener
- * of its own: on the route a 405, elsewhere a 404, as for any other method.
+ * (unparsable bytes, a head past `PARSER_MAX_HEADER_BYTES`, methods not in upper case), `Expect` values other than
+ * `100-continue` — all API Gateway's generic 400 — and `CONNECT`, which Node gives a listener of its own: past
+ * `MAX_HEADER_BYTES` or without `Host` a 400, on the route a 405, elsewhere a 404, as for any other method. Each
+ * with the CORS headers of the request's `Origin`, as far as it can be read.
  */
 export function answerRefusedRequests(server: Server): void {
-  server.on('clientError', (_error: Error, socket: Socket) => {
-    if (socket.writable) socket.end(rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400));
+  server.on('clientError', (error: Error & { rawPacket?: Buffer }, socket: Socket) => {
+    const origin = refusedRequestOrigin(error.rawPacket);
+    if (socket.writable) socket.end(rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400, origin));
     else socket.destroy();
   });
-  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     response.shouldKeepAlive = false;
-    sendGatewayResponse(response, GATEWAY_RESPONSES.DEFAULT_4XX, randomUUID(), 400);
+    sendGatewayResponse(response, GATEWAY_RESPONSES.DEFAULT_4XX, randomUUID(), 400, requestOrigin(request));
   });
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const origin = requestOrigin(request);
     const answer =
-      request.headers.host === undefined
-        ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400)
+      request.headers.host === undefined || headBytes(request) > MAX_HEADER_BYTES
+        ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400, origin)
         : matchRoute(pathOf(request.url ?? ''))
-          ? rawGatewayResponse(METHOD_NOT_ALLOWED, 405)
-          : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404);
+          ? rawGatewayResponse(METHOD_NOT_ALLOWED, 405, origin)
+          : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404, origin);
     socket.end(answer);
   });
 }
@@ -254,9 +298,15 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     // On every answer, whoever writes it; and readable by the server's request log.
     response.setHeader('X-Request-Id', requestId);
     // As the deployed gateway responses map `method.request.header.Origin`: a page can read every answer.
-    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+    const origin = requestOrigin(request);
     const gatewayResponse = (definition: GatewayResponseDefinition, fallbackStatus?: number) =>
       sendGatewayResponse(response, definition, requestId, fallbackStatus, origin);
+
+    // API Gateway's limit, measured here rather than by the parser, so that the 400 carries the CORS headers.
+    if (headBytes(request) > MAX_HEADER_BYTES) {
+      response.shouldKeepAlive = false;
+      return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
+    }
 
     // HTTP/1.1 names the API by its Host: without one, API Gateway cannot route the request (Node's own
     // answer, an empty 400, is turned off so that this one is in the envelope). The value is never used.

@@ -22,7 +22,7 @@ import {
   createLocalGateway,
   type GatewayHandlers,
   type GatewayOptions,
-  MAX_HEADER_BYTES,
+  PARSER_MAX_HEADER_BYTES,
 } from './gateway';
 import { type InboxFolder, watchInboxFolder } from './inbox-folder';
 import { lambdaContext } from './lambda-runtime';
@@ -152,7 +152,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       });
   const endpoint = options.dynamodbEndpoint ?? (engine as EmbeddedDynamoDB).endpoint;
   const client = createDynamoDBClient({ endpoint });
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
+  const server = createServer({ maxHeaderSize: PARSER_MAX_HEADER_BYTES, requireHostHeader: false });
   const tables = localTableNames(options.tablePrefix);
   const served = new ServedTally();
   const requestLog = options.log && new RequestLog(options.log, (line) => process.stdout.write(`${line}\n`));

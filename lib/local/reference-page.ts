@@ -1,11 +1,12 @@
 /**
  * The API reference in the browser, for the local server only (docs/api.md#the-local-server): `/docs` renders
  * docs/openapi.yaml with Scalar's API reference, served from `node_modules` (no CDN, no network: its default fonts
- * and proxy are off), with "try it" against this server and a demo key filled in; `/` points there. These pages are
+ * and proxy are off), with "try it" against this server and a demo key filled in; `/` points there; the documents it
+ * links to (docs/*.md) as text, where its relative links land. These pages are
  * not part of the API — a deployment has no such route — so they answer only GET, and anything else under them is
  * left to the gateway (a 404 or 405 in the envelope, as API Gateway answers).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,8 @@ import { dirname, join } from 'node:path';
 /** Where the reference is. */
 export const REFERENCE_PATH = '/docs';
 
-const OPENAPI_FILE = new URL('../../docs/openapi.yaml', import.meta.url).pathname;
+const DOCS = new URL('../../docs/', import.meta.url).pathname;
+const OPENAPI_FILE = join(DOCS, 'openapi.yaml');
 const SCALAR_BUNDLE = join(
   dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
   'browser/standalone.js',
@@ -87,6 +89,17 @@ function files(options: ReferencePageOptions): Map<string, { type: string; body:
       `${REFERENCE_PATH}/scalar.js`,
       { type: 'text/javascript; charset=utf-8', body: once(() => readFileSync(SCALAR_BUNDLE)) },
     ],
+    // The documents the reference links to (`[docs/api.md](api.md)`, relative to the repository's docs/), where a
+    // relative link from /docs lands: /api.md. As text — a browser shows it rather than downloading it.
+    ...readdirSync(DOCS)
+      .filter((name) => name.endsWith('.md'))
+      .map(
+        (name) =>
+          [
+            `/${name}`,
+            { type: 'text/plain; charset=utf-8', body: once(() => readFileSync(join(DOCS, name))) },
+          ] as const,
+      ),
   ]);
 }
 

@@ -5,15 +5,15 @@ import { parseRecordJson, validateVacancyRecord } from '../../lambda/import/reco
 import type { TableNames } from '../../lambda/schema/tables';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import {
-  isKeyOrigin,
-  isPublicHttpsUrl,
   isVendorId,
   KEY_ORIGIN_RULE,
   MAX_KEY_ORIGINS,
+  normalizeKeyOrigin,
   VENDOR_ID_RULE,
   VENDOR_STATUSES,
   type VendorStatus,
 } from '../../lambda/schema/vendors';
+import { normalizeUrl } from '../../lambda/schema/web-url';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { putVendor } from '../ops/vendors';
@@ -85,7 +85,7 @@ function parseVendor(
         Array.isArray(origins) &&
         origins.length >= 1 &&
         origins.length <= MAX_KEY_ORIGINS &&
-        origins.every(isKeyOrigin)
+        origins.every((origin) => normalizeKeyOrigin(origin) !== undefined)
       );
     });
   if (!validPublishable) {
@@ -93,11 +93,25 @@ function parseVendor(
       `${where}.publishable_keys must be a list of {"key", "origins"}: keys of at least 8 characters, 1 to ${MAX_KEY_ORIGINS} origins each (${KEY_ORIGIN_RULE})`,
     );
   }
+  // Stored as the CLI stores them (`vendor put --website --logo`): normalized by the one URL rule.
+  const links: { website?: string; logo?: string } = {};
   for (const link of ['website', 'logo'] as const) {
-    if (vendor[link] !== undefined && !isPublicHttpsUrl(vendor[link]))
-      problems.push(`${where}.${link} must be an absolute https URL`);
+    if (vendor[link] === undefined) continue;
+    const checked = normalizeUrl(`${where}.${link}`, vendor[link], 'vendorLink');
+    if (checked.ok) links[link] = checked.url;
+    else problems.push(checked.reason);
   }
-  return problems.length === before ? (vendor as unknown as SeedVendor) : undefined;
+  if (problems.length > before) return undefined;
+  // Each origin as `key issue` stores it: its default port dropped.
+  const publishableKeys = (publishable as { key: string; origins: string[] }[]).map(({ key, origins }) => ({
+    key,
+    origins: [...new Set(origins.map((origin) => normalizeKeyOrigin(origin) as string))],
+  }));
+  return {
+    ...(vendor as unknown as SeedVendor),
+    ...links,
+    ...(vendor.publishable_keys !== undefined && { publishable_keys: publishableKeys }),
+  };
 }
 
 /** Checks a parsed seed file: vendors, unique ids and keys, and every vacancy against the import rules. */

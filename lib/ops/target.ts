@@ -49,6 +49,8 @@ export interface Target {
    * of its webhooks function; locally the engine's writes wake it already.
    */
   readonly wakeWebhooks?: (vendorId: string) => Promise<void>;
+  /** The deployed API's base URL, from the stack's outputs (`--stack`); unknown for any other target. */
+  readonly apiUrl?: string;
   close(): void;
 }
 
@@ -59,6 +61,8 @@ export interface StackDescription {
   readonly webhookFunction?: string;
   readonly timeZone?: string;
   readonly rateTiers?: RateTiersOutput;
+  /** The base URL clients use (output `ApiUrl`: the custom domain when there is one), without a trailing slash. */
+  readonly apiUrl?: string;
 }
 
 /** Where a region came from, for the messages that depend on it. */
@@ -159,8 +163,10 @@ export async function describeStack(
   const timeZone = outputs.get(STACK_OUTPUTS.serviceTimeZone);
   const rateTiers = outputs.get(STACK_OUTPUTS.rateTiers);
   const webhookFunction = outputs.get(STACK_OUTPUTS.webhookFunction);
+  const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl)?.replace(/\/+$/, '');
   return {
     tables: { vacancies, vendors },
+    ...(apiUrl && { apiUrl }),
     ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
@@ -275,6 +281,7 @@ export async function resolveTarget(
   let timeZone: string | undefined;
   let deployedTiers: RateTiersOutput | undefined;
   let webhookFunction: string | undefined;
+  let apiUrl: string | undefined;
   if (options.stack) {
     const cloudFormation = new CloudFormationClient({ region: region.name });
     let stack: StackDescription;
@@ -290,7 +297,7 @@ export async function resolveTarget(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    ({ tables, rateTiers: deployedTiers, webhookFunction } = stack);
+    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl } = stack);
     timeZone = stack.timeZone ?? given;
   } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -316,6 +323,7 @@ export async function resolveTarget(
     local: false,
     description: options.stack ? `stack ${options.stack} in ${region.name}` : `AWS, ${region.name}`,
     rateTiers: tiers,
+    ...(apiUrl && { apiUrl }),
     ...(apiGateway &&
       deployedTiers && {
         usageKeys: {

@@ -323,6 +323,28 @@ export async function moveUsageKey(
   return actions;
 }
 
+/**
+ * Deletes a vendor's two API keys — its tier's and its publishable keys' — which takes them out of their plans: for
+ * a vendor that will not call the API again (the smoke check's temporary vendor, docs/operating.md#smoke-check). A
+ * key already gone is fine. The item keeps the values, so `vendor sync-usage-keys` would make the keys again.
+ */
+export async function deleteVendorUsageKeys(
+  context: ControlPlane,
+  vendor: Pick<VendorRecord, 'usageKeyId' | 'browserUsageKeyId'>,
+): Promise<UsageKeyActions> {
+  const actions: UsageKeyActions = [];
+  for (const id of [vendor.usageKeyId, vendor.browserUsageKeyId]) {
+    if (!id) continue;
+    try {
+      await call(context, 'DeleteApiKey', { apiKey: id });
+      actions.push(`deleted API key ${id}`);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  return actions;
+}
+
 /** What removing a stack's usage keys did. */
 export interface RemovedUsageKeys {
   /** The keys deleted, by id and name. */

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'puppeteer-core';
-import { KEY_USE_MESSAGES } from '../../lambda/http/cors';
+import { KEY_USE_MESSAGES } from '../../lambda/auth/key-use';
 import { careerPages, demoPageKey } from '../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import {

@@ -51,6 +51,43 @@ describe('the API reference at /docs, in a browser', () => {
     await page.close();
   }, 60_000);
 
+  it('links to docs/api.md where the link lands: the document, as text', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    const href = await page.$$eval('a', (links) =>
+      links.find((link) => link.textContent?.trim() === 'docs/api.md')?.getAttribute('href'),
+    );
+    expect(href).toBe('api.md');
+    const response = await page.goto(new URL(href as string, page.url()).href);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    expect(await pageText(page)).toMatch(/^# /);
+    await page.close();
+  }, 60_000);
+
+  it('"try it" shows no value it would not send: optional parameters carry no example', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    await clickButton(page, 'Test Request');
+    await waitForText(page, ['Query Parameters']);
+    // Each parameter row: its name, the value shown, and whether it is ticked (sent).
+    const rows = await page.$$eval('tr', (trs) =>
+      trs.map((tr) => ({
+        text: (tr as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim(),
+        ticked:
+          (tr.querySelector('input[type=checkbox]') as unknown as { checked: boolean } | null)?.checked ??
+          false,
+      })),
+    );
+    for (const name of ['lang', 'updated_since', 'Accept-Language']) {
+      const row = rows.find((candidate) => candidate.text.startsWith(`${name} `));
+      expect(row).toBeDefined();
+      // Unticked and empty ("Value" is the placeholder): the first Send means what the panel shows.
+      expect(row).toMatchObject({ ticked: false, text: `${name} Value` });
+    }
+    await page.close();
+  }, 60_000);
+
   it('"try it" sends the request with the demo key and shows the demo vendor\'s page', async () => {
     const { page } = await recordingPage(browser);
     await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });

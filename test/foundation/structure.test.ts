@@ -7,7 +7,9 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -48,5 +50,36 @@ describe('the structure', () => {
       'lambda/store/summary-reader.ts',
       'lambda/store/summary-store.ts',
     ]);
+  });
+
+  it("has no folder of lambda/ that imports one that imports it back: the folders' arrows point one way", () => {
+    const files = execFileSync(
+      'git',
+      ['ls-files', '--cached', '--others', '--exclude-standard', 'lambda/*.ts'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    )
+      .split('\n')
+      .filter(Boolean);
+    /** Folder → the folders of lambda/ its files import. */
+    const arrows = new Map<string, Set<string>>();
+    for (const file of files) {
+      const from = dirname(file);
+      for (const [, specifier] of readFileSync(join(ROOT, file), 'utf8').matchAll(
+        /from '(\.{1,2}\/[^']+)'/g,
+      )) {
+        const to = dirname(normalize(join(from, specifier as string)));
+        if (to !== from && !relative('lambda', to).startsWith('..')) {
+          arrows.set(from, (arrows.get(from) ?? new Set()).add(to));
+        }
+      }
+    }
+    expect(arrows.size).toBeGreaterThan(5);
+    const both = [...arrows].flatMap(([from, tos]) =>
+      [...tos].filter((to) => from < to && arrows.get(to)?.has(from)).map((to) => `${from} <-> ${to}`),
+    );
+    expect(both).toEqual([]);
   });
 });

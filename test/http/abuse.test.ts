@@ -173,6 +173,44 @@ describe('the local server under hostile HTTP', () => {
     expect(response.status).toBe(400);
   });
 
+  const PAGE = 'https://careers.acme.example';
+  it.each([
+    [
+      '20 KB of headers',
+      `GET /vendor/vacancies HTTP/1.1\r\nHost: x\r\nOrigin: ${PAGE}\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    ],
+    [
+      'a control byte in a header name',
+      `GET /vendor/vacancies HTTP/1.1\r\nHost: x\r\nOrigin: ${PAGE}\r\nX-\u0001: y\r\n\r\n`,
+    ],
+    [
+      'an unknown Expect',
+      `GET /vendor/vacancies HTTP/1.1\r\nHost: x\r\nOrigin: ${PAGE}\r\nExpect: bogus\r\nConnection: close\r\n\r\n`,
+    ],
+    ['no Host', `GET /vendor/vacancies HTTP/1.1\r\nOrigin: ${PAGE}\r\nConnection: close\r\n\r\n`],
+  ])('answers %s from a page with a 400 the page can read (CORS headers)', async (_case, request) => {
+    const response = await raw(port, request);
+    expectContained(response);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
+    expect(response.headers.get('vary')).toContain('Origin');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+  });
+
+  it('takes 10,240 bytes of request line and headers, and answers one more with a 400', async () => {
+    const head = (bytes: number) => {
+      const start = `GET /vendor/vacancies HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Pad: `;
+      return `${start}${'a'.repeat(bytes - start.length - 4)}\r\n\r\n`;
+    };
+    expect(Buffer.byteLength(head(10_240))).toBe(10_240);
+    const within = await raw(port, head(10_240));
+    expectContained(within);
+    expect(within.status).toBe(401);
+    const past = await raw(port, head(10_241));
+    expectContained(past);
+    expect(past.status).toBe(400);
+  });
+
   // Every method Node's parser accepts, CONNECT (which Node hands to a listener of its own) included; OPTIONS is
   // a page's preflight (test/http/cors.test.ts).
   const OTHER_METHODS = METHODS.filter((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));

@@ -4,7 +4,8 @@
  * policy of a page's answers — and the browser tier, throttled apart from the same vendor's secret key.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EXPOSED_HEADERS, KEY_USE_MESSAGES } from '../../lambda/http/cors';
+import { KEY_USE_MESSAGES } from '../../lambda/auth/key-use';
+import { EXPOSED_HEADERS } from '../../lambda/http/cors';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { DEFAULT_SETTINGS } from '../../lib/settings';
 import { jobPostingProblems } from '../support/job-posting-rules';
@@ -107,8 +108,9 @@ describe('publishable keys and CORS on the local server', () => {
     expect(ld.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
     const document = await ld.json();
     expect(jobPostingProblems(document)).toEqual([]);
+    // The seed's `https://acme.example`, as stored: normalized.
     expect(document).toMatchObject({
-      hiringOrganization: { name: 'Acme LLC', sameAs: 'https://acme.example' },
+      hiringOrganization: { name: 'Acme LLC', sameAs: 'https://acme.example/' },
     });
   });
 

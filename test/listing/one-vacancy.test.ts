@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { strongETag } from '../../lambda/http/conditional';
 import { VACANCY_SERVED } from '../../lambda/observability/log-fields';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { parseVacancyId } from '../../lambda/vacancies/one-vacancy';
@@ -38,6 +39,13 @@ const RECORDS = [
   vacancyRecord({ id: 601, vendor_id: 'globex' }),
   // The largest id JSON carries exactly.
   vacancyRecord({ id: Number.MAX_SAFE_INTEGER, vendor_id: 'acme' }),
+  // What the import is given to break a job page with.
+  vacancyRecord({
+    id: 507,
+    vendor_id: 'acme',
+    title: 'QA</script><script>alert(1)</script>',
+    url: 'HTTPS://Example.AZ:443/jobs/1?a=</script><script>alert(2)</script>',
+  }),
 ];
 
 describe('GET /vendor/vacancies/{id}', () => {
@@ -149,6 +157,10 @@ describe('GET /vendor/vacancies/{id}', () => {
       Vary: 'Accept, Accept-Language',
     });
     expect(ld.headers?.ETag).not.toBe(json.headers?.ETag);
+    // Safe to embed as it is: no character that could end its element, and the tag is that of the bytes sent.
+    expect(ld.body).toContain('\\u003cp\\u003e');
+    expect(ld.body).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(ld.headers?.ETag).toBe(strongETag('en', ld.body));
     const document = JSON.parse(ld.body);
     expect(jobPostingProblems(document)).toEqual([]);
     expect(document).toMatchObject({
@@ -178,6 +190,17 @@ describe('GET /vendor/vacancies/{id}', () => {
       404,
       'application/json; charset=utf-8',
     ]);
+  });
+
+  it('answers what the import stored: the url normalized, every string in the JobPosting escaped', async () => {
+    const json = JSON.parse((await get('507')).body);
+    expect(json.data).toMatchObject({
+      title: 'QA</script><script>alert(1)</script>',
+      url: 'https://example.az/jobs/1?a=%3C/script%3E%3Cscript%3Ealert(2)%3C/script%3E',
+    });
+    const ld = await get('507', { headers: { Accept: 'application/ld+json' } });
+    expect(ld.body).not.toMatch(/[<>&]/);
+    expect(JSON.parse(ld.body)).toMatchObject({ title: json.data.title, url: json.data.url });
   });
 
   it('answers 503 with Retry-After when DynamoDB throttles, readable by a page', async () => {

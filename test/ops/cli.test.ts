@@ -6,6 +6,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createAuthorizerHandler } from '../../lambda/auth/authorizer';
+import { type AuthorizedVendor, authorizedVendor } from '../../lambda/auth/context';
+import { checkKeyUse } from '../../lambda/auth/key-use';
 import { type AdminRun, cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
@@ -147,6 +149,95 @@ describe('vacancy-admin', () => {
       expect(run.stderr).toContain(message);
       expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('stores a publishable key’s origins without their default ports, so that the key works from them', async () => {
+    const issued = await admin([
+      'key',
+      'issue',
+      'acme',
+      '--publishable',
+      '--origin',
+      'https://careers.acme.example:443',
+      '--origin',
+      'https://careers.acme.example',
+      '--origin',
+      'http://localhost:80',
+      '--origin',
+      'https://careers.acme.example:8443',
+    ]);
+    expect(issued.code).toBe(0);
+    expect(issued.stdout.split('\n')[0]).toMatch(
+      /, for https:\/\/careers\.acme\.example, http:\/\/localhost, https:\/\/careers\.acme\.example:8443:$/,
+    );
+    const key = issued.stdout.split('\n')[2]?.trim() ?? '';
+    const vendor = authorizedVendor((await authorize(key)).context);
+    expect(vendor?.origins).toEqual([
+      'https://careers.acme.example',
+      'http://localhost',
+      'https://careers.acme.example:8443',
+    ]);
+    // What a browser sends as `Origin` for https://careers.acme.example:443/jobs.
+    expect(() =>
+      checkKeyUse(vendor as AuthorizedVendor, 'https://careers.acme.example', false),
+    ).not.toThrow();
+    const tooHigh = await admin([
+      'key',
+      'issue',
+      'acme',
+      '--publishable',
+      '--origin',
+      'https://a.example:65536',
+    ]);
+    expect([tooHigh.code, tooHigh.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: --origin "https:\/\/a\.example:65536" is not allowed: [^\n]*\n$/),
+    ]);
+  });
+
+  it('stores a vendor’s website and logo normalized, and refuses one that breaks the URL rule in one line', async () => {
+    const put = await admin([
+      '--json',
+      'vendor',
+      'put',
+      'linked',
+      '--company',
+      'Linked',
+      '--website',
+      'HTTPS://Linked.Example:443',
+      '--logo',
+      'https://linked.example/"></script><script>alert(1)</script>.png',
+    ]);
+    expect(put.code).toBe(0);
+    expect(JSON.parse(put.stdout)).toMatchObject({
+      website: 'https://linked.example/',
+      logo: 'https://linked.example/%22%3E%3C/script%3E%3Cscript%3Ealert(1)%3C/script%3E.png',
+    });
+    for (const [option, value, message] of [
+      ['--website', 'http://linked.example', '--website must be an absolute https URL.'],
+      ['--logo', 'javascript:alert(1)', '--logo must be an absolute https URL.'],
+      [
+        '--logo',
+        'https://user:pw@linked.example/logo.png',
+        '--logo must not contain a user name or password.',
+      ],
+      [
+        '--website',
+        `https://linked.example/${'a'.repeat(2048)}`,
+        '--website must be at most 2048 characters.',
+      ],
+    ] as const) {
+      const run = await admin(['vendor', 'put', 'linked', '--company', 'Linked', option, value]);
+      expect([value, run.code, run.stderr]).toEqual([value, 1, `error: ${message}\n`]);
+    }
+    // Nothing of a refused command was written.
+    const listed = JSON.parse((await admin(['--json', 'vendor', 'list'])).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(listed.find((vendor) => vendor.vendorId === 'linked')).toMatchObject({
+      website: 'https://linked.example/',
+    });
   });
 
   it('imports a file, reports rejected lines, and exits non-zero when anything was rejected', async () => {
@@ -348,6 +439,36 @@ describe('vacancy-admin', () => {
       stderr:
         'error: no AWS region: give --region <region>, or set AWS_REGION (or a region in your AWS profile).\n',
     });
+  });
+
+  it('points a newcomer to the command they meant: a misspelt one, a verb that is a status, a key for its id', async () => {
+    const hint = 'hint: add --help to the command for its usage.';
+    for (const [args, message] of [
+      [['vendor', 'lst'], "error: unknown command 'lst' (did you mean list?)"],
+      [['vendr', 'list'], "error: unknown command 'vendr' (did you mean vendor?)"],
+      [
+        ['vacancies', 'close', '1001'],
+        'error: there is no "vacancies close": close a vacancy with "vacancies set-status <id> closed".',
+      ],
+      [
+        ['vacancies', 'remove', '1001'],
+        'error: there is no "vacancies remove": delete a vacancy with "vacancies delete <id>".',
+      ],
+    ] as const) {
+      const run = await admin([...args]);
+      expect(run).toMatchObject({ code: 2, stderr: `${message}\n${hint}\n` });
+    }
+    const issued = JSON.parse((await admin(['--json', 'key', 'issue', 'acme'])).stdout) as { apiKey: string };
+    const byKey = await admin(['key', 'revoke', issued.apiKey]);
+    expect(byKey).toMatchObject({
+      code: 1,
+      stderr:
+        'error: "vvk_…" is a key itself, not a key\'s id: keys are revoked by id.\n' +
+        'hint: "key list <vendor>" shows each key\'s id (key_…); then "key revoke <id>".\n',
+    });
+    // The key is not in the message: a pasted secret is not printed back to a terminal or a log.
+    expect(byKey.stderr).not.toContain(issued.apiKey.slice(4));
+    expect(await authorize(issued.apiKey)).toMatchObject({ principalId: 'acme' });
   });
 
   it('names the region it tried on AWS, and --region / AWS_REGION, when it cannot reach AWS there', async () => {

@@ -28,7 +28,7 @@ describe('ops CLI targets', () => {
     cloudFormation.reset();
   });
 
-  it('reads the table names and the service time zone from the stack outputs', async () => {
+  it('reads the table names, the service time zone and the API URL from the stack outputs', async () => {
     cloudFormation
       .on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' })
       .resolves(stack('VendorVacancyApi', OUTPUTS));
@@ -41,6 +41,7 @@ describe('ops CLI targets', () => {
       },
       timeZone: 'Europe/Berlin',
       rateTiers: { default: 'standard', plans: { standard: 'p1', partner: 'p2' } },
+      apiUrl: 'https://x.execute-api.eu-central-1.amazonaws.com/prod',
     });
   });
 
@@ -135,6 +136,8 @@ describe('ops CLI targets', () => {
     const target = await resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1' }, {});
     expect(target.clock?.zone).toBe('Europe/Berlin');
     expect(target.tables.vacancies).toBe('VendorVacancyApi-DataVacancies-ABC');
+    // What `smoke --stack` checks when no --api-url is given.
+    expect(target.apiUrl).toBe('https://x.execute-api.eu-central-1.amazonaws.com/prod');
     // The stack's tiers and usage plans: vendor keys are managed in API Gateway.
     expect(target.rateTiers).toEqual({ names: ['standard', 'partner'], defaultTier: 'standard' });
     expect(target.usageKeys?.usagePlans).toEqual({
@@ -170,6 +173,7 @@ describe('ops CLI targets', () => {
       expect(before.rateTiers.defaultTier).toBe(settingsOfCdkJson().defaultRateTier);
       // A local engine has no API Gateway keys to manage.
       expect(before.usageKeys).toBeUndefined();
+      expect(before.apiUrl).toBeUndefined();
       before.close();
       // A local server started with other settings recorded them: the CLI works in its zone and tiers.
       await recordLocalDeployment(tables.documentClient, tables.names.vendors, {

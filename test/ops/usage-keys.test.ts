@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   CONTROL_PLANE_INTERVALS_MS,
   ControlPlanePacer,
+  deleteVendorUsageKeys,
   moveUsageKey,
   RETIRED_KEY_GRACE_MS,
   removeStackUsageKeys,
   syncBrowserUsageKey,
   syncUsageKey,
+  syncUsageKeys,
   type UsageKeyContext,
 } from '../../lib/ops/usage-keys';
 import { getVendorRecord, putVendor, saveVendorUsage } from '../../lib/ops/vendors';
@@ -211,5 +213,22 @@ describe('usage keys', () => {
     expect(stored.usageKeyId).toBeUndefined();
     expect(await syncBrowserUsageKey(context, stored)).toEqual([]);
     expect(created()).toBe(before + 1);
+  });
+  it("deletes a vendor's two keys and no other, and finds nothing more to delete the second time", async () => {
+    const vendor = await putVendor(tables.documentClient, tables.names.vendors, {
+      vendorId: 'smoke-0123456789',
+      company: 'Smoke check',
+    });
+    await syncUsageKeys(context, vendor);
+    const stored = await record('smoke-0123456789');
+    const others = [...apiGateway.keys.keys()].filter(
+      (id) => id !== stored.usageKeyId && id !== stored.browserUsageKeyId,
+    );
+    expect(await deleteVendorUsageKeys(context, stored)).toEqual([
+      `deleted API key ${stored.usageKeyId}`,
+      `deleted API key ${stored.browserUsageKeyId}`,
+    ]);
+    expect([...apiGateway.keys.keys()]).toEqual(others);
+    expect(await deleteVendorUsageKeys(context, stored)).toEqual([]);
   });
 });

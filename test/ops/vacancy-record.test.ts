@@ -46,6 +46,17 @@ describe('validateVacancyRecord', () => {
     [{ description: null }, 'description must be a string'],
     [{ url: 'ftp://example.com/x' }, 'url must be an absolute http(s) URL'],
     [{ url: '/jobs/1' }, 'url must be an absolute http(s) URL'],
+    [{ url: 'javascript:alert(1)' }, 'url must be an absolute http(s) URL'],
+    [{ url: 42 }, 'url must be an absolute http(s) URL'],
+    [{ url: 'https://user:secret@example.com/jobs/1' }, 'url must not contain a user name or password'],
+    [{ url: 'https://user@example.com/jobs/1' }, 'url must not contain a user name or password'],
+    [{ url: 'https://example.com/jobs/\u0007' }, 'url must not contain control characters'],
+    [{ url: 'https://example.com/jobs/\ud800' }, 'url must be valid Unicode text'],
+    // 700 characters as given, 4,200 once percent-encoded as stored.
+    [
+      { url: `https://example.com/${'ə'.repeat(700)}` },
+      'url must be at most 2048 characters once normalized',
+    ],
     [{ category: 'astronomy' }, 'category must be a category code of the dictionary'],
     [{ category: '__proto__' }, 'category must be a category code of the dictionary'],
     [{ city: 'Baku' }, 'city must be a city code of the dictionary'],
@@ -88,6 +99,22 @@ describe('validateVacancyRecord', () => {
     expect(validate({ requirements: '€'.repeat(5333) }).ok).toBe(true);
     expect(validate({ created_at: '1970-01-01T00:00:00Z' }).ok).toBe(true);
     expect(validate({ id: Number.MAX_SAFE_INTEGER }).ok).toBe(true);
+  });
+
+  it.each([
+    [
+      'https://example.az/jobs/1?a=</script><script>alert(2)</script>',
+      'https://example.az/jobs/1?a=%3C/script%3E%3Cscript%3Ealert(2)%3C/script%3E',
+    ],
+    [
+      'HTTPS://Careers.Example.AZ:443/jobs/../a b?q="x"#<top>',
+      'https://careers.example.az/a%20b?q=%22x%22#%3Ctop%3E',
+    ],
+    ['http://example.az:80', 'http://example.az/'],
+    ['https://bücher.example/ə', 'https://xn--bcher-kva.example/%C9%99'],
+  ])('stores the url %p in its normalized form %p', (url, stored) => {
+    const result = validate({ url });
+    expect(result.ok && result.vacancy.url).toBe(stored);
   });
 
   it('counts characters as Unicode code points, not UTF-16 units', () => {

@@ -1,5 +1,5 @@
 /** The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests. */
-import { execFile } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import type { TableNames } from '../../lambda/schema/tables';
 
 const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
@@ -23,6 +23,13 @@ export function runAdmin(args: readonly string[], env: Record<string, string> = 
       { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
+  });
+}
+
+/** Starts `vacancy-admin <args>` as `runAdmin` runs it, for a test that talks to it while it runs (a signal, say). */
+export function startAdmin(args: readonly string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', ADMIN, ...args], {
+    env: { ...process.env, DYNAMODB_ENDPOINT: '' },
   });
 }
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { components } from '../../examples/generated-client/openapi-types';
-import { KEY_USE_MESSAGES } from '../../lambda/http/cors';
+import { KEY_USE_MESSAGES } from '../../lambda/auth/key-use';
 import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../lambda/http/errors';
 import { LOCALES } from '../../lambda/schema/vacancy';
 import { DICTIONARY } from '../../lambda/vacancies/dictionary';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { isKeyOrigin, KEY_ORIGIN_RULE, MAX_KEY_ORIGINS } from '../../../lambda/schema/vendors';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
+import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/schema/vendors';
+import { API_KEY_PREFIXES, issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { getVendorRecord } from '../vendors';
@@ -14,8 +14,8 @@ async function requireVendor(target: Target, id: string) {
 }
 
 /**
- * The origins of `key issue --publishable --origin …`, checked (docs/operating.md#vendors-and-keys); undefined for a
- * secret key. Each mistake is one line.
+ * The origins of `key issue --publishable --origin …`, checked and as stored — a default port dropped
+ * (docs/operating.md#vendors-and-keys); undefined for a secret key. Each mistake is one line.
  */
 function publishableOrigins(
   publishable: boolean,
@@ -30,14 +30,14 @@ function publishableOrigins(
     throw new UserError(
       'a publishable key needs at least one --origin, e.g. --origin https://careers.example.az.',
     );
-  const distinct = [...new Set(origins)];
+  const invalid = origins.find((origin) => normalizeKeyOrigin(origin) === undefined);
+  if (invalid !== undefined)
+    throw new UserError(`--origin ${JSON.stringify(invalid)} is not allowed: ${KEY_ORIGIN_RULE}.`);
+  const distinct = [...new Set(origins.map((origin) => normalizeKeyOrigin(origin) as string))];
   if (distinct.length > MAX_KEY_ORIGINS)
     throw new UserError(
       `a publishable key takes at most ${MAX_KEY_ORIGINS} origins; ${distinct.length} given.`,
     );
-  const invalid = distinct.find((origin) => !isKeyOrigin(origin));
-  if (invalid !== undefined)
-    throw new UserError(`--origin ${JSON.stringify(invalid)} is not allowed: ${KEY_ORIGIN_RULE}.`);
   return distinct;
 }
 
@@ -109,7 +109,16 @@ export function addKeyCommands(program: Command): void {
     .action(
       action(async (target, _options, keyId: string) => {
         const outcome = await revokeApiKey(target.documentClient, target.tables.vendors, keyId);
-        if ('notFound' in outcome) throw new UserError(`key "${keyId}" does not exist.`);
+        if ('notFound' in outcome) {
+          // Pasting the key itself is the usual slip: it is never stored, only its hash — and its id.
+          const isKey = Object.values(API_KEY_PREFIXES).some((prefix) => keyId.startsWith(prefix));
+          throw new UserError(
+            isKey
+              ? `"${keyId.slice(0, 4)}…" is a key itself, not a key's id: keys are revoked by id.`
+              : `key "${keyId}" does not exist.`,
+            isKey ? '"key list <vendor>" shows each key\'s id (key_…); then "key revoke <id>".' : undefined,
+          );
+        }
         if ('alreadyRevoked' in outcome) {
           return {
             data: outcome.alreadyRevoked,

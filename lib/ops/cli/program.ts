@@ -174,6 +174,32 @@ export const parse = {
 const USAGE_HINT = 'add --help to the command for its usage.';
 
 /**
+ * Commander's error as the CLI says it: its first line, with the command it suggests for a misspelt one (commander
+ * puts "(Did you mean list?)" on a line of its own), and the hint.
+ */
+export function usageError(text: string): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  const suggestion = rest.find((line) => /^\(Did you mean /.test(line.trim()));
+  return `${first}${suggestion ? ` ${suggestion.trim().replace('(Did', '(did')}` : ''}\nhint: ${USAGE_HINT}\n`;
+}
+
+/**
+ * A word operators try that is no command here (`vacancies close`): a hidden command that says, in one line with
+ * exit code 2, which command does it — before any target is resolved.
+ */
+export function pointTo(group: Command, word: string, instead: string): void {
+  group
+    .command(word, { hidden: true })
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[arguments...]')
+    .action(() => {
+      console.error(`error: there is no "${group.name()} ${word}": ${instead}.\nhint: ${USAGE_HINT}`);
+      process.exitCode = 2;
+    });
+}
+
+/**
  * The program with its global options; command groups are added by `bin/admin.ts`, which runs it with
  * `runProgram`. A usage error is commander's one line and a hint, never the whole usage.
  */
@@ -181,7 +207,7 @@ export function createProgram(): Command {
   return new Command('vacancy-admin')
     .exitOverride()
     .configureOutput({
-      outputError: (text, write) => write(`${text.trim().split('\n')[0]}\nhint: ${USAGE_HINT}\n`),
+      outputError: (text, write) => write(usageError(text)),
     })
     .description(
       'Operate the Vendor Vacancy API: vendors, API keys and vacancies, on a local engine or in AWS.',

@@ -14,7 +14,7 @@ import { UserError } from '../errors';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus } from '../vacancies';
 import { interruptible } from './interruptible';
-import { action, parse } from './program';
+import { action, parse, pointTo } from './program';
 import { addVacancyUpkeepCommands } from './vacancy-upkeep-commands';
 
 /** `3, 5-9, 12`: line numbers, runs of consecutive lines shortened. */
@@ -191,4 +191,9 @@ export function addVacancyCommands(program: Command): void {
       }),
     );
   addVacancyUpkeepCommands(vacancies);
+  // What operators try first (docs/operating.md#the-ops-cli): statuses are set, not verbs of their own.
+  pointTo(vacancies, 'close', 'close a vacancy with "vacancies set-status <id> closed"');
+  pointTo(vacancies, 'open', 'make a vacancy active with "vacancies set-status <id> active"');
+  pointTo(vacancies, 'activate', 'make a vacancy active with "vacancies set-status <id> active"');
+  pointTo(vacancies, 'remove', 'delete a vacancy with "vacancies delete <id>"');
 }

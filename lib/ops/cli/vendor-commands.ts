@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { BROWSER_TIER } from '../../../lambda/config/defaults';
-import { isPublicHttpsUrl, type VendorStatus } from '../../../lambda/schema/vendors';
+import type { VendorStatus } from '../../../lambda/schema/vendors';
+import { normalizeUrl } from '../../../lambda/schema/web-url';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { moveUsageKey, syncUsageKeys, type UsageKeyActions } from '../usage-keys';
@@ -34,6 +35,26 @@ function usageKeyLines(target: Target, actions: UsageKeyActions | undefined): st
       ];
 }
 
+/**
+ * `--website` and `--logo` as they are stored: each given one normalized by the URL rule (`schema/web-url.ts`), ""
+ * kept as "" (it removes the link), one that breaks the rule refused in one line naming its option.
+ */
+function vendorLinks(options: { website?: string; logo?: string }): { website?: string; logo?: string } {
+  const links: { website?: string; logo?: string } = {};
+  for (const name of ['website', 'logo'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (value === '') {
+      links[name] = '';
+      continue;
+    }
+    const checked = normalizeUrl(`--${name}`, value, 'vendorLink');
+    if (!checked.ok) throw new UserError(`${checked.reason}.`);
+    links[name] = checked.url;
+  }
+  return links;
+}
+
 /** `vendor put|suspend|activate|tier|list|sync-usage-keys`. */
 export function addVendorCommands(program: Command): void {
   const vendor = program
@@ -62,13 +83,7 @@ export function addVendorCommands(program: Command): void {
             `--company must be at most ${MAX_COMPANY_CHARACTERS} characters of text, without control characters.`,
           );
         }
-        for (const name of ['website', 'logo'] as const) {
-          const value = options[name];
-          if (value !== undefined && value !== '' && !isPublicHttpsUrl(value))
-            throw new UserError(
-              `--${name} must be an absolute https URL, such as https://example.az${name === 'logo' ? '/logo.png' : ''}.`,
-            );
-        }
+        const links = vendorLinks(options);
         const tier = options.tier === undefined ? undefined : knownTier(target, options.tier);
         const existing = await getVendorRecord(target.documentClient, target.tables.vendors, id);
         if (existing && tier !== undefined && tier !== existing.rateTier) {
@@ -83,8 +98,7 @@ export function addVendorCommands(program: Command): void {
             vendorId: id,
             company,
             ...(tier && { rateTier: tier }),
-            ...(options.website !== undefined && { website: options.website }),
-            ...(options.logo !== undefined && { logo: options.logo }),
+            ...links,
           },
           { defaultRateTier: target.rateTiers.defaultTier },
         );

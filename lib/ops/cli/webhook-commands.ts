@@ -24,7 +24,7 @@ import {
 import { action, parse } from './program';
 
 /** `http://127.0.0.1:<port>` receivers are allowed by the local server only (docs/api.md#webhooks). */
-const urlRules = (target: Target) => ({ allowLoopbackHttp: target.local });
+export const urlRules = (target: Target) => ({ allowLoopbackHttp: target.local });
 
 function describe(view: EndpointView): string {
   const state =

@@ -1,8 +1,49 @@
-// examples/api-problem.ts — what the example programs say when the API cannot be reached or refuses them
+// examples/example-program.ts — what the example programs share: their command line, and what they say when the
+// API cannot be reached or refuses them
 //
 // One line that names the URL and the likely fix, instead of a stack trace: a newcomer's first mistakes are a
 // server that is not running (or another port), a wrong key, and a base URL that is not the API's. Each example
 // program catches `ApiProblem` at its top level, prints `error: <message>` and exits 1. Copy it with the example.
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+
+/** The options every example takes: the API's base URL, a key, the language, and --help. */
+export const API_OPTIONS = {
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+  lang: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/**
+ * The command line read by `options`: --help prints `usage` (exit 0); an unknown option, a missing one of `required`
+ * or a `--lang` other than az and en prints what is wrong and `usage` (exit 2).
+ */
+export function readCommandLine<T extends ParseArgsOptionsConfig>(
+  options: T,
+  usage: string,
+  required: readonly (keyof T & string)[],
+): ReturnType<typeof parseArgs<{ options: T }>>['values'] {
+  let values: ReturnType<typeof parseArgs<{ options: T }>>['values'];
+  try {
+    ({ values } = parseArgs({ options }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  const given = values as Record<string, unknown>;
+  if (given.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const missing = required.filter((name) => given[name] === undefined);
+  if (missing.length > 0 || (given.lang !== undefined && given.lang !== 'az' && given.lang !== 'en')) {
+    console.error(
+      `${missing.length > 0 ? `missing ${missing.map((name) => `--${name}`).join(', ')}` : '--lang is az or en'}\n\n${usage}`,
+    );
+    process.exit(2);
+  }
+  return values;
+}
 
 /** A failure of a request to the API, said in one line with the URL and what to check. */
 export class ApiProblem extends Error {
