@@ -234,6 +234,56 @@ describe('search, filters by code and facets', () => {
   });
 });
 
+describe('a write that lands while a request reads the entries', () => {
+  it('is not hidden: the entries read around it are not held, and the next request reads them again', async () => {
+    const tables = await createTestTables();
+    try {
+      await putVendor(tables.documentClient, tables.names.vendors, { vendorId: VENDOR, company: 'Acme' });
+      // Written a minute ago (by the writers' clock): the summary is current for a request made now.
+      await importRecords(tables, RECORDS, { now: () => Date.now() - 60_000 });
+      const repository = createVacancyRepository(tables.client, {
+        tableName: tables.names.vacancies,
+        vendorsTable: tables.names.vendors,
+      });
+      const read = repository.readSearchEntries.bind(repository);
+      let racing = true;
+      const entriesRead = jest.fn(async (vendorId: string, signal?: AbortSignal) => {
+        const entries = await read(vendorId, signal);
+        if (racing) {
+          racing = false;
+          // Lands after the entries were read, before the summary is read again.
+          await importRecords(tables, [{ ...RECORDS[0], title: 'Senior Frontend Engineer' }]);
+        }
+        return entries;
+      });
+      const handler = createListingHandler({
+        repository: { ...repository, readSearchEntries: entriesRead },
+        settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
+        logger: silentLogger(),
+        metrics: testMetrics('listing'),
+      });
+      const call = async (query: string) => {
+        const response = await handler(
+          listingEvent({ authorizer: { vendorId: VENDOR, company: 'Acme' }, query }),
+          lambdaContext('listing'),
+        );
+        return { etag: response.headers?.ETag, body: JSON.parse(response.body) as ListingResponse };
+      };
+      // The first answer is what was read — the write came after — and no summary can vouch for it: no tag of its.
+      const first = await call('q=backend');
+      expect(ids(first.body)).toEqual([1]);
+      expect(String(first.etag).startsWith('"s')).toBe(false);
+      // The next request does not answer from those entries.
+      const second = await call('q=backend');
+      expect(entriesRead).toHaveBeenCalledTimes(2);
+      expect(ids(second.body)).toEqual([]);
+      expect(ids((await call('q=frontend')).body)).toEqual([6, 1]);
+    } finally {
+      await tables.drop();
+    }
+  });
+});
+
 describe('a table written before the search index existed', () => {
   it('gains it when upgraded, and answers search exactly', async () => {
     const endpoint = testEndpoint();
