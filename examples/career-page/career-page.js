@@ -1,7 +1,9 @@
 /**
- * A career page on the Vendor Vacancy API (docs/api.md#from-a-web-page): the vendor's active vacancies with the type
- * and experience filters, a page at a time (by the links the API hands out, which carry a cursor), in Azerbaijani or
- * English; and a job page per vacancy, with its schema.org JobPosting put into the page for search engines.
+ * A career page on the Vendor Vacancy API (docs/api.md#from-a-web-page): the vendor's active vacancies with a search
+ * box, city and category choices showing how many each would give (the API's facets), the type and experience
+ * filters — all in the page's URL, so a search can be linked — a page at a time (by the links the API hands out,
+ * which carry a cursor), in Azerbaijani or English; and a job page per vacancy, with its schema.org JobPosting put
+ * into the page for search engines.
  *
  * A plain ES module for today's browsers: no framework, no build. `config.js` beside it names the API and a
  * publishable key for this page's origin (`vacancy-admin key issue <vendor> --publishable --origin <origin>`).
@@ -10,6 +12,9 @@ import { config } from './config.js';
 
 const TEXT = {
   az: {
+    search: 'Axtarış',
+    city: 'Şəhər',
+    category: 'Sahə',
     type: 'Növ',
     any: 'Hamısı',
     types: { 1: 'Tam iş günü', 2: 'Yarım iş günü', 3: 'Uzaqdan', 4: 'Təcrübə' },
@@ -30,6 +35,9 @@ const TEXT = {
     unreachable: 'API-yə qoşulmaq mümkün olmadı.',
   },
   en: {
+    search: 'Search',
+    city: 'City',
+    category: 'Field',
     type: 'Type',
     any: 'Any',
     types: { 1: 'Full Time', 2: 'Part Time', 3: 'Remote', 4: 'Internship' },
@@ -51,8 +59,28 @@ const TEXT = {
   },
 };
 
+/** What the list is filtered by: the API's parameters, as the page's URL carries them. */
+const FILTERS = ['q', 'city', 'category', 'type', 'experience_min', 'experience_max'];
+/** The filters that are lists of codes (several may be chosen: any of them). */
+const CHOICES = ['city', 'category'];
+
 const state = { lang: 'az', filters: {}, pageUrl: undefined };
 const app = document.getElementById('app');
+
+/** The language and filters of the page's own URL (`?q=…&city=baku,ganja&lang=en`): a search can be linked. */
+function readPageUrl() {
+  const search = new URLSearchParams(location.search);
+  state.filters = Object.fromEntries(FILTERS.map((name) => [name, search.get(name) ?? '']));
+  if (['az', 'en'].includes(search.get('lang'))) state.lang = search.get('lang');
+}
+
+/** Writes the language and filters into the page's URL (keeping its `#job/…`), as a new history entry. */
+function writePageUrl() {
+  const search = new URLSearchParams();
+  for (const name of FILTERS) if (state.filters[name]) search.set(name, state.filters[name]);
+  search.set('lang', state.lang);
+  history.pushState(null, '', `?${search}${location.hash}`);
+}
 
 /** An element with attributes and children (text is always text, never HTML). */
 function h(tag, attributes = {}, ...children) {
@@ -86,6 +114,8 @@ function listingUrl() {
   const url = new URL('/vendor/vacancies', config.apiUrl);
   for (const [name, value] of Object.entries(state.filters))
     if (value !== '') url.searchParams.set(name, value);
+  // The counts the city and category choices show: each over every other filter.
+  url.searchParams.set('facets', CHOICES.join(','));
   url.searchParams.set('lang', state.lang);
   return url.href;
 }
@@ -101,8 +131,35 @@ function showError(error) {
   app.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.message));
 }
 
-function filtersForm(text) {
-  const { type = '', experience_min: min = '', experience_max: max = '' } = state.filters;
+/**
+ * A filter's choices: each code the facet counts, with its count ("Bakı (12)"), and any chosen one it does not (0).
+ * A facet counts over every filter but its own, so every choice says what it would give with the others.
+ */
+function choices(name, text, facet = []) {
+  const chosen = (state.filters[name] ?? '').split(',').filter(Boolean);
+  const values = [
+    ...facet,
+    ...chosen
+      .filter((code) => !facet.some((value) => value.code === code))
+      .map((code) => ({ code, label: code, count: 0 })),
+  ];
+  return h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, text[name]),
+    values.map(({ code, label, count }) =>
+      h(
+        'label',
+        {},
+        h('input', { type: 'checkbox', name, value: code, ...(chosen.includes(code) && { checked: '' }) }),
+        `${label} (${count})`,
+      ),
+    ),
+  );
+}
+
+function filtersForm(text, facets = {}) {
+  const { q = '', type = '', experience_min: min = '', experience_max: max = '' } = state.filters;
   const select = h(
     'select',
     { name: 'type' },
@@ -113,16 +170,24 @@ function filtersForm(text) {
   return h(
     'form',
     {
+      role: 'search',
       onsubmit: (event) => {
         event.preventDefault();
         const data = new FormData(event.target);
         state.filters = Object.fromEntries(
-          ['type', 'experience_min', 'experience_max'].map((name) => [name, String(data.get(name) ?? '')]),
+          FILTERS.map((name) => [
+            name,
+            CHOICES.includes(name) ? data.getAll(name).join(',') : String(data.get(name) ?? '').trim(),
+          ]),
         );
         state.pageUrl = undefined;
+        writePageUrl();
         void showList();
       },
     },
+    h('label', {}, text.search, h('input', { name: 'q', type: 'search', maxlength: 100, value: q })),
+    choices('city', text, facets.city),
+    choices('category', text, facets.category),
     h('label', {}, text.type, select),
     h(
       'label',
@@ -159,7 +224,7 @@ async function showList() {
       void showList();
     };
     app.replaceChildren(
-      filtersForm(text),
+      filtersForm(text, page.facets),
       h('p', { class: 'meta' }, text.found(total)),
       page.data.length === 0
         ? h('p', {}, text.none)
@@ -252,12 +317,27 @@ function route() {
 for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => {
     state.lang = button.dataset.lang;
-    document.documentElement.lang = state.lang;
-    for (const other of document.querySelectorAll('[data-lang]'))
-      other.setAttribute('aria-pressed', String(other === button));
+    writePageUrl();
+    showLanguage();
     route();
   });
 }
-document.querySelector(`[data-lang="${state.lang}"]`)?.setAttribute('aria-pressed', 'true');
+
+/** Marks the page's language: the document's, and its button. */
+function showLanguage() {
+  document.documentElement.lang = state.lang;
+  for (const button of document.querySelectorAll('[data-lang]'))
+    button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
+}
+
 window.addEventListener('hashchange', route);
+// Back and forward through searches: the URL says what to show.
+window.addEventListener('popstate', () => {
+  readPageUrl();
+  state.pageUrl = undefined;
+  showLanguage();
+  route();
+});
+readPageUrl();
+showLanguage();
 route();

@@ -143,6 +143,40 @@ describe('the career page, in a browser, across origins', () => {
     await page.close();
   }, 120_000);
 
+  it('searches by words, city and category with their counts, all in its URL: a search can be linked', async () => {
+    const page = await browser.newPage();
+    await page.goto(api.careerPageUrl);
+    await waitForText(page, ['Səhifə 1 /']);
+    // Each city and category choice says how many it would give.
+    const cities = await texts(page, 'fieldset.choices label');
+    expect(cities).toContain('Gəncə (4)');
+    expect(cities.every((label) => /^.+ \(\d+\)$/.test(label))).toBe(true);
+
+    await page.type('input[name="q"]', 'mutexessis');
+    await page.click('input[name="city"][value="ganja"]');
+    await page.click('form button[type="submit"]');
+    await page.waitForFunction("location.search.includes('city=ganja')");
+    await waitForText(page, ['1 vakansiya']);
+    expect(await texts(page, 'ul.vacancies li a')).toEqual(['Kredit mütəxəssisi']);
+    const linked = page.url();
+    expect(new URL(linked).searchParams.get('q')).toBe('mutexessis');
+    await page.close();
+
+    // The link, opened anew: the same search, its choices checked.
+    const again = await browser.newPage();
+    await again.goto(linked);
+    await waitForText(again, ['1 vakansiya']);
+    expect(await texts(again, 'ul.vacancies li a')).toEqual(['Kredit mütəxəssisi']);
+    expect(
+      await again.evaluate(
+        () =>
+          (document.querySelector('input[name="city"][value="ganja"]') as unknown as { checked: boolean })
+            .checked,
+      ),
+    ).toBe(true);
+    await again.close();
+  }, 120_000);
+
   it.each([
     ['an origin its key does not name', () => demoPageKey('pasha-bank'), KEY_USE_MESSAGES.origin],
     ['a secret key', () => 'vvk_demo_pasha_bank_primary', KEY_USE_MESSAGES.secretInBrowser],
