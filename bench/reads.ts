@@ -103,6 +103,34 @@ export interface VacancyReadResult {
   p50_ms: number;
 }
 
+/**
+ * Page 1 with search's parameters (docs/design.md#search), next to the same page without them: on a warm function
+ * (the vendor's search index held), on a cold one (its first request: the entries read once), and a poll.
+ */
+export interface SearchResult {
+  vacancies: number;
+  query: string;
+  total: number;
+  /** A warm function: the summary and the page's items. */
+  warm_rcu: number;
+  warm_calls: number;
+  p50_ms: number;
+  /** The same page without search's parameters (`FILTERS` alone). */
+  without_rcu: number;
+  /** A cold function's first request for the vendor: the vendor's search index entries, read once. */
+  cold_rcu: number;
+  cold_calls: number;
+  /** A poll whose `If-None-Match` is the page's tag, on a warm function: 304. */
+  poll_rcu: number;
+}
+
+/** The searches measured: filters by code and `q` with the filters of `FILTERS`, without and with facets. */
+export const SEARCHES = [
+  `${FILTERS}&category=it,finance,sales&city=baku,ganja,sumgait&q=senior`,
+  `${FILTERS}&category=it,finance,sales&city=baku,ganja,sumgait&q=senior&facets=type,category,city`,
+  'q=lead%20data&facets=type,category,city',
+] as const;
+
 /** Index entry sizes of a data set, by DynamoDB's rules: what a read of the index pays per vacancy. */
 export interface IndexEntryResult {
   vacancies: number;
@@ -129,6 +157,9 @@ export function metered(repository: VacancyRepository) {
       readChanges: async (range) => add(await repository.readChanges(range)),
       countChanges: async (range) => add(await repository.countChanges(range)),
       readItems: async (vendorId, ids, signal) => add(await repository.readItems(vendorId, ids, signal)),
+      readSearchEntries: async (vendorId, signal) =>
+        add(await repository.readSearchEntries(vendorId, signal)),
+      readListed: async (vendorId, ids, signal) => add(await repository.readListed(vendorId, ids, signal)),
       readVacancy: async (vendorId, id, signal) => add(await repository.readVacancy(vendorId, id, signal)),
     } satisfies VacancyRepository,
     /** What the reads since the last call cost. */
@@ -201,6 +232,7 @@ export async function measureReads(
   polls: PollResult[];
   vacancyReads: VacancyReadResult[];
   syncs: SyncResult[];
+  searches: SearchResult[];
 }> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
@@ -227,6 +259,7 @@ export async function measureReads(
   const polls: PollResult[] = [];
   const vacancyReads: VacancyReadResult[] = [];
   const syncs: SyncResult[] = [];
+  const searches: SearchResult[] = [];
   let firstId = 1;
   for (const size of options.sizes) {
     const vendorId = `vendor-${size}`;
@@ -345,6 +378,33 @@ export async function measureReads(
       });
     }
 
+    // Search, filters by code and facets: a cold function (a new handler holds nothing), then the warm one.
+    const without = await measure('ours', event(`${FILTERS}&page=1`));
+    for (const query of SEARCHES) {
+      ours.take();
+      const cold = await handlerOf(ours.repository)(event(query), lambdaContext('bench'));
+      if (cold.statusCode !== 200) throw new Error(`${query}: ${cold.statusCode} ${cold.body}`);
+      const coldCost = ours.take();
+      const warm = await measure('ours', event(query));
+      if (warm.answer.body !== cold.body)
+        throw new Error(`${query}: the warm answer differs from the cold one`);
+      const tag = String(warm.answer.headers?.ETag);
+      const poll = await measure('ours', event(query, new Map([['If-None-Match', [tag]]])), 304);
+      searches.push({
+        vacancies: size,
+        query: decodeURIComponent(query),
+        total: (JSON.parse(cold.body) as ListingResponse).pagination.total,
+        warm_rcu: warm.side.rcu,
+        warm_calls: warm.side.calls,
+        p50_ms: warm.side.p50_ms,
+        without_rcu: without.side.rcu,
+        cold_rcu: round(coldCost.readUnits, 1),
+        cold_calls: coldCost.calls,
+        poll_rcu: poll.side.rcu,
+      });
+    }
+    process.stderr.write(`  ${size} searches: done\n`);
+
     for (const walk of options.walks.filter((candidate) => candidate.size === size)) {
       walks.push(await measureWalk(handlers.ours, ours, event, size, walk.perPage));
       process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
@@ -371,7 +431,7 @@ export async function measureReads(
       process.stderr.write(`  ${size} syncs: done\n`);
     }
   }
-  return { reads, entries, walks, polls, vacancyReads, syncs };
+  return { reads, entries, walks, polls, vacancyReads, syncs, searches };
 }
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */

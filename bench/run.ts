@@ -9,7 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { FUNCTION_LIMITS } from '../lambda/config/defaults';
 import { createDynamoDBClient } from '../lambda/dynamodb/client';
 import { createDocumentClient } from '../lambda/dynamodb/document-client';
-import { ACTIVE_INDEX } from '../lambda/schema/tables';
+import { ACTIVE_INDEX, SEARCH_INDEX } from '../lambda/schema/tables';
 import { FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { type BundleName, type BundleResult, measureBundles } from './bundles';
 import { startEngine } from './engine';
@@ -141,6 +141,25 @@ function targets(
       value: `${most} RU at most (${vacancyReads.map((read) => read.vacancies.toLocaleString('en')).join(', ')} active)`,
       met: most <= 1,
     });
+  }
+  const largest = Math.max(0, ...measured.searches.map((search) => search.vacancies));
+  const searchesAtLargest = measured.searches.filter((search) => search.vacancies === largest);
+  if (searchesAtLargest.length > 0) {
+    const most = Math.max(...searchesAtLargest.map((search) => search.warm_rcu));
+    const over = Math.max(...searchesAtLargest.map((search) => search.warm_rcu - search.without_rcu));
+    const poll = Math.max(...measured.searches.map((search) => search.poll_rcu));
+    checks.push(
+      {
+        target: `${largest.toLocaleString('en')} active, page 1 with search's parameters (filters, q, facets), warm: ≤ 10 read units and ≤ 1 more than without them`,
+        value: `${most} RU at most, ${round(over)} RU more at most (${searchesAtLargest[0]?.without_rcu} RU without)`,
+        met: most <= 10 && over <= 1,
+      },
+      {
+        target: "A poll with search's parameters answered 304 on a warm function: ≤ 1 read unit",
+        value: `${poll} RU at most`,
+        met: poll <= 1,
+      },
+    );
   }
   const empty = syncs.find((sync) => sync.changes === 0);
   if (empty) {
@@ -314,6 +333,41 @@ async function main() {
       ]),
     ),
   );
+  console.log(
+    `\n## Page 1 with search's parameters (per_page ${PER_PAGE}) next to the same page without them (${FILTERS}); a cold function's first request reads the vendor's search index entries once\n`,
+  );
+  console.log(
+    table(
+      [
+        'active',
+        'query',
+        'total',
+        'RU warm',
+        'RU without',
+        'calls warm',
+        'p50 warm',
+        'RU cold (calls)',
+        'RU 304',
+      ],
+      measured.searches.map((r) => [
+        r.vacancies,
+        r.query,
+        r.total,
+        r.warm_rcu,
+        r.without_rcu,
+        r.warm_calls,
+        `${r.p50_ms} ms`,
+        `${r.cold_rcu} (${r.cold_calls})`,
+        r.poll_rcu,
+      ]),
+    ),
+  );
+  const searchEntry = entries.filter((entry) => entry.index === SEARCH_INDEX.name).at(-1);
+  if (searchEntry) {
+    console.log(
+      `\nA cold read of the search index, computed from its mean entry (${searchEntry.mean_bytes} B; half a unit per 4 KB): ${[1_000, 10_000, 100_000].map((n) => `${n.toLocaleString('en')} active ${round((n * searchEntry.mean_bytes) / 4096 / 2, 1)} RU`).join(', ')}.`,
+    );
+  }
   console.log('\n## Whole walks by next_page_url (from page 1 to the end)\n');
   console.log(
     table(
@@ -452,6 +506,7 @@ async function main() {
     polls,
     vacancy_reads: vacancyReads,
     syncs,
+    searches: measured.searches,
     import: imported,
     inbox,
     memory,

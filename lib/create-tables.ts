@@ -1,12 +1,19 @@
 import {
   type AttributeDefinition,
+  type AttributeValue,
   CreateTableCommand,
   type CreateTableCommandInput,
+  DeleteTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
   type KeySchemaElement,
   type Projection,
+  PutItemCommand,
   ResourceInUseException,
+  ScanCommand,
+  UpdateTableCommand,
   waitUntilTableExists,
+  waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import {
   type GlobalIndexDefinition,
@@ -69,7 +76,8 @@ export function createTableInput(definition: TableDefinition, tableName: string)
 
 /**
  * Creates the service's tables on a DynamoDB endpoint (the embedded engine, DynamoDB Local, …) and waits
- * until they are active. Idempotent: a table that already exists is left as it is.
+ * until they are active. Idempotent: a table that already exists keeps its items, and gains the indexes a newer
+ * release added (`addMissingIndexes`).
  */
 export async function createTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   const requests = [
@@ -82,8 +90,92 @@ export async function createTables(client: DynamoDBClient, names: TableNames): P
         await client.send(new CreateTableCommand(input));
       } catch (error) {
         if (!(error instanceof ResourceInUseException)) throw error;
+        await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: input.TableName });
+        await addMissingIndexes(client, input);
       }
       await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: input.TableName });
     }),
   );
+}
+
+/** The names of a table's global secondary indexes, as the engine describes it. */
+async function indexNames(client: DynamoDBClient, tableName: string): Promise<Set<string>> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  return new Set((Table?.GlobalSecondaryIndexes ?? []).map(({ IndexName }) => IndexName as string));
+}
+
+/**
+ * Gives an existing table the indexes of its definition it lacks (docs/operating.md#upgrading), as a deploy does: one
+ * `UpdateTable` per index, which DynamoDB and DynamoDB Local answer by filling the index from the items already
+ * stored. The embedded engine (dynalite) adds no index to an existing table (it refuses the call, or ignores it): there
+ * the table is rebuilt with its definition's indexes and its items put back — the same end state, for the small
+ * tables of a local data directory.
+ */
+export async function addMissingIndexes(
+  client: DynamoDBClient,
+  input: CreateTableCommandInput,
+): Promise<void> {
+  const tableName = input.TableName as string;
+  const wanted = input.GlobalSecondaryIndexes ?? [];
+  let present = await indexNames(client, tableName);
+  for (const index of wanted) {
+    if (present.has(index.IndexName as string)) continue;
+    try {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: input.AttributeDefinitions,
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: index.IndexName,
+                KeySchema: index.KeySchema,
+                Projection: index.Projection,
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      // dynalite's refusal: it takes an index only with provisioned throughput, which on-demand tables have not.
+      if (!(error instanceof Error && /provisionedThroughput/.test(error.message))) throw error;
+      await rebuildTable(client, input);
+      return;
+    }
+    await waitUntilIndexesActive(client, tableName);
+    present = await indexNames(client, tableName);
+    if (!present.has(index.IndexName as string)) {
+      await rebuildTable(client, input);
+      return;
+    }
+  }
+}
+
+/** Waits until the table and each of its indexes are active (an added index is filled first). */
+async function waitUntilIndexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexes = Table?.GlobalSecondaryIndexes ?? [];
+    if (Table?.TableStatus === 'ACTIVE' && indexes.every(({ IndexStatus }) => IndexStatus === 'ACTIVE'))
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`The indexes of ${tableName} did not become active`);
+}
+
+/** Rebuilds a table with its definition: its items read, the table created anew, the items put back. */
+async function rebuildTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
+  const tableName = input.TableName as string;
+  const items: Record<string, AttributeValue>[] = [];
+  let startKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  await client.send(new DeleteTableCommand({ TableName: tableName }));
+  await waitUntilTableNotExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+  await client.send(new CreateTableCommand(input));
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+  for (const Item of items) await client.send(new PutItemCommand({ TableName: tableName, Item }));
 }

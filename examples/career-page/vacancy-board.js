@@ -15,7 +15,7 @@
 const PARAMS = ['q', 'type', 'city', 'category', 'experience_min', 'experience_max'];
 /** What the `filters` attribute may name (all shown by default); `experience` is the pair of bounds. */
 const SHOWN = ['q', 'type', 'city', 'category', 'experience'];
-/** The facets the API counts (the listing's `facets`, docs/api.md). */
+/** The facets the API counts (docs/api.md#facets). */
 const FACETS = ['type', 'city', 'category'];
 /** The names the board owns in the page's query string. */
 const OWNED = [...PARAMS, 'page', 'job', 'lang'];

@@ -26,6 +26,11 @@ export interface paths {
          *     `next_page_url` to the end, keep `pagination.next_sync_url`, call it next time: every change is delivered
          *     at least once.
          *
+         *     Search, filters and facets: `category` and `city` (comma lists of codes, OR within), `q` (every word the
+         *     start of a word of the title or of the category or city label, case and diacritics ignored) and `facets`
+         *     combine with the other filters by AND; each facet counts what matches every filter but its own. Not with
+         *     `updated_since`.
+         *
          *     Query parameters: an integer is ASCII digits only (`7`, `007`; not `+7`, `1.5`, `1e2`); an empty value
          *     means the parameter is absent; a parameter given twice is invalid; unknown parameters are ignored. Every
          *     invalid parameter is named in the 422.
@@ -237,6 +242,7 @@ export interface components {
             company: string;
             data: components["schemas"]["VacancyAz"][];
             pagination: components["schemas"]["Pagination"];
+            facets?: components["schemas"]["FacetsAz"];
         };
         ListingEn: {
             /** @constant */
@@ -244,6 +250,7 @@ export interface components {
             company: string;
             data: components["schemas"]["VacancyEn"][];
             pagination: components["schemas"]["Pagination"];
+            facets?: components["schemas"]["FacetsEn"];
         };
         /** @description A vacancy object, its 15 fields always present and in this order. */
         Vacancy: {
@@ -363,6 +370,68 @@ export interface components {
         CityAz: "Bakı" | "Gəncə" | "Sumqayıt" | "Mingəçevir" | "Lənkəran" | "Şəki" | "Şirvan" | "Naxçıvan" | "Quba" | "Xırdalan" | "Qəbələ" | "Şamaxı";
         /** @enum {unknown} */
         CityEn: "Baku" | "Ganja" | "Sumgait" | "Mingachevir" | "Lankaran" | "Shaki" | "Shirvan" | "Nakhchivan" | "Quba" | "Khirdalan" | "Gabala" | "Shamakhi";
+        /** @description The facets asked for (`facets`), labels in Azerbaijani. */
+        FacetsAz: {
+            type?: components["schemas"]["TypeFacetAz"][];
+            category?: components["schemas"]["CategoryFacetAz"][];
+            city?: components["schemas"]["CityFacetAz"][];
+        };
+        /** @description The facets asked for (`facets`), labels in English. */
+        FacetsEn: {
+            type?: components["schemas"]["TypeFacetEn"][];
+            category?: components["schemas"]["CategoryFacetEn"][];
+            city?: components["schemas"]["CityFacetEn"][];
+        };
+        /** @description One value of the type facet — ordered by count, largest first, then the dictionary's order. */
+        TypeFacetAz: {
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
+            code: 1 | 2 | 3 | 4;
+            label: components["schemas"]["TypeAz"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the type facet — ordered by count, largest first, then the dictionary's order. */
+        TypeFacetEn: {
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
+            code: 1 | 2 | 3 | 4;
+            label: components["schemas"]["TypeEn"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the category facet — ordered by count, largest first, then the dictionary's order. */
+        CategoryFacetAz: {
+            code: string;
+            label: components["schemas"]["CategoryAz"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the category facet — ordered by count, largest first, then the dictionary's order. */
+        CategoryFacetEn: {
+            code: string;
+            label: components["schemas"]["CategoryEn"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the city facet — ordered by count, largest first, then the dictionary's order. */
+        CityFacetAz: {
+            code: string;
+            label: components["schemas"]["CityAz"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the city facet — ordered by count, largest first, then the dictionary's order. */
+        CityFacetEn: {
+            code: string;
+            label: components["schemas"]["CityEn"];
+            /** Format: int32 */
+            count: number;
+        };
         /** @description The pagination of a listing. */
         Pagination: components["schemas"]["PaginationFields"];
         /**
@@ -672,6 +741,34 @@ export interface components {
          *     `experience_min` when both are given.
          */
         ExperienceMax: number;
+        /**
+         * @description One or more category codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
+         *     vacancies whose category is any of them. The codes, in the dictionary's order: it, finance, banking, sales,
+         *     marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service,
+         *     administration, other. For example `it,finance`.
+         */
+        Category: string;
+        /**
+         * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
+         *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
+         *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
+         *     `baku,ganja`.
+         */
+        City: string;
+        /**
+         * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
+         *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
+         *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
+         *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
+         *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+         */
+        Q: string;
+        /**
+         * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
+         *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
+         *     `city,category`.
+         */
+        Facets: string;
         /** @description Vacancies per page. */
         PerPage: number;
         /** @description The page; past the last page the answer is 200 with no data. */
@@ -681,8 +778,8 @@ export interface components {
         /**
          * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
          *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
-         *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-         *     given. For example `2026-11-23T10:15:30Z`.
+         *     is a full sync. Not with `type`, `experience_min`, `experience_max`, `category`, `city`, `q`, `facets`, nor
+         *     with `page` unless a `cursor` is given. For example `2026-11-23T10:15:30Z`.
          */
         UpdatedSince: string;
         /**
@@ -758,6 +855,34 @@ export interface operations {
                  *     `experience_min` when both are given.
                  */
                 experience_max?: components["parameters"]["ExperienceMax"];
+                /**
+                 * @description One or more category codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
+                 *     vacancies whose category is any of them. The codes, in the dictionary's order: it, finance, banking, sales,
+                 *     marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service,
+                 *     administration, other. For example `it,finance`.
+                 */
+                category?: components["parameters"]["Category"];
+                /**
+                 * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
+                 *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
+                 *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
+                 *     `baku,ganja`.
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
+                 *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
+                 *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
+                 *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
+                 *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+                 */
+                q?: components["parameters"]["Q"];
+                /**
+                 * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
+                 *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
+                 *     `city,category`.
+                 */
+                facets?: components["parameters"]["Facets"];
                 /** @description Vacancies per page. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description The page; past the last page the answer is 200 with no data. */
@@ -767,8 +892,8 @@ export interface operations {
                 /**
                  * @description Makes the request a sync (see the operation): the vendor's changes from this instant on — RFC 3339 with `Z`
                  *     or a numeric offset, at most milliseconds, its UTC form within the years 0000–9999. `1970-01-01T00:00:00Z`
-                 *     is a full sync. Not with `type`, `experience_min`, `experience_max`, nor with `page` unless a `cursor` is
-                 *     given. For example `2026-11-23T10:15:30Z`.
+                 *     is a full sync. Not with `type`, `experience_min`, `experience_max`, `category`, `city`, `q`, `facets`, nor
+                 *     with `page` unless a `cursor` is given. For example `2026-11-23T10:15:30Z`.
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
                 /**

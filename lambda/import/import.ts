@@ -15,7 +15,7 @@ import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../s
 import { vendorItemKey } from '../schema/vendors';
 import { inPool } from '../store/pool';
 import { LeaseLostError } from '../store/summary-leases';
-import { type Decide, VacancyWriters } from '../store/writers';
+import { type Decide, isMarkedWrite, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
 import type { SourceRecord } from './file';
 import { validateVacancyRecord } from './record';
@@ -61,6 +61,12 @@ export interface ImportOptions {
   readonly concurrency?: number;
   /** The clock of change times (ms); the writers' own (`lambda/store/clock.ts`) unless given. */
   readonly now?: () => number;
+  /**
+   * The file's mark (docs/design.md#hostile-files): every write of the import carries it, and a record found as an
+   * earlier attempt at the same file wrote it counts as written, not unchanged — so that an import resumed after an
+   * interruption reports all that the file changed. Absent, `written` is what this run wrote.
+   */
+  readonly mark?: string;
 }
 
 /** A valid record and the line it came from. */
@@ -169,6 +175,8 @@ export async function writeVacancies(
   // Without the service zone, the day before today in UTC: a deadline before it has passed in every zone.
   const today = options.clock?.today(new Date(now())) ?? new Date(now() - DAY_MS).toISOString().slice(0, 10);
   let unchanged = 0;
+  /** Records an earlier attempt at the same file wrote: written, by the file. */
+  let writtenBefore = 0;
   const writes: { line: number; vacancy: Vacancy; decide: Decide }[] = [];
   for (const { line, vacancy } of entries) {
     if (!known.get(vacancy.vendor_id)) {
@@ -179,12 +187,15 @@ export async function writeVacancies(
     // Decided here on what was read; decided again at the write if the item changed meanwhile.
     const decision = decide(stored.get(vacancy.id), now());
     if ('refuse' in decision) rejected.push({ line, reasons: [decision.refuse] });
-    else if ('unchanged' in decision) unchanged += 1;
-    else writes.push({ line, vacancy, decide });
+    else if ('unchanged' in decision) {
+      if (options.mark !== undefined && isMarkedWrite(stored.get(vacancy.id), options.mark))
+        writtenBefore += 1;
+      else unchanged += 1;
+    } else writes.push({ line, vacancy, decide });
   }
   if (options.dryRun) {
     return {
-      imported: writes.length,
+      imported: writes.length + writtenBefore,
       unchanged,
       rejected,
       notWritten: [],
@@ -207,7 +218,7 @@ export async function writeVacancies(
   );
   for (const { key, reason } of outcome.refused) rejected.push({ line: key, reasons: [reason] });
   return {
-    imported: outcome.written,
+    imported: writtenBefore + outcome.written,
     unchanged: unchanged + outcome.unchanged,
     rejected,
     notWritten: outcome.notWritten,
@@ -229,6 +240,7 @@ export interface PlannedWrite {
 
 /** What a run of planned writes did. */
 export interface WritesOutcome {
+  /** Writes made; with a `mark`, also the items found as an earlier run under the same mark wrote them. */
   readonly written: number;
   readonly unchanged: number;
   /** Writes refused: by their decision (the item had become another vendor's), or by DynamoDB. */
@@ -250,9 +262,15 @@ export async function runWrites(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   planned: readonly PlannedWrite[],
-  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress'> = {},
+  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress' | 'mark'> = {},
 ): Promise<WritesOutcome> {
-  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  const { mark } = options;
+  const writers = new VacancyWriters({
+    client,
+    tables,
+    ...(options.now && { now: options.now }),
+    ...(mark !== undefined && { mark }),
+  });
   let written = 0;
   let unchanged = 0;
   let done = 0;
@@ -269,6 +287,9 @@ export async function runWrites(
         try {
           const outcome = await writers.write(id, decide, current);
           if ('written' in outcome || 'removed' in outcome) written += 1;
+          // Found as an earlier attempt at the same file wrote it: the file's write.
+          else if ('unchanged' in outcome && mark !== undefined && isMarkedWrite(outcome.unchanged, mark))
+            written += 1;
           else if ('unchanged' in outcome) unchanged += 1;
           else refused.push({ key, reason: outcome.refused });
         } catch (error) {
@@ -309,43 +330,123 @@ export async function runWrites(
 
 /** The records of a file, checked: the valid ones, the rejected ones, and every id the file names. */
 export interface CheckedRecords {
+  /** Records read (every record of the file, readable or not). */
+  readonly read: number;
   readonly valid: LinedVacancy[];
   readonly rejected: Rejection[];
   /** The ids of every record that gives one as an integer, valid or not. */
   readonly namedIds: number[];
 }
 
-/** Checks each record against every rule; ids must be unique within the file. */
-export function validateRecords(sources: readonly SourceRecord[], clock?: ZoneClock): CheckedRecords {
-  const rejected: Rejection[] = [];
-  const valid: LinedVacancy[] = [];
-  const namedIds: number[] = [];
-  const lineOfId = new Map<number, number>();
-  for (const source of sources) {
+/**
+ * How much of a rejection's reasons is kept: a line may break a rule thousands of times (a record of a million unknown
+ * fields), and every rejection is held until the report is written (docs/design.md#hostile-files).
+ */
+const KEPT_REASON_CHARACTERS = 1_000;
+/** Distinct reasons shared rather than repeated: a file of the same bad line 100,000 times holds its reasons once. */
+const SHARED_REASONS = 10_000;
+
+/** Keeps rejections' reasons small: at most `KEPT_REASON_CHARACTERS` of them, and the same reasons held once. */
+class ReasonsKept {
+  readonly #shared = new Map<string, readonly string[]>();
+
+  kept(reasons: readonly string[]): readonly string[] {
+    const kept: string[] = [];
+    let room = KEPT_REASON_CHARACTERS;
+    for (const reason of reasons) {
+      if (room <= 0) {
+        kept.push(`and ${reasons.length - kept.length} more`);
+        break;
+      }
+      kept.push(reason.length > room ? `${reason.slice(0, room)}…` : reason);
+      room -= reason.length;
+    }
+    const key = kept.join('\n');
+    const shared = this.#shared.get(key);
+    if (shared) return shared;
+    if (this.#shared.size < SHARED_REASONS) this.#shared.set(key, kept);
+    return kept;
+  }
+}
+
+/**
+ * Checks records one at a time, as they are read, against every rule (ids must be unique within the file), keeping
+ * only what the import needs: each valid vacancy and each rejection — never a record's parsed value.
+ */
+export class RecordChecker {
+  readonly #clock: ZoneClock | undefined;
+  readonly #lineOfId = new Map<number, number>();
+  readonly #reasons = new ReasonsKept();
+  readonly #checked = {
+    read: 0,
+    valid: [] as LinedVacancy[],
+    rejected: [] as Rejection[],
+    namedIds: [] as number[],
+  };
+
+  constructor(clock?: ZoneClock) {
+    this.#clock = clock;
+  }
+
+  /** Checks the next record of the file. */
+  add(source: SourceRecord): void {
+    const { valid, rejected, namedIds } = this.#checked;
+    this.#checked.read += 1;
     if (source.unreadable) {
-      rejected.push({ line: source.line, reasons: [source.unreadable] });
-      continue;
+      rejected.push({ line: source.line, reasons: this.#reasons.kept([source.unreadable]) });
+      return;
     }
     const id = (source.value as { id?: unknown } | null)?.id;
     if (Number.isSafeInteger(id)) namedIds.push(id as number);
-    const result = validateVacancyRecord(source.value, clock);
+    const result = validateVacancyRecord(source.value, this.#clock);
     if (!result.ok) {
-      rejected.push({ line: source.line, reasons: result.reasons });
-      continue;
+      rejected.push({ line: source.line, reasons: this.#reasons.kept(result.reasons) });
+      return;
     }
-    const earlier = lineOfId.get(result.vacancy.id);
+    const earlier = this.#lineOfId.get(result.vacancy.id);
     if (earlier !== undefined) {
       rejected.push({
         line: source.line,
         reasons: [`id ${result.vacancy.id} is already given on line ${earlier}`],
       });
-      continue;
+      return;
     }
-    lineOfId.set(result.vacancy.id, source.line);
+    this.#lineOfId.set(result.vacancy.id, source.line);
     valid.push({ line: source.line, vacancy: result.vacancy });
   }
-  return { valid, rejected, namedIds };
+
+  /** What the records checked so far came to. */
+  get checked(): CheckedRecords {
+    return this.#checked;
+  }
 }
+
+/** Checks each record against every rule; ids must be unique within the file. */
+export function validateRecords(sources: Iterable<SourceRecord>, clock?: ZoneClock): CheckedRecords {
+  const checker = new RecordChecker(clock);
+  for (const source of sources) checker.add(source);
+  return checker.checked;
+}
+
+/**
+ * Checks the records of a file as they are read (`readImportFile`): the file's bytes and parsed records are let go
+ * of as soon as each is checked. Throws what the reading throws (an `ImportFileError` for a file past a limit).
+ */
+export async function checkRecords(
+  sources: AsyncIterable<SourceRecord>,
+  clock?: ZoneClock,
+): Promise<CheckedRecords> {
+  const checker = new RecordChecker(clock);
+  for await (const source of sources) checker.add(source);
+  return checker.checked;
+}
+
+/** Records as an import takes them: read into memory, or already checked as they were read (`checkRecords`). */
+export type ImportRecords = readonly SourceRecord[] | CheckedRecords;
+
+/** The records checked: checked here when they are not yet. */
+export const checkedRecords = (records: ImportRecords, clock?: ZoneClock): CheckedRecords =>
+  'valid' in records ? records : validateRecords(records, clock);
 
 /**
  * Imports the records of a file: each is checked against every rule (and ids must be unique within the file);
@@ -354,10 +455,10 @@ export function validateRecords(sources: readonly SourceRecord[], clock?: ZoneCl
 export async function importVacancies(
   client: DynamoDBDocumentClient,
   tables: TableNames,
-  sources: readonly SourceRecord[],
+  records: ImportRecords,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const { valid, rejected } = validateRecords(sources, options.clock);
+  const { valid, rejected } = checkedRecords(records, options.clock);
   const written = await writeVacancies(client, tables, valid, options);
   return {
     ...written,

@@ -15,13 +15,14 @@ import { queryPages } from '../dynamodb/query-all';
 import { CHANGE_INDEX, ITEM, type TableNames } from '../schema/tables';
 import type { VacancyStatus } from '../schema/vacancy';
 import { fromVacancyItem, isTombstone, toVacancyItem } from '../schema/vacancy-item';
-import type { SourceRecord } from './file';
 import {
+  checkedRecords,
   type ImportOptions,
+  type ImportRecords,
   type ImportReport,
   type LinedVacancy,
+  type Rejection,
   runWrites,
-  validateRecords,
   writeVacancies,
 } from './import';
 
@@ -110,16 +111,18 @@ export function heldReason(vendorId: string, guard: SnapshotGuard): string {
 export async function importSnapshot(
   client: DynamoDBDocumentClient,
   tables: TableNames,
-  sources: readonly SourceRecord[],
+  records: ImportRecords,
   options: SnapshotOptions,
 ): Promise<SnapshotReport> {
   const { vendorId, maxClosePercent } = options;
-  const checked = validateRecords(sources, options.clock);
+  const checked = checkedRecords(records, options.clock);
+  // Its own list: the same checked records may be imported again (a retry), each time from the file's rejections.
+  const fileRejected: Rejection[] = [...checked.rejected];
   const valid: LinedVacancy[] = [];
   for (const entry of checked.valid) {
     if (entry.vacancy.vendor_id === vendorId) valid.push(entry);
     else
-      checked.rejected.push({
+      fileRejected.push({
         line: entry.line,
         reasons: [
           `vendor_id is ${entry.vacancy.vendor_id}: a snapshot of ${vendorId} takes only its vacancies`,
@@ -135,7 +138,7 @@ export async function importSnapshot(
     toClose: absent.length,
     maxClosePercent,
   };
-  const rejected = () => [...checked.rejected].sort((a, b) => a.line - b.line);
+  const rejected = () => [...fileRejected].sort((a, b) => a.line - b.line);
   if (isHeld(guard.activeToClose, activeNow, maxClosePercent)) {
     return {
       imported: 0,
@@ -153,7 +156,7 @@ export async function importSnapshot(
   }
 
   const imported = await writeVacancies(client, tables, valid, options);
-  const report = { ...imported, rejected: [...checked.rejected, ...imported.rejected] };
+  const report = { ...imported, rejected: [...fileRejected, ...imported.rejected] };
   if (options.dryRun || imported.interrupted) {
     return {
       ...report,

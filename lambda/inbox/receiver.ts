@@ -38,7 +38,7 @@ export function s3EventReceiver(receiver: ReceiverContext) {
       const outcome = await handleInboxKey(
         {
           ...context,
-          objects: s3Objects(s3, record.s3.bucket.name),
+          objects: s3Objects(s3, record.s3.bucket.name, record.s3.object.sequencer),
           remainingMs: () => invocation.getRemainingTimeInMillis(),
           log: (report) => logger.info('Inbox file', { ...inboxLogLine(report) }),
         },

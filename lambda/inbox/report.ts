@@ -35,6 +35,8 @@ export interface FileReport {
   readonly reason?: string;
   /** A snapshot's guard: how many active vacancies it closes, of how many, and the limit. */
   readonly guard?: SnapshotGuard;
+  /** Set when the file could not be moved to its folder: it was renamed or removed while it was imported. */
+  readonly notMoved?: string;
   /** Seconds from the start of the file to its report. */
   readonly seconds: number;
 }

@@ -3,10 +3,13 @@
  * that is not there (another delivery of the same event moved it) is told apart from a failure by S3's own error
  * name, never by its message.
  */
+
+import type { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -22,17 +25,29 @@ function isMissing(error: unknown): boolean {
 const copySource = (bucket: string, key: string) =>
   `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
-/** The objects of one bucket. */
-export function s3Objects(client: S3Client, bucket: string): InboxObjects {
+/**
+ * The objects of one bucket. `sequencer`, the S3 event's, tells one put of a key from another (the same for every
+ * delivery of the same event); the bucket is not versioned, and the time an object was last modified is to the second.
+ */
+export function s3Objects(client: S3Client, bucket: string, sequencer = ''): InboxObjects {
   return {
-    async read(key) {
+    async open(key) {
+      let output: GetObjectCommandOutput;
       try {
-        const output = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        return output.Body ? await output.Body.transformToByteArray() : new Uint8Array();
+        output = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
       }
+      // In Node.js the body is a stream of the response: read as it arrives, never held whole.
+      const body = output.Body as unknown as Readable | undefined;
+      return {
+        body: body ?? (async function* () {})(),
+        version: `${sequencer} ${output.ETag ?? ''} ${output.LastModified?.toISOString() ?? ''}`,
+        close: async () => {
+          body?.destroy();
+        },
+      };
     },
     async write(key, body) {
       await client.send(

@@ -79,6 +79,19 @@ export const ACTIVE_INDEX = {
 } as const;
 
 /**
+ * The sparse "search by vendor" index: the active index's keys and filter values, and the vacancy's `category`,
+ * `city` and `title` as the item already carries them — so DynamoDB fills it from the items already stored, with no
+ * backfill. A listing with search, category, city or facets reads a vendor's entries once into the function's
+ * memory (docs/design.md#search); the active index stays for the listing without them, whose entries are narrower.
+ */
+export const SEARCH_INDEX = {
+  name: 'search-by-vendor',
+  partitionKey: ITEM.vendor,
+  sortKey: ITEM.order,
+  projected: [...ACTIVE_INDEX.projected, 'category', 'city', 'title'],
+} as const;
+
+/**
  * The change index: every item of a vendor — active or not, a tombstone too — ordered by when it last changed, then
  * by id. An incremental sync reads it; writing an item moves its entry.
  */
@@ -124,6 +137,13 @@ export const VACANCIES_TABLE: TableDefinition = {
       partitionKey: { name: EXPIRY_INDEX.partitionKey, type: 'N' },
       sortKey: { name: EXPIRY_INDEX.sortKey, type: 'N' },
       projection: { type: 'KEYS_ONLY' },
+    },
+    // Added by a later release than the three before it: a deployed table gains it in place (docs/operating.md#upgrading).
+    {
+      indexName: SEARCH_INDEX.name,
+      partitionKey: { name: SEARCH_INDEX.partitionKey, type: 'S' },
+      sortKey: { name: SEARCH_INDEX.sortKey, type: 'B' },
+      projection: { type: 'INCLUDE', nonKeyAttributes: SEARCH_INDEX.projected },
     },
   ],
 };

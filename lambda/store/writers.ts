@@ -47,7 +47,16 @@ export interface WritersOptions {
   readonly leaseMs?: number;
   /** How often a writer adds the deltas it has gathered. */
   readonly flushMs?: number;
+  /**
+   * A mark every write's token starts with (`isMarkedWrite`): an import's file (docs/design.md#hostile-files), so
+   * that another attempt at the same file knows what an earlier one wrote. Letters, digits, `-` and `_`.
+   */
+  readonly mark?: string;
 }
+
+/** Whether an item was put by a write of writers given this `mark`. */
+export const isMarkedWrite = (item: StoredItem | undefined, mark: string): boolean =>
+  item?.[ITEM.write]?.startsWith(`${mark}.`) === true;
 
 /**
  * How long one write may take from its stamp (docs/design.md#incremental-sync): a write not done by then is given
@@ -72,8 +81,8 @@ export class VacancyWriters {
   readonly #tables: TableNames;
   readonly #now: () => number;
   readonly #leases: SummaryLeases;
-  /** This run's name (random) and how many writes it sent: the writes' tokens. */
-  readonly #run = randomBytes(6).toString('base64url');
+  /** This run's name (random, after its mark) and how many writes it sent: the writes' tokens. */
+  readonly #run: string;
   #writes = 0;
   /** Every vendor written by this run. */
   readonly #written = new Set<string>();
@@ -89,6 +98,8 @@ export class VacancyWriters {
     this.#client = options.client;
     this.#tables = options.tables;
     this.#now = options.now ?? serverClock(options.client as never);
+    const run = randomBytes(6).toString('base64url');
+    this.#run = options.mark === undefined ? run : `${options.mark}.${run}`;
     this.#leases = new SummaryLeases({
       store: new SummaryStore(options.client, options.tables.vendors),
       now: this.#now,

@@ -6,8 +6,9 @@
 import type { ReadCost } from '../dynamodb/capacity';
 import { collectQuery, countQuery, type MeteredQueryTarget } from '../dynamodb/metered-query';
 import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
-import { ITEM } from '../schema/tables';
+import { ITEM, SEARCH_INDEX } from '../schema/tables';
 import type { ListingCursor } from './cursor';
+import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from './search-index';
 
 /** Where a page starts: a position in the listing's order (an offset from its top), or a cursor. */
 export type PageStart = { readonly offset: number } | { readonly cursor: ListingCursor };
@@ -98,3 +99,38 @@ export function countActiveEntries(
 ): Promise<ReadCost & { total: number }> {
   return countQuery(target, activeIndexCondition(query.vendorId, query.filters, query.today), query.signal);
 }
+
+/**
+ * Every entry of a vendor's search index, newest first, in one pass (docs/design.md#search): what a function holds to
+ * answer search, filters by code and facets. Its deadlines are not filtered here — the held entries serve the next
+ * days too.
+ */
+export async function readSearchEntries(
+  target: MeteredQueryTarget,
+  vendorId: string,
+  signal: AbortSignal | undefined,
+): Promise<ReadCost & { entries: SearchEntry[] }> {
+  const { items, readUnits, calls } = await collectQuery(
+    target,
+    {
+      IndexName: SEARCH_INDEX.name,
+      ScanIndexForward: false,
+      KeyConditionExpression: '#vendor = :vendor',
+      ProjectionExpression: SEARCH_ENTRY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+      ExpressionAttributeNames: {
+        '#vendor': SEARCH_INDEX.partitionKey,
+        ...Object.fromEntries(SEARCH_ENTRY_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+      },
+      ExpressionAttributeValues: { ':vendor': vendorId },
+    },
+    signal,
+    Number.POSITIVE_INFINITY,
+    // As much as DynamoDB returns a call (1 MB), unless the target sets a page size.
+    () => MAX_QUERY_LIMIT,
+    toSearchEntry,
+  );
+  return { entries: items, readUnits, calls };
+}
+
+/** A Query's `Limit` that never binds before DynamoDB's 1 MB a call does. */
+const MAX_QUERY_LIMIT = 1_000_000;

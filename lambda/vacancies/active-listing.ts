@@ -19,12 +19,13 @@ import type {
   NotModifiedResult,
   ResolvedRequest,
 } from './request';
+import type { Facets } from './types';
 
 /** A request of the active listing, resolved. */
-type ActiveRequest = Extract<ResolvedRequest, { kind: 'active' }>;
+export type ActiveRequest = Extract<ResolvedRequest, { kind: 'active' }>;
 
 /** What decides the body, for its entity tag, once the summary is known to be current. */
-function bodyInputs(
+export function bodyInputs(
   request: ListingRequest,
   settings: ListingSettings,
   resolved: ActiveRequest,
@@ -39,6 +40,7 @@ function bodyInputs(
     locale: resolved.locale,
     lang: resolved.query.lang,
     filters: resolved.query.filters,
+    search: resolved.query.search,
     page: resolved.query.page,
     perPage: resolved.perPage,
     perPageGiven: resolved.query.perPage !== undefined,
@@ -137,6 +139,26 @@ export async function listActive(
     total = counted.total;
   }
 
+  return listingAnswer(request, resolved, settings, meter, { page, total, etag });
+}
+
+/** What a listing found: its page, `total`, the summary's tag when it was current, the facets asked for. */
+export interface ListingFound {
+  readonly page: VacancyPage;
+  readonly total: number;
+  readonly etag: string | undefined;
+  readonly facets?: Facets | undefined;
+}
+
+/** The answer of a listing from what it found: the body, its links and their cursors, and what the reads cost. */
+export function listingAnswer(
+  request: ListingRequest,
+  resolved: ActiveRequest,
+  settings: ListingSettings,
+  meter: ReadMeter,
+  { page, total, etag, facets }: ListingFound,
+): ListingResult {
+  const { query, perPage } = resolved;
   const pageUrl = pageUrlBuilder(resolved.routeUrl, query);
   const cursors = linkCursors(page, resolved.cursor);
   const link = (number: number, cursor: ListingCursor | undefined) =>
@@ -153,6 +175,7 @@ export async function listActive(
         next: () => link(query.page + 1, cursors.next),
         prev: () => link(query.page - 1, cursors.prev),
       }),
+      ...(facets && { facets }),
     },
     ...(etag && { etag }),
     locale: resolved.locale,

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import type { VacancyFilters } from '../schema/active-index';
 import { readBigEndian, writeBigEndian } from '../schema/big-endian';
 import { CHANGE_KEY_BYTES } from '../schema/change-index';
+import { isSearch, type SearchFilters } from './query';
 
 /**
  * Which side of the position a page lies on, in listing order (newest first): `older` follows `next_page_url`,
@@ -54,10 +55,22 @@ export interface CursorBinding {
   readonly walk: string;
 }
 
-/** The binding of a listing's walk: its filters. */
-export function listingBinding(vendorId: string, filters: VacancyFilters): CursorBinding {
+/**
+ * The binding of a listing's walk: its filters — and search's, when given (`q` by its folded words: `Müh` and `muh`
+ * are one filter); a walk without them is bound as before search existed, so its cursors stay valid.
+ */
+export function listingBinding(
+  vendorId: string,
+  filters: VacancyFilters,
+  search?: SearchFilters,
+): CursorBinding {
   const { type, experienceMin, experienceMax } = filters;
-  return { vendorId, walk: `list|${type ?? ''}|${experienceMin ?? ''}|${experienceMax ?? ''}` };
+  const walk = `list|${type ?? ''}|${experienceMin ?? ''}|${experienceMax ?? ''}`;
+  if (!isSearch(search)) return { vendorId, walk };
+  const { category = [], city = [], q, facets = [] } = search;
+  // JSON keeps the parts apart whatever the words hold.
+  const searched = JSON.stringify([category, city, q?.words ?? [], facets]);
+  return { vendorId, walk: `${walk}|${searched}` };
 }
 
 /** The binding of a sync's walk: its `updated_since` (ms). */

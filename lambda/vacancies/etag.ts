@@ -3,7 +3,8 @@
  * the same bytes — told apart by their first character, so they can never collide:
  *
  * - `"s…"`, from what decides a body when the vendor's summary is current: the build of the function, the vendor
- *   and its company name, the summary's version, the day in the service zone, the normalised parameters (the
+ *   and its company name, the summary's version, the day in the service zone, the normalised parameters (search's
+ *   too; the
  *   effective `per_page` too, and whether `lang` and `per_page` were given: the links keep them only then), the cursor, the locale and the base of the links. A poll whose `If-None-Match` holds
  *   it is answered 304 after one read of the summary.
  * - `"b…"`, the digest of the body itself (`http/conditional.ts`), when the summary cannot be trusted.
@@ -15,6 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { VacancyFilters } from '../schema/active-index';
 import type { Locale } from '../schema/vacancy';
+import type { SearchFilters } from './query';
 
 /** Set by the bundler (`lib/stack/bundling.ts`) to a digest of the sources; absent when they run unbundled. */
 declare const VVA_BUILD_ID: string | undefined;
@@ -35,6 +37,8 @@ export interface BodyInputs {
   /** `lang` as the request gave it (normalised), or none: the links keep it only when given. */
   readonly lang: Locale | undefined;
   readonly filters: VacancyFilters;
+  /** Search's parameters, in their canonical form (the links carry them so). */
+  readonly search: SearchFilters | undefined;
   readonly page: number;
   readonly perPage: number;
   /** Whether the request gave `per_page` (the links keep it only then), whatever its effective value. */
@@ -60,6 +64,10 @@ export function summaryETag(inputs: BodyInputs): string {
     filters.type ?? '',
     filters.experienceMin ?? '',
     filters.experienceMax ?? '',
+    inputs.search?.category ?? [],
+    inputs.search?.city ?? [],
+    inputs.search?.q?.text ?? '',
+    inputs.search?.facets ?? [],
     inputs.page,
     inputs.perPage,
     inputs.perPageGiven,

@@ -19,6 +19,7 @@ import { showVacancy } from './one-vacancy';
 import { givesValue } from './query';
 import type { VacancyRepository } from './repository';
 import type { ListingSettings } from './request';
+import { SearchIndexCache } from './search-index';
 
 /** What the listing handler is built from; the Lambda entry point makes them once per container. */
 export interface ListingHandlerDependencies {
@@ -31,6 +32,8 @@ export interface ListingHandlerDependencies {
   readonly now?: () => Date;
   /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
+  /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
+  readonly searchIndexes?: SearchIndexCache;
 }
 
 /**
@@ -50,6 +53,7 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
 export function createListingHandler(dependencies: ListingHandlerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
+  const searchIndexes = dependencies.searchIndexes ?? new SearchIndexCache();
 
   /**
    * The headers of every 200 (and of the 304 standing for it) of both routes. A page (a publishable key, from one
@@ -94,6 +98,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       },
       repository,
       settings,
+      searchIndexes,
     );
     reportListing(logger, metrics, vendor, result);
     const headers = {

@@ -1,9 +1,11 @@
 /**
  * `GET /vendor/vacancies`, stripped of its transport (docs/api.md): the request is validated and resolved once
- * (`request.ts`), then answered by its strategy — the active listing (`active-listing.ts`) or, with
+ * (`request.ts`), then answered by its strategy — the active listing (`active-listing.ts`; with search's parameters,
+ * `search-listing.ts`) or, with
  * `updated_since`, the sync (`sync.ts`) — with one meter of what its reads cost.
  */
 import { listActive } from './active-listing';
+import { isSearch } from './query';
 import { ReadMeter } from './read-meter';
 import type { VacancyRepository } from './repository';
 import {
@@ -13,17 +15,24 @@ import {
   type NotModifiedResult,
   resolveRequest,
 } from './request';
+import type { SearchIndexCache } from './search-index';
+import { listSearch } from './search-listing';
 import { syncVacancies } from './sync';
 
-/** Answers one request of the vacancies route: a page of the listing or of a sync, or a 304. */
+/**
+ * Answers one request of the vacancies route: a page of the listing or of a sync, or a 304. A listing with search's
+ * parameters is answered from the vendor's search index as the function holds it (`searchIndexes`).
+ */
 export async function listVacancies(
   request: ListingRequest,
   repository: VacancyRepository,
   settings: ListingSettings,
+  searchIndexes: SearchIndexCache,
 ): Promise<ListingResult | NotModifiedResult> {
   const resolved = resolveRequest(request, settings);
   const meter = new ReadMeter();
-  return resolved.kind === 'sync'
-    ? syncVacancies(request, resolved, repository, settings, meter)
+  if (resolved.kind === 'sync') return syncVacancies(request, resolved, repository, settings, meter);
+  return isSearch(resolved.query.search)
+    ? listSearch(request, resolved, repository, settings, meter, searchIndexes)
     : listActive(request, resolved, repository, settings, meter);
 }

@@ -3,7 +3,17 @@ import { formatRfc3339 } from '../time/rfc3339';
 import type { ListingQuery, Pagination } from './types';
 
 /** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
-type CarriedParameter = 'type' | 'experience_min' | 'experience_max' | 'per_page' | 'lang' | 'updated_since';
+type CarriedParameter =
+  | 'type'
+  | 'experience_min'
+  | 'experience_max'
+  | 'category'
+  | 'city'
+  | 'q'
+  | 'facets'
+  | 'per_page'
+  | 'lang'
+  | 'updated_since';
 
 /** Position (from 0) of the first vacancy of a page. */
 export function pageOffset(page: number, perPage: number): number {
@@ -17,7 +27,8 @@ export function lastPage(total: number, perPage: number): number {
 
 /**
  * The builder of a listing's page URLs: the absolute URL of the route with every recognised parameter the
- * request gave (normalised: `007` becomes `7`, `EN` becomes `en`), then `page`, then the link's `cursor` if any.
+ * request gave (normalised: `007` becomes `7`, `EN` becomes `en`, codes once each in the dictionary's order, `q`
+ * trimmed with single spaces), then `page`, then the link's `cursor` if any.
  */
 export function pageUrlBuilder(
   routeUrl: string,
@@ -27,6 +38,10 @@ export function pageUrlBuilder(
     ['type', query.filters.type],
     ['experience_min', query.filters.experienceMin],
     ['experience_max', query.filters.experienceMax],
+    ['category', query.search?.category?.join(',')],
+    ['city', query.search?.city?.join(',')],
+    ['q', query.search?.q?.text],
+    ['facets', query.search?.facets?.join(',')],
     ['per_page', query.perPage],
     ['lang', query.lang],
     ['updated_since', query.updatedSince === undefined ? undefined : formatRfc3339(query.updatedSince)],

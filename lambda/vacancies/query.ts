@@ -1,10 +1,37 @@
 import { PER_PAGE_LIMITS } from '../config/defaults';
 import type { FieldErrors } from '../http/errors';
 import type { VacancyFilters } from '../schema/active-index';
+import { searchWords } from '../schema/search-words';
 import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
 import { parseRfc3339 } from '../time/rfc3339';
+import { DICTIONARY } from './dictionary';
 import { isLocale } from './locale';
 import type { ListingQuery } from './types';
+
+/** The facets a listing can count (docs/api.md#search-filters-and-facets), in the order a response lists them. */
+export const FACET_NAMES = ['type', 'category', 'city'] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
+
+/** The codes each coded filter accepts, in the dictionary's order (docs/api.md#dictionary). */
+export const FILTER_CODES = {
+  category: Object.keys(DICTIONARY.category),
+  city: Object.keys(DICTIONARY.city),
+} as const;
+
+/**
+ * A listing's search, filters by code and facets (docs/api.md#search-filters-and-facets), each in its canonical form:
+ * codes once each, in the dictionary's order; `q` trimmed with its blanks as single spaces, and its folded words.
+ */
+export interface SearchFilters {
+  readonly category?: readonly string[];
+  readonly city?: readonly string[];
+  readonly q?: { readonly text: string; readonly words: readonly string[] };
+  readonly facets?: readonly FacetName[];
+}
+
+/** Whether a listing request asks for any of search's parameters: then it is answered from the search index. */
+export const isSearch = (search: SearchFilters | undefined): search is SearchFilters =>
+  search !== undefined && Object.keys(search).length > 0;
 
 /** Query parameters as API Gateway (REST, v1 event) hands them over: decoded, every value of every name. */
 export type MultiValueParameters = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
@@ -15,7 +42,14 @@ export type MultiValueParameters = Readonly<Record<string, readonly string[] | u
  */
 export type ParseResult =
   | { ok: true; query: ListingQuery }
-  | { ok: false; errors: FieldErrors; cursor?: string; filters?: VacancyFilters; sync?: true };
+  | {
+      ok: false;
+      errors: FieldErrors;
+      cursor?: string;
+      filters?: VacancyFilters;
+      search?: SearchFilters;
+      sync?: true;
+    };
 
 interface Range {
   readonly min: number;
@@ -29,7 +63,14 @@ export const LIMITS = {
   experience: { min: 0, max: 100 },
   // Past the last page is allowed; beyond this a page number cannot be represented exactly in JSON.
   page: { min: 1, max: Number.MAX_SAFE_INTEGER },
+  /** Entries of `category` or `city`, repeats included. */
+  codes: { max: 20 },
+  /** Characters of `q` once trimmed, and its words. */
+  q: { min: 1, max: 100, words: 10 },
 } as const;
+
+/** The parameters of search (docs/api.md#search-filters-and-facets): none goes with `updated_since`. */
+const SEARCH_PARAMETERS = ['category', 'city', 'q', 'facets'] as const;
 
 /** The parameters the listing recognises; any other name is ignored. */
 export const RECOGNISED_PARAMETERS = [
@@ -40,6 +81,7 @@ export const RECOGNISED_PARAMETERS = [
   'page',
   'lang',
   'updated_since',
+  ...SEARCH_PARAMETERS,
   'cursor',
 ] as const;
 type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
@@ -125,8 +167,10 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     updatedSince = parseRfc3339(updatedSinceText);
     if (updatedSince === undefined) fail('updated_since', UPDATED_SINCE_MESSAGE);
   }
+  const search = parseSearch(raw, fail);
+
   if (given('updated_since')) {
-    for (const name of ['type', 'experience_min', 'experience_max'] as const) {
+    for (const name of ['type', 'experience_min', 'experience_max', ...SEARCH_PARAMETERS] as const) {
       if (given(name)) errors[name] = [`The ${name} cannot be combined with updated_since.`];
     }
     if (given('page') && !given('cursor')) errors.page = ['The page cannot be combined with updated_since.'];
@@ -139,6 +183,7 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
   };
   if (Object.keys(errors).length > 0) {
     const filtersValid = !errors.type && !errors.experience_min && !errors.experience_max;
+    const searchValid = SEARCH_PARAMETERS.every((name) => !errors[name]);
     return {
       ok: false,
       // In the order of the parameters, whatever order they were found in.
@@ -146,7 +191,8 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
         RECOGNISED_PARAMETERS.flatMap((name) => (errors[name] ? [[name, errors[name]]] : [])),
       ),
       ...(cursor !== undefined && { cursor }),
-      ...(filtersValid && { filters }),
+      // The filters (search's too), when all are valid: a cursor is checked against them.
+      ...(filtersValid && searchValid && { filters, ...(isSearch(search) && { search }) }),
       ...(given('updated_since') && { sync: true as const }),
     };
   }
@@ -154,6 +200,7 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     ok: true,
     query: {
       filters,
+      ...(isSearch(search) && { search }),
       page: page ?? 1,
       ...(perPage !== undefined && { perPage }),
       ...(lang && { lang }),
@@ -161,4 +208,64 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
       ...(updatedSince !== undefined && { updatedSince }),
     },
   };
+}
+
+/** A comma list of codes: each one of `codes`, at most `LIMITS.codes.max` entries; once each, in `codes`' order. */
+function codeList(
+  name: 'category' | 'city',
+  value: string,
+  fail: (name: ParameterName, message: string) => undefined,
+): string[] | undefined {
+  const codes = FILTER_CODES[name];
+  const entries = value.split(',');
+  if (entries.length > LIMITS.codes.max) {
+    return fail(name, `The ${name} must have at most ${LIMITS.codes.max} entries.`);
+  }
+  if (!entries.every((entry) => codes.includes(entry))) {
+    return fail(name, `The ${name} must be one or more of: ${codes.join(', ')}.`);
+  }
+  return codes.filter((code) => entries.includes(code));
+}
+
+/** `q`: trimmed, 1–100 characters (code points), a letter or digit, at most 10 words. */
+function searchText(
+  value: string,
+  fail: (name: ParameterName, message: string) => undefined,
+): SearchFilters['q'] {
+  const text = value.trim().replace(/\s+/gu, ' ');
+  const { min, max } = LIMITS.q;
+  if ([...text].length > max) return fail('q', `The q must be between ${min} and ${max} characters.`);
+  const words = searchWords(text);
+  if (words.length === 0) return fail('q', 'The q must contain a letter or a digit.');
+  if (words.length > LIMITS.q.words) return fail('q', `The q must have at most ${LIMITS.q.words} words.`);
+  return { text, words };
+}
+
+/** The search parameters given (each valid one; an invalid one is reported through `fail`). */
+function parseSearch(
+  raw: (name: ParameterName) => string | undefined,
+  fail: (name: ParameterName, message: string) => undefined,
+): SearchFilters {
+  const search: {
+    category?: readonly string[];
+    city?: readonly string[];
+    q?: SearchFilters['q'];
+    facets?: readonly FacetName[];
+  } = {};
+  for (const name of ['category', 'city'] as const) {
+    const value = raw(name);
+    const codes = value === undefined ? undefined : codeList(name, value, fail);
+    if (codes) search[name] = codes;
+  }
+  const text = raw('q');
+  const q = text === undefined ? undefined : searchText(text, fail);
+  if (q) search.q = q;
+  const facets = raw('facets');
+  if (facets !== undefined) {
+    const asked = facets.split(',');
+    if (asked.every((name) => (FACET_NAMES as readonly string[]).includes(name))) {
+      search.facets = FACET_NAMES.filter((name) => asked.includes(name));
+    } else fail('facets', `The facets must be one or more of: ${FACET_NAMES.join(', ')}.`);
+  }
+  return search;
 }

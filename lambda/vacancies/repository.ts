@@ -13,7 +13,12 @@ import type { ReadClient } from '../dynamodb/read-client';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import type { SummaryRead } from '../store/summary-reader';
 import { SummaryReader } from '../store/summary-reader';
-import { countActiveEntries, type PageQuery, readPageEntries } from './active-index-reader';
+import {
+  countActiveEntries,
+  type PageQuery,
+  readPageEntries,
+  readSearchEntries,
+} from './active-index-reader';
 import {
   type ChangeEntry,
   type ChangeRange,
@@ -28,6 +33,7 @@ import {
   type ShownItem,
   type SyncedItem,
 } from './item-reader';
+import type { SearchEntry } from './search-index';
 
 /** A page of a listing. */
 export interface VacancyPage extends ReadCost {
@@ -60,6 +66,17 @@ export interface VacancyRepository {
   readPage(query: PageQuery): Promise<VacancyPage>;
   /** How many of a vendor's vacancies are listable and match the filters, counted on the index (the slow, exact way). */
   countActive(query: Omit<PageQuery, 'start' | 'limit'>): Promise<ReadCost & { readonly total: number }>;
+  /** Every entry of the vendor's search index, newest first (docs/design.md#search). */
+  readSearchEntries(
+    vendorId: string,
+    signal?: AbortSignal,
+  ): Promise<ReadCost & { readonly entries: SearchEntry[] }>;
+  /** Items by id as a listing shows them, the vendor's only, in the order of `ids` (missing ones left out). */
+  readListed(
+    vendorId: string,
+    ids: readonly number[],
+    signal?: AbortSignal,
+  ): Promise<ReadCost & { readonly items: ListedVacancy[]; readonly foreignItems: number }>;
   /** The vendor's summary, read strongly; undefined when it has none. */
   readSummary(vendorId: string, signal?: AbortSignal): Promise<SummaryRead>;
   /** The first `limit` changes of a range of the change index, oldest first, and whether more follow. */
@@ -135,6 +152,9 @@ export function createVacancyRepository(
       };
     },
     countActive: (query) => countActiveEntries(index, query),
+    readSearchEntries: (vendorId, signal) => readSearchEntries(index, vendorId, signal),
+    readListed: (vendorId, ids, signal) =>
+      readItems<ListedVacancy>(items, vendorId, ids, ITEM_VIEWS.listed, signal),
     readChanges: (range) => readChangeEntries(index, range),
     countChanges: (range) => countChangeEntries(index, range),
     readItems: (vendorId, ids, signal) =>

@@ -106,11 +106,12 @@ export function resolveRequest(request: ListingRequest, settings: ListingSetting
   const query = parsed.ok ? parsed.query : undefined;
   // A cursor is checked against the walk as given — the filters, or a sync's start — so only once that is valid.
   const filters = parsed.ok ? parsed.query.filters : parsed.filters;
+  const search = parsed.ok ? parsed.query.search : parsed.search;
   const given = parsed.ok ? parsed.query.cursor : parsed.cursor;
   const since = query?.updatedSince;
   const vendorId = request.vendor.vendorId;
   const binding =
-    since === undefined ? listingBinding(vendorId, filters ?? {}) : syncBinding(vendorId, since);
+    since === undefined ? listingBinding(vendorId, filters ?? {}, search) : syncBinding(vendorId, since);
   const checkable =
     given !== undefined && (since === undefined ? filters !== undefined : query !== undefined);
   const cursor = checkable && since === undefined ? decodeCursor(given, binding) : undefined;

@@ -1,10 +1,13 @@
 /** Types of the listing request and response (the vacancy itself is described in `schema/vacancy.ts`). */
 import type { VacancyFilters } from '../schema/active-index';
 import type { Locale, StoredStatus, VacancyObject } from '../schema/vacancy';
+import type { FacetName, SearchFilters } from './query';
 
 /** A valid listing request's query parameters, defaults not yet applied where the request left them out. */
 export interface ListingQuery {
   readonly filters: VacancyFilters;
+  /** Search, filters by code and facets (docs/api.md#search-filters-and-facets); absent when none was given. */
+  readonly search?: SearchFilters;
   readonly page: number;
   /** Absent when the request gave none; the deployment's default applies. */
   readonly perPage?: number;
@@ -26,12 +29,23 @@ export interface Pagination {
   prev_page_url: string | null;
 }
 
-/** The success envelope (docs/api.md#the-listing). */
+/** One value of a facet: its code (a type's is a number), its label in the response's locale, how many match. */
+export interface FacetValue {
+  code: string | number;
+  label: string;
+  count: number;
+}
+
+/** The facets asked for (docs/api.md#facets): for each, its values by count, then the dictionary's order. */
+export type Facets = Partial<Record<FacetName, FacetValue[]>>;
+
+/** The success envelope (docs/api.md#the-listing); `facets` only when asked for. */
 export interface ListingResponse {
   status: 'success';
   company: string;
   data: VacancyObject[];
   pagination: Pagination;
+  facets?: Facets;
 }
 
 /** An active vacancy in a sync: the vacancy object, then its status and when it last changed. */

@@ -5,13 +5,15 @@
  *
  * A folder is not a bucket: a file copied in appears before it is complete. A file is taken once its size and
  * modification time have stood still for `SETTLE_MS` (or write it elsewhere and rename it in; dot files are
- * ignored until then, as their names say they are still being written).
+ * ignored until then, as their names say they are still being written). Only regular files are read: a symbolic
+ * link, a pipe or a device is never followed nor opened, and goes to `failed/` with why. A file is read from the
+ * handle opened when it was picked up, so renaming it meanwhile changes nothing of what is imported.
  */
-import { watch } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { constants, type Stats, watch } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { handleInboxKey, type InboxObjects } from '../../lambda/inbox/inbox';
+import { handleInboxKey, type InboxObjects, type OpenedObject } from '../../lambda/inbox/inbox';
 import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
 import type { FileReport } from '../../lambda/inbox/report';
 import type { TableNames } from '../../lambda/schema/tables';
@@ -20,20 +22,62 @@ import type { ZoneClock } from '../../lambda/time/zone-clock';
 /** How long a file must stand still before it is taken. */
 const SETTLE_MS = 250;
 
-const isMissing = (error: unknown) => (error as { code?: string } | null)?.code === 'ENOENT';
+const errorCode = (error: unknown) => (error as { code?: string } | null)?.code;
+const isMissing = (error: unknown) => errorCode(error) === 'ENOENT';
+
+/** What kind of entry a non-regular file is, in words. */
+function entryKind(entry: Stats): string {
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isDirectory()) return 'a folder';
+  if (entry.isFIFO()) return 'a named pipe';
+  if (entry.isSocket()) return 'a socket';
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/** Why an entry is not read. */
+const notRegular = (kind: string) => ({
+  refused: `${kind}: the inbox reads only regular files, and never follows a link; put the file itself in incoming/`,
+});
+
+/**
+ * Opens a regular file, never through a link: `lstat` says what the entry is, and the open refuses a link put there
+ * meanwhile (`O_NOFOLLOW`) and never waits on a pipe (`O_NONBLOCK`).
+ */
+async function openRegularFile(path: string): Promise<OpenedObject | { refused: string } | undefined> {
+  let entry: Stats;
+  try {
+    entry = await lstat(path);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  if (!entry.isFile()) return notRegular(entryKind(entry));
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    if (errorCode(error) === 'ELOOP') return notRegular('a symbolic link');
+    throw error;
+  }
+  const opened = await handle.stat();
+  if (!opened.isFile()) {
+    await handle.close();
+    return notRegular(entryKind(opened));
+  }
+  return {
+    body: handle.createReadStream({ autoClose: false }),
+    version: `${opened.dev}:${opened.ino}:${opened.size}:${opened.mtimeMs}`,
+    close: () => handle.close(),
+  };
+}
 
 /** The inbox's objects as files of a folder: a key is a path under it. */
 export function folderObjects(folder: string): InboxObjects {
   const path = (key: string) => join(folder, ...key.split('/'));
   return {
-    async read(key) {
-      try {
-        return await readFile(path(key));
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
-      }
-    },
+    open: (key) => openRegularFile(path(key)),
     async write(key, body) {
       // Written beside, then renamed: a reader never sees half a report.
       await mkdir(dirname(path(key)), { recursive: true });
@@ -82,8 +126,9 @@ async function filesUnder(root: string, folder: string): Promise<string[]> {
     if (isMissing(error)) return [];
     throw error;
   }
+  // Every entry but a folder: one that is not a regular file is refused (and reported), not passed over.
   return entries
-    .filter((entry) => entry.isFile())
+    .filter((entry) => !entry.isDirectory())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
@@ -96,12 +141,14 @@ export async function watchInboxFolder(options: InboxFolderOptions): Promise<Inb
   const waiting = new Map<string, NodeJS.Timeout>();
   let queue = Promise.resolve();
   let stopped = false;
+  // Stopping stops the file under way cleanly: it stays in incoming/, and the next start finishes it.
+  const stopping = new AbortController();
 
   const handle = (key: string) => {
     queue = queue.then(async () => {
       if (stopped) return;
       try {
-        const outcome = await handleInboxKey(
+        await handleInboxKey(
           {
             objects,
             client: options.client,
@@ -109,10 +156,10 @@ export async function watchInboxFolder(options: InboxFolderOptions): Promise<Inb
             clock: options.clock,
             maxClosePercent: options.maxClosePercent,
             log: options.onReport,
+            signal: stopping.signal,
           },
           key,
         );
-        if ('unfinished' in outcome) options.onReport(outcome.unfinished);
       } catch (error) {
         options.onError(error, key);
       }
@@ -125,8 +172,9 @@ export async function watchInboxFolder(options: InboxFolderOptions): Promise<Inb
     const check = async (before?: string) => {
       let now: string;
       try {
-        const found = await stat(path);
-        if (!found.isFile()) throw new Error('not a file');
+        // The entry itself, never what a link points to; a folder's own files are seen on their own.
+        const found = await lstat(path);
+        if (found.isDirectory()) throw new Error('a folder');
         now = `${found.size}:${found.mtimeMs}`;
       } catch {
         waiting.delete(key);
@@ -161,6 +209,7 @@ export async function watchInboxFolder(options: InboxFolderOptions): Promise<Inb
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       watcher.close();
       for (const timer of waiting.values()) clearTimeout(timer);
       waiting.clear();

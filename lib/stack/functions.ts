@@ -7,7 +7,13 @@ import {
 import { Construct } from 'constructs';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
-import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, VENDOR_INDEXES } from '../../lambda/schema/tables';
+import {
+  ACTIVE_INDEX,
+  CHANGE_INDEX,
+  EXPIRY_INDEX,
+  SEARCH_INDEX,
+  VENDOR_INDEXES,
+} from '../../lambda/schema/tables';
 import { vendorItemKey } from '../../lambda/schema/vendors';
 import { webhookItemKey } from '../../lambda/webhooks/endpoint';
 import { functionEnvironment } from '../function-environment';
@@ -78,11 +84,14 @@ export class ServiceFunctions extends Construct {
       limits: FUNCTION_LIMITS.listing,
       environment: environmentOf('listing'),
       statements: [
-        // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index,
-        // BatchGetItem of a page, GetItem of the vendor's summary — never of a key or a vendor item.
+        // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index (the search
+        // index, docs/design.md#search), BatchGetItem of a page, GetItem of the vendor's summary — never of a key or
+        // a vendor item.
         new iam.PolicyStatement({
           actions: ['dynamodb:Query'],
-          resources: [`${data.vacancies.tableArn}/index/${ACTIVE_INDEX.name}`],
+          resources: [ACTIVE_INDEX.name, SEARCH_INDEX.name].map(
+            (name) => `${data.vacancies.tableArn}/index/${name}`,
+          ),
         }),
         new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
         new iam.PolicyStatement({

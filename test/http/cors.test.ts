@@ -97,6 +97,12 @@ describe('publishable keys and CORS on the local server', () => {
     expectReadableBy(again, PAGE);
     // And its other origin (development).
     expect((await get(PAGE_KEY, { Origin: 'http://localhost:8080' })).status).toBe(200);
+    // Search, filters by code and facets: a page may use them all (the local gateway passes them on).
+    const search = await get(PAGE_KEY, { Origin: PAGE }, `${listing}?city=baku,ganja&q=dev&facets=city,type`);
+    expect(search.status).toBe(200);
+    expectReadableBy(search, PAGE);
+    const { facets } = (await search.json()) as { facets: Record<string, unknown[]> };
+    expect(Object.keys(facets)).toEqual(['type', 'city']);
   });
 
   it('answers one vacancy and its JobPosting to a page, with the vendor’s website', async () => {

@@ -5,11 +5,14 @@
  * `ImportFailing` alarm's metric, the function's `Errors`).
  */
 import { gzipSync } from 'node:zlib';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { S3Event } from 'aws-lambda';
+import { handleInboxKey, type InboxObjects } from '../../lambda/inbox/inbox';
 import { InboxFileFailed, s3EventReceiver } from '../../lambda/inbox/receiver';
 import type { FileReport } from '../../lambda/inbox/report';
+import { s3Objects } from '../../lambda/inbox/s3-objects';
 import { isCurrent } from '../../lambda/schema/summary';
 import { CHANGE_INDEX } from '../../lambda/schema/tables';
 import type { ListingResponse } from '../../lambda/vacancies/types';
@@ -202,6 +205,30 @@ describe('a file put under incoming/', () => {
       expect(await s3.text(`failed/${path}`)).toBe(body);
       expect(await report(path)).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(reason) });
     }
+  });
+
+  it('is imported as picked up and reported under its name when it is removed meanwhile', async () => {
+    await s3.put('incoming/vanishing.ndjson', ndjson([acme(60), acme(61)]));
+    const bucket = s3Objects(s3.client, s3.bucket);
+    const objects: InboxObjects = {
+      ...bucket,
+      async open(key) {
+        const opened = await bucket.open(key);
+        await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+        return opened;
+      },
+    };
+    await handleInboxKey(
+      { objects, client: tables.documentClient, tables: tables.names, clock: CLOCK, maxClosePercent: 20 },
+      'incoming/vanishing.ndjson',
+    );
+    expect(await report('vanishing.ndjson')).toMatchObject({
+      outcome: 'done',
+      read: 2,
+      written: 2,
+      notMoved: expect.stringMatching(/renamed or removed meanwhile/),
+    });
+    expect((await vendorItems('acme')).map(([id]) => id)).toEqual(expect.arrayContaining([60, 61]));
   });
 
   it('ignores folders and hidden files', async () => {

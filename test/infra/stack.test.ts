@@ -151,13 +151,15 @@ describe('the stack, with default settings', () => {
       ]);
     });
 
-    it("lets the listing Query only the active index, BatchGetItem only the vacancies table, and read only the vendors' summaries", () => {
+    it("lets the listing Query only the active and search indexes, BatchGetItem only the vacancies table, and read only the vendors' summaries", () => {
       const grants = dynamodbGrants(template, 'GET /vendor/vacancies');
       expect(grants).toHaveLength(3);
+      const index = (name: string) =>
+        `\\{"Fn::Join":\\["",\\[\\{"Fn::GetAtt":\\["DataVacancies\\w+","Arn"\\]\\},"\\/index\\/${name}"\\]\\]\\}`;
       expect(grants).toContainEqual([
         ['dynamodb:Query'],
         expect.stringMatching(
-          /^\{"Fn::Join":\["",\[\{"Fn::GetAtt":\["DataVacancies\w+","Arn"\]\},"\/index\/active-by-vendor"\]\]\}$/,
+          new RegExp(`^\\[${index('active-by-vendor')},${index('search-by-vendor')}\\]$`),
         ),
       ]);
       expect(grants).toContainEqual([

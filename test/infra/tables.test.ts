@@ -37,7 +37,7 @@ describe('table definitions', () => {
     },
   );
 
-  it('make each vacancy index as narrow as what reads it: the filters, the status, the keys', () => {
+  it('make each vacancy index as narrow as what reads it: the filters, the status, the keys, what search matches', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       GlobalSecondaryIndexes: [
@@ -64,6 +64,17 @@ describe('table definitions', () => {
             { AttributeName: 'd', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+        {
+          IndexName: 'search-by-vendor',
+          KeySchema: [
+            { AttributeName: 'v', KeyType: 'HASH' },
+            { AttributeName: 'o', KeyType: 'RANGE' },
+          ],
+          Projection: {
+            ProjectionType: 'INCLUDE',
+            NonKeyAttributes: ['t', 'n', 'x', 'd', 'category', 'city', 'title'],
+          },
         },
       ],
     });

@@ -3,11 +3,12 @@
  * `incoming/` is imported by the inbox's own code, moved and reported, and its vacancies are served; a snapshot
  * held by the guard waits in `held/`.
  */
-import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FileReport } from '../../lambda/inbox/report';
+import { writeGzipBomb } from '../support/gzip-bomb';
 import { type NpmStart, startNpmStart } from '../support/npm-start';
 import { vacancyRecord } from '../support/vacancies';
 
@@ -20,13 +21,24 @@ const caspian = (id: number) =>
 let folder: string;
 let server: NpmStart;
 
-/** Puts a file in as a careful writer does (written as a dot file, renamed), and waits for its report. */
-async function drop(path: string, body: string): Promise<FileReport> {
+/**
+ * Puts a file in as a careful writer does (written as a dot file by `write`, renamed), and waits for its report.
+ */
+async function drop(
+  path: string,
+  body: string | ((partial: string) => Promise<unknown>),
+): Promise<FileReport> {
   const target = join(folder, 'incoming', ...path.split('/'));
   const partial = join(target, '..', `.${path.split('/').at(-1)}.part`);
   await mkdir(join(target, '..'), { recursive: true });
-  await writeFile(partial, body);
+  if (typeof body === 'string') await writeFile(partial, body);
+  else await body(partial);
   await rename(partial, target);
+  return reportOf(path);
+}
+
+/** Waits for a file's report. */
+async function reportOf(path: string): Promise<FileReport> {
   const report = join(folder, 'reports', `${path}.json`);
   for (;;) {
     try {
@@ -83,5 +95,50 @@ describe('npm start -- --inbox', () => {
     expect(report).toMatchObject({ outcome: 'held', snapshotOf: 'caspian-digital', written: 0, closed: 0 });
     expect(report.reason).toMatch(/^this snapshot would close \d+ of caspian-digital's \d+ active vacancies/);
     expect(await exists('held/snapshots/caspian-digital/nightly.ndjson')).toBe(true);
+  });
+
+  it('refuses a gzip bomb whole, and keeps answering while it does and after', async () => {
+    const listing = async () =>
+      (
+        await fetch(`${server.url}/vendor/vacancies?per_page=1`, {
+          headers: { Authorization: `Bearer ${KEY}` },
+        })
+      ).status;
+    // 500 MiB of `{}` lines in about 515 KB: a record a line, far more than a file may hold.
+    let bombBytes = 0;
+    const reported = drop('bomb.ndjson.gz', async (partial) => {
+      bombBytes = await writeGzipBomb(partial, { unit: '{}\n', bytes: 500 * 1024 * 1024 });
+    });
+    const answered: number[] = [];
+    let done = false;
+    void reported.finally(() => {
+      done = true;
+    });
+    while (!done) answered.push(await listing());
+    const report = await reported;
+    expect(bombBytes).toBeLessThan(600 * 1024);
+    expect(report).toMatchObject({
+      outcome: 'failed',
+      read: 0,
+      written: 0,
+      reason:
+        'the file has more than 100,000 records, the most a file may hold: the limit was reached at line 100001; split it',
+    });
+    expect(await exists('failed/bomb.ndjson.gz')).toBe(true);
+    expect(answered.every((status) => status === 200)).toBe(true);
+    expect(await listing()).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+  });
+
+  it('never follows a symbolic link: it goes to failed/ with why, and what it points to is never read', async () => {
+    await symlink('/etc/passwd', join(folder, 'incoming', 'link.ndjson'));
+    const report = await reportOf('link.ndjson');
+    expect(report).toMatchObject({
+      outcome: 'failed',
+      read: 0,
+      reason: expect.stringMatching(/^a symbolic link: /),
+    });
+    expect(JSON.stringify(report)).not.toContain('root:');
+    expect(server.stdout()).not.toContain('root:');
   });
 });

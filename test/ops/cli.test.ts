@@ -275,6 +275,16 @@ describe('vacancy-admin', () => {
     });
   });
 
+  it('refuses a file that is not NDJSON in one line, writing nothing', async () => {
+    const readme = new URL('../../README.md', import.meta.url).pathname;
+    const run = await admin(['vacancies', 'import', readme]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      new RegExp(`^error: ${readme}: not NDJSON: \\d+ of its \\d+ lines of text are not JSON objects\\.\n$`),
+    );
+  });
+
   it('gives a contested new id to exactly one of two imports started at the same moment', async () => {
     await admin(['vendor', 'put', 'globex', '--company', 'Globex']);
     for (let round = 0; round < 3; round += 1) {

@@ -86,3 +86,88 @@ describe('parseListingQuery', () => {
     ]);
   });
 });
+
+describe('parseListingQuery: search, filters by code and facets', () => {
+  it('reads codes once each in the dictionary order, q trimmed with single spaces, facets in their order', () => {
+    expect(
+      parse(
+        'city=ganja,baku,ganja&category=finance,it&q=%20%20M%C3%BCh%C9%99ndis%20%20%20back%20&facets=city,type',
+      ),
+    ).toEqual({
+      ok: true,
+      query: {
+        filters: {},
+        search: {
+          category: ['it', 'finance'],
+          city: ['baku', 'ganja'],
+          q: { text: 'Mühəndis back', words: ['muhendis', 'back'] },
+          facets: ['type', 'city'],
+        },
+        page: 1,
+      },
+    });
+  });
+
+  it('treats empty values as absent', () => {
+    expect(parse('category=&city=&q=&facets=')).toEqual({ ok: true, query: { filters: {}, page: 1 } });
+  });
+
+  it.each([
+    [
+      'category=it,unknown',
+      'category',
+      'The category must be one or more of: it, finance, banking, sales, marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service, administration, other.',
+    ],
+    [
+      'category=it,',
+      'category',
+      'The category must be one or more of: it, finance, banking, sales, marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service, administration, other.',
+    ],
+    [
+      'category=IT',
+      'category',
+      'The category must be one or more of: it, finance, banking, sales, marketing, education, healthcare, engineering, design, hr, logistics, hospitality, legal, customer-service, administration, other.',
+    ],
+    [
+      'city=paris',
+      'city',
+      'The city must be one or more of: baku, ganja, sumgait, mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi.',
+    ],
+    [`city=${Array(21).fill('baku').join(',')}`, 'city', 'The city must have at most 20 entries.'],
+    ['q=%20-%20', 'q', 'The q must contain a letter or a digit.'],
+    [`q=${'a'.repeat(101)}`, 'q', 'The q must be between 1 and 100 characters.'],
+    ['q=a%20b%20c%20d%20e%20f%20g%20h%20i%20j%20k', 'q', 'The q must have at most 10 words.'],
+    ['facets=type,salary', 'facets', 'The facets must be one or more of: type, category, city.'],
+    ['category=it&category=finance', 'category', 'The category must not be given more than once.'],
+  ])('refuses %p', (query, name, message) => {
+    const result = parse(query);
+    expect(result.ok ? undefined : result.errors).toEqual({ [name]: [message] });
+  });
+
+  it('takes 20 entries (repeats included) and 100 characters of 10 words', () => {
+    expect(parse(`city=${Array(20).fill('baku').join(',')}`).ok).toBe(true);
+    expect(parse(`q=${encodeURIComponent(`${'ə'.repeat(82)} a b c d e f g h i`)}`).ok).toBe(true);
+  });
+
+  it('names each invalid parameter after lang and updated_since, before cursor', () => {
+    const result = parse('cursor=x&facets=no&q=-&city=x&category=x&lang=xx&type=9');
+    expect(Object.keys(result.ok ? {} : result.errors)).toEqual([
+      'type',
+      'lang',
+      'category',
+      'city',
+      'q',
+      'facets',
+    ]);
+  });
+
+  it('refuses each with updated_since, as type', () => {
+    const result = parse('updated_since=2026-01-01T00:00:00Z&category=it&city=baku&q=dev&facets=type');
+    expect(result.ok ? undefined : result.errors).toEqual({
+      category: ['The category cannot be combined with updated_since.'],
+      city: ['The city cannot be combined with updated_since.'],
+      q: ['The q cannot be combined with updated_since.'],
+      facets: ['The facets cannot be combined with updated_since.'],
+    });
+  });
+});

@@ -1,13 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import { SERVICE_DEFAULTS } from '../../../lambda/config/defaults';
+import { ImportFileError, readImportFile } from '../../../lambda/import/file';
 import {
-  ImportFileError,
-  importFileBytes,
-  parseImportFile,
-  type SourceRecord,
-} from '../../../lambda/import/file';
-import { type ImportReport, importVacancies } from '../../../lambda/import/import';
+  type CheckedRecords,
+  checkRecords,
+  type ImportReport,
+  importVacancies,
+} from '../../../lambda/import/import';
 import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/import/snapshot';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
 import { UserError } from '../errors';
@@ -97,18 +97,16 @@ export function addVacancyCommands(program: Command): void {
         if (!options.snapshot && (options.vendor || options.maxClose !== undefined)) {
           throw new UserError('--vendor and --max-close go with --snapshot.');
         }
-        let bytes: Uint8Array;
+        // Read as a stream and checked as it is read, within the limits of a file (docs/operating.md#imports).
+        let records: CheckedRecords;
         try {
-          bytes = await readFile(file);
-        } catch {
-          throw new UserError(`cannot read ${file}.`);
-        }
-        let sources: SourceRecord[];
-        try {
-          sources = parseImportFile(importFileBytes(bytes, /\.gz$/i.test(file)));
+          records = await checkRecords(
+            readImportFile(createReadStream(file), { compressed: /\.gz$/i.test(file) }),
+            target.clock,
+          );
         } catch (error) {
-          if (error instanceof ImportFileError) throw new UserError(`${error.message}.`);
-          throw error;
+          if (error instanceof ImportFileError) throw new UserError(`${file}: ${error.message}.`);
+          throw new UserError(`cannot read ${file}.`);
         }
         const bar = !options.json && process.stderr.isTTY ? progressBar(process.stderr) : undefined;
         const interruption = interruptible();
@@ -121,12 +119,12 @@ export function addVacancyCommands(program: Command): void {
             ...(bar && { onProgress: bar.update }),
           };
           report = options.vendor
-            ? await importSnapshot(target.documentClient, target.tables, sources, {
+            ? await importSnapshot(target.documentClient, target.tables, records, {
                 ...importOptions,
                 vendorId: options.vendor,
                 maxClosePercent: options.maxClose ?? SERVICE_DEFAULTS.snapshotMaxClose,
               })
-            : await importVacancies(target.documentClient, target.tables, sources, importOptions);
+            : await importVacancies(target.documentClient, target.tables, records, importOptions);
         } finally {
           interruption.release();
           bar?.done();

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
-import { importFileBytes, parseImportFile } from '../../../lambda/import/file';
+import { parseImportFile } from '../../../lambda/import/file';
 import { importVacancies } from '../../../lambda/import/import';
 import { readChangeKey } from '../../../lambda/schema/change-index';
 import { INDEX_SETTLE_MS } from '../../../lambda/schema/summary';
@@ -336,7 +336,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
       (await step('vacancies imported', async () => {
         // As `vacancies import` reads a file: NDJSON bytes, then the import's own checks and writes.
         const ndjson = records.map((record) => JSON.stringify(record)).join('\n');
-        const sources = parseImportFile(importFileBytes(new TextEncoder().encode(ndjson), false));
+        const sources = parseImportFile(ndjson);
         made.vacancyIds.push(...vacancies.map((vacancy) => vacancy.id));
         const imported = await importVacancies(client, tables, sources, { clock: target.clock });
         if (imported.rejected.length > 0 || imported.interrupted)
