@@ -93,7 +93,7 @@ const LANGS = /** @type {const} */ ({ az: 'Azərbaycanca', en: 'English' });
 const STYLE = `:host{display:block;font:var(--vb-font,inherit);color:var(--vb-color,#1d2430);background:var(--vb-background,transparent);--a:var(--vb-accent,#0b57d0);--b:var(--vb-border,#767676);--r:var(--vb-radius,.375rem);--g:var(--vb-gap,.75rem)}
 [hidden]{display:none!important}*{box-sizing:border-box}
 header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem}
-h2{margin:.25rem 0;font-size:1.5em}h3{margin:0 0 .25rem;font-size:1.15em}h4{margin:1rem 0 .25rem}
+h2{flex:1 1 12rem;margin:.25rem 0;font-size:1.5em;min-height:1.2em}h2:empty{visibility:hidden}h3{margin:0 0 .25rem;font-size:1.15em}h4{margin:1rem 0 .25rem}
 form{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,13rem),1fr));gap:var(--g);padding:var(--g);margin:var(--g) 0;border:1px solid var(--b);border-radius:var(--r)}
 label,legend{font-weight:600;font-size:.9em}form>label{display:flex;flex-direction:column;justify-content:space-between}
 input,select{display:block;width:100%;margin-top:.25rem;min-height:2.5rem;font:inherit;padding:.4rem .5rem;border:1px solid var(--b);border-radius:var(--r);background:var(--vb-field-background,#fff);color:inherit}
@@ -180,7 +180,7 @@ export class VacancyBoard extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     const t = TEXT.az;
     const el = this.#el;
-    el.company = h('h2', { part: 'company', hidden: true });
+    el.company = h('h2', { part: 'company' });
     el.langs = h(
       'div',
       { role: 'group', part: 'languages' },
@@ -230,13 +230,16 @@ export class VacancyBoard extends HTMLElement {
     );
     el.status = h('p', { role: 'status', part: 'status', tabindex: -1, class: 'm' });
     el.content = h('div', { part: 'content' });
+    // Until the first answer, only the header and a line saying it loads: what comes then is added below them, and
+    // nothing on screen moves (no layout shift). Later loads say so in the status line.
+    el.wait = h('p', { part: 'status', class: 'm' });
+    el.main = h('div', { hidden: true }, el.form, el.status, el.content);
     el.board = h(
       'div',
       { part: 'board' },
       h('header', { part: 'header' }, el.company, el.langs),
-      el.form,
-      el.status,
-      el.content,
+      el.wait,
+      el.main,
     );
     root.append(h('style', {}, STYLE), el.board);
   }
@@ -439,6 +442,7 @@ export class VacancyBoard extends HTMLElement {
     this.#texts();
     el.content.setAttribute('aria-busy', 'true');
     el.status.textContent = t.loading;
+    el.wait.textContent = t.loading;
     try {
       if (job) {
         const url = this.#api(`/${encodeURIComponent(job)}`);
@@ -452,7 +456,11 @@ export class VacancyBoard extends HTMLElement {
       if (signal.aborted) return;
       this.#error(error instanceof ApiError ? error : new ApiError(String(error)));
     } finally {
-      if (!signal.aborted) el.content.removeAttribute('aria-busy');
+      if (!signal.aborted) {
+        el.content.removeAttribute('aria-busy');
+        el.wait.remove();
+        el.main.hidden = false;
+      }
     }
     const focus = this.#focus && this.shadowRoot?.querySelector(this.#focus);
     this.#focus = '';
@@ -530,7 +538,6 @@ export class VacancyBoard extends HTMLElement {
 
   #company(/** @type {string} */ name) {
     this.#el.company.textContent = name;
-    this.#el.company.hidden = !name;
   }
 
   /** The link to a job page: the vendor's URL for it (`job-url`, `{id}` replaced), or this page's. */
