@@ -83,7 +83,7 @@ const DAY_MS = 86_400_000;
 const OPERATOR_RETRY: RetryPolicy = { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 
 /** Whether a vendor exists: read strongly, as an operator who just added it expects. */
-async function vendorExists(
+export async function vendorExists(
   client: DynamoDBDocumentClient,
   tableName: string,
   vendorId: string,

@@ -23,6 +23,7 @@ import {
   type LinedVacancy,
   type Rejection,
   runWrites,
+  vendorExists,
   writeVacancies,
 } from './import';
 
@@ -119,8 +120,16 @@ export async function importSnapshot(
   // Its own list: the same checked records may be imported again (a retry), each time from the file's rejections.
   const fileRejected: Rejection[] = [...checked.rejected];
   const valid: LinedVacancy[] = [];
+  // A snapshot's vendor comes from its folder (or --vendor): one that does not exist is said on every line, never
+  // left to look like a file of another vendor's records.
+  const exists = await vendorExists(client, tables.vendors, vendorId);
   for (const entry of checked.valid) {
-    if (entry.vacancy.vendor_id === vendorId) valid.push(entry);
+    if (!exists)
+      fileRejected.push({
+        line: entry.line,
+        reasons: [`vendor ${vendorId} does not exist: a snapshot of ${vendorId} can import nothing`],
+      });
+    else if (entry.vacancy.vendor_id === vendorId) valid.push(entry);
     else
       fileRejected.push({
         line: entry.line,

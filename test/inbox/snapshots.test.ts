@@ -174,6 +174,29 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     expect((await statuses('globex')).get(2001)).toBe('active');
   });
 
+  it('says on every line that the vendor of a snapshot does not exist, and writes nothing', async () => {
+    const run = await admin(
+      '--json',
+      'vacancies',
+      'import',
+      await file('nobody-snapshot.ndjson', [record('globex', 2101), record('no-such-vendor', 2102)]),
+      '--snapshot',
+      '--vendor',
+      'no-such-vendor',
+    );
+    expect(run.code).toBe(1);
+    const reason = 'vendor no-such-vendor does not exist: a snapshot of no-such-vendor can import nothing';
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      imported: 0,
+      closed: 0,
+      rejected: [
+        { line: 1, reasons: [reason] },
+        { line: 2, reasons: [reason] },
+      ],
+    });
+    expect((await statuses('globex')).has(2101)).toBe(false);
+  });
+
   it('holds a snapshot that would close more than snapshotMaxClose of the active vacancies (and more than 10), writing nothing; --max-close applies it', async () => {
     await admin(
       'vacancies',

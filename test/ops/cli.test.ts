@@ -393,6 +393,11 @@ describe('vacancy-admin', () => {
       [['key', 'revoke', 'key_000000000000'], 'error: key "key_000000000000" does not exist.'],
       [['vacancies', 'set-status', '999', 'closed'], 'error: vacancy 999 does not exist.'],
       [
+        ['vacancies', 'import', 'docs/examples/acme-vacancy.ndjson'],
+        'error: cannot read docs/examples/acme-vacancy.ndjson: no such file (ENOENT).',
+      ],
+      [['vacancies', 'import', 'docs'], 'error: cannot read docs: it is a folder, not a file (EISDIR).'],
+      [
         ['vacancies', 'set-status', '10', 'closed', '--vendor', 'globex'],
         'error: vacancy 10 is not a vacancy of globex.',
       ],

@@ -73,6 +73,19 @@ function notChanged(
   );
 }
 
+/** Why a file could not be read, in words (the system's code in brackets): the usual three by name. */
+function whyUnreadable(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const words = new Map([
+    ['ENOENT', 'no such file'],
+    ['EISDIR', 'it is a folder, not a file'],
+    ['EACCES', 'permission denied'],
+  ]);
+  return typeof code === 'string'
+    ? `${words.get(code) ?? 'the system refused it'} (${code})`
+    : 'it could not be read';
+}
+
 /** `vacancies import|set-status|delete`, and the upkeep commands (`expire`, `purge`, `recount`). */
 export function addVacancyCommands(program: Command): void {
   const vacancies = program
@@ -106,7 +119,7 @@ export function addVacancyCommands(program: Command): void {
           );
         } catch (error) {
           if (error instanceof ImportFileError) throw new UserError(`${file}: ${error.message}.`);
-          throw new UserError(`cannot read ${file}.`);
+          throw new UserError(`cannot read ${file}: ${whyUnreadable(error)}.`);
         }
         const bar = !options.json && process.stderr.isTTY ? progressBar(process.stderr) : undefined;
         const interruption = interruptible();
