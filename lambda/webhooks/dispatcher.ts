@@ -26,8 +26,11 @@ import { signedHeaders } from './signature';
 
 /** How long a dispatch holds an endpoint without renewing its lease: past one delivery's 10 seconds, with room. */
 export const LEASE_MS = 60_000;
-/** The most a `Retry-After` may push a retry back: the longest delay a schedule may have (a day). */
-const RETRY_AFTER_MAX_MS = 86_400_000;
+/**
+ * The most a `Retry-After` may push a retry back: the longest delay a schedule may have (a day); one asking more
+ * counts as a day (docs/api.md#webhooks).
+ */
+export const RETRY_AFTER_MAX_MS = 86_400_000;
 /** Each delay of the schedule varies by up to this share, either way, so that failed endpoints do not retry in step. */
 const JITTER = 0.2;
 
@@ -131,7 +134,10 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     return undefined;
   }
 
-  /** The delay before the attempt after `attempts` failed ones, jittered, and no sooner than `Retry-After`. */
+  /**
+   * The delay before the attempt after `attempts` failed ones, jittered, and no shorter than `Retry-After`: counted
+   * from when the failed attempt ended (its answer, or its abandonment), so a slow answer does not eat it.
+   */
   function retryDelay(attempts: number, result: AttemptResult): number {
     const base = (deps.retrySchedule[attempts - 1] ?? 0) * 1000;
     const jittered = base * (1 + (random() * 2 - 1) * JITTER);
@@ -185,7 +191,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
         deps.onDisabled(endpoint, reason);
         return { delivered, failed: 1, disabled: 1 };
       }
-      const retry: PendingEvent = { ...pending, attempts, dueAt: at + retryDelay(attempts, result) };
+      const retry: PendingEvent = { ...pending, attempts, dueAt: now() + retryDelay(attempts, result) };
       await deps.endpoints.failed(endpoint.endpointId, holder, retry, last);
       await deps.wakeAt(endpoint, retry.dueAt);
       return { delivered, failed: 1, disabled: 0 };

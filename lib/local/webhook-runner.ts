@@ -11,6 +11,7 @@ import { capacityUnits } from '../../lambda/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
+import { serverClock } from '../../lambda/store/clock';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { Resolver } from '../../lambda/webhooks/address-guard';
 import { attemptDelivery } from '../../lambda/webhooks/delivery';
@@ -73,6 +74,8 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     },
     { step: 'initialize', name: 'countWebhookRequests' },
   );
+  // Leases, positions and recorded times are DynamoDB's time, as on AWS; the timers count by the same clock.
+  const now = serverClock(client);
   const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   let stopped = false;
   const running = new Set<Promise<unknown>>();
@@ -102,7 +105,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
           timers.delete(endpoint.endpointId);
           if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
         },
-        Math.max(0, at - Date.now()),
+        Math.max(0, at - now()),
       );
       timer.unref();
       timers.set(endpoint.endpointId, { at, timer });
@@ -110,6 +113,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     onDisabled: options.onDisabled,
     retrySchedule: options.retrySchedule,
     apiBaseUrl: options.apiBaseUrl,
+    now,
   });
 
   // Writes coalesce: one pass at a time, and one more after it if writes came meanwhile.
