@@ -9,11 +9,12 @@
  * The calls themselves are `SummaryStore`'s; the rules of trust are `schema/summary.ts`.
  */
 import { outcomeUnknown } from '../aws/failure';
+import { WAITS } from '../config/recovery-waits';
 import { addCounts, type Counts } from '../schema/summary';
 import { LeaseGoneError, type SummaryStore } from './summary-store';
 
 /** A lease, unless renewed, lasts a minute: a writer killed mid-way holds the summary no longer. */
-export const LEASE_MS = 60_000;
+export const LEASE_MS = WAITS.summaryLeaseMs;
 const FLUSH_MS = 5_000;
 /** Attributes one summary update names, at most (an update expression must stay under 4 KB). */
 const ATTRIBUTES_PER_UPDATE = 100;

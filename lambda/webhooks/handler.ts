@@ -18,7 +18,7 @@ import { attemptDelivery } from './delivery';
 import { createDispatcher } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
 import { EndpointDisabledError, type InRunWakes, runWebhooks, type WebhooksEvent } from './run';
-import { IN_RUN_WAIT_MS, scheduleWake } from './schedules';
+import { cancelWake, IN_RUN_WAIT_MS, scheduleWake } from './schedules';
 
 mapStackTracesOnDemand();
 
@@ -59,6 +59,9 @@ async function dispatch(event: WebhooksEvent, context: Context) {
         if (asked === undefined || at < asked) wakes.set(endpoint.endpointId, at);
       } else await schedule(endpoint.endpointId, at);
     },
+    // A lease's guard must outlive the run: always a schedule, deleted when the lease is let go.
+    guard: (endpoint, at) => schedule(endpoint.endpointId, at),
+    unguard: (endpoint, at) => cancelWake({ client: scheduler, group: scheduleGroup }, endpoint, at),
     onDisabled: (endpoint, reason) =>
       logger.warn('Webhook endpoint disabled', {
         endpointId: endpoint.endpointId,

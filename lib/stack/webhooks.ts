@@ -76,10 +76,11 @@ export class WebhookDispatch extends Construct {
     role.addToPolicy(
       new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
     );
-    // The function makes its one-time schedules in its group, and hands them that role.
+    // The function makes its one-time schedules in its group (and deletes a lease's guard when it lets go), and
+    // hands them that role.
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['scheduler:CreateSchedule'],
+        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
         resources: [
           Stack.of(this).formatArn({
             service: 'scheduler',

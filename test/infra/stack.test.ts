@@ -275,11 +275,11 @@ describe('the stack, with default settings', () => {
       template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'VendorVacancyApi-webhooks' });
     });
 
-    it('may create schedules in its own group only, and hand them the role that invokes it', () => {
+    it('may create and delete schedules in its own group only, and hand them the role that invokes it', () => {
       const granted = statements(template, roleOf(template, 'webhook events'));
       expect(granted).toContainEqual(
         expect.objectContaining({
-          Action: 'scheduler:CreateSchedule',
+          Action: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
           Resource: 'arn:aws:scheduler:eu-central-1:123456789012:schedule/VendorVacancyApi-webhooks/*',
         }),
       );
