@@ -14,6 +14,7 @@ import type { Vacancy } from '../schema/vacancy';
 import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../schema/vacancy-item';
 import { vendorItemKey } from '../schema/vendors';
 import { inPool } from '../store/pool';
+import type { SummaryGuardTimer } from '../store/summary-guard';
 import { LeaseLostError } from '../store/summary-leases';
 import { type Decide, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
@@ -61,6 +62,8 @@ export interface ImportOptions {
   readonly concurrency?: number;
   /** The clock of change times (ms); the writers' own (`lambda/store/clock.ts`) unless given. */
   readonly now?: () => number;
+  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer | undefined;
 }
 
 /** A valid record and the line it came from. */
@@ -250,9 +253,14 @@ export async function runWrites(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   planned: readonly PlannedWrite[],
-  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress'> = {},
+  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress' | 'guard'> = {},
 ): Promise<WritesOutcome> {
-  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  const writers = new VacancyWriters({
+    client,
+    tables,
+    ...(options.now && { now: options.now }),
+    ...(options.guard && { guard: options.guard }),
+  });
   let written = 0;
   let unchanged = 0;
   let done = 0;

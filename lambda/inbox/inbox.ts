@@ -16,6 +16,7 @@ import {
 import { type ImportReport, importVacancies } from '../import/import';
 import { importSnapshot, type SnapshotReport } from '../import/snapshot';
 import type { TableNames } from '../schema/tables';
+import type { SummaryGuardTimer } from '../store/summary-guard';
 import type { ZoneClock } from '../time/zone-clock';
 import { type FileOutcomeFolder, type InboxFile, inboxKey, outcomeKey, reportKey } from './layout';
 import { type FileReport, fileReport } from './report';
@@ -47,6 +48,8 @@ export interface InboxContext {
   readonly log?: (report: FileReport) => void;
   /** Writes in flight at once. */
   readonly concurrency?: number;
+  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer;
 }
 
 /**
@@ -75,6 +78,7 @@ function runImport(
     clock: context.clock,
     signal,
     ...(context.concurrency !== undefined && { concurrency: context.concurrency }),
+    ...(context.guard && { guard: context.guard }),
   };
   return file.snapshotOf === undefined
     ? importVacancies(context.client, context.tables, sources, options)

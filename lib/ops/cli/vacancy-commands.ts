@@ -119,6 +119,8 @@ export function addVacancyCommands(program: Command): void {
             dryRun: options.dryRun ?? false,
             signal: interruption.signal,
             ...(bar && { onProgress: bar.update }),
+            // Should this CLI be killed holding a summary's lease, its guard recovers the summary.
+            ...(target.summaryGuard && { guard: target.summaryGuard }),
           };
           report = options.vendor
             ? await importSnapshot(target.documentClient, target.tables, sources, {
