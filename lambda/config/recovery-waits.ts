@@ -16,6 +16,8 @@ export interface RecoveryWaitDefinition {
   /** What AWS needs (ms): the default, and the least a deployment takes. */
   readonly awsMs: number;
   readonly why: string;
+  /** The least it may be even on an engine of one's own (ms); 1 when not given. */
+  readonly leastMs?: number;
 }
 
 /** The waits, each written once. */
@@ -24,6 +26,8 @@ export const RECOVERY_WAITS = {
     variable: 'VVA_SETTLE_MS',
     awsMs: 5_000,
     why: 'a write lands within 2 s of its stamp, a stamp may lag DynamoDB by a second, and an index follows its table',
+    // A snapshot is the settled time rounded up to a whole second: a shorter window would put it after now.
+    leastMs: 1_000,
   },
   summaryLeaseMs: {
     variable: 'VVA_SUMMARY_LEASE_MS',
@@ -57,7 +61,7 @@ export function recoveryWaits(env: Environment = process.env): RecoveryWaits {
       waits[name] = definition.awsMs;
       continue;
     }
-    const least = ownEngine ? 1 : definition.awsMs;
+    const least = ownEngine ? ((definition as RecoveryWaitDefinition).leastMs ?? 1) : definition.awsMs;
     const value = whole(least, 24 * 3_600_000)(raw);
     if (value === undefined)
       throw new SettingError(
