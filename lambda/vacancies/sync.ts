@@ -97,11 +97,7 @@ export async function syncVacancies(
     walk.total === 0 && !resolved.cursor
       ? { entries: [], more: false }
       : cost(await repository.readChanges({ vendorId, from: walk.from, to, limit: perPage, signal }));
-  // Each id once: an index may hold two entries of one item for a while (an engine killed between its index's write
-  // and its item's), and a batch read refuses a key twice (docs/design.md#a-kill-timeline).
-  const activeIds = [
-    ...new Set(changes.entries.filter((entry) => entry.status === 'active').map((entry) => entry.id)),
-  ];
+  const activeIds = changes.entries.filter((entry) => entry.status === 'active').map((entry) => entry.id);
   const fetched = cost(await repository.readItems(vendorId, activeIds, signal));
   const items = new Map(fetched.items.map((item) => [item.id, item]));
 
