@@ -156,6 +156,7 @@ export function addVacancyCommands(program: Command): void {
         const outcome = await setVacancyStatus(target.documentClient, target.tables, id, status, {
           vendorId: options.vendor,
           clock: target.clock,
+          guard: target.summaryGuard,
         });
         if ('unchanged' in outcome) {
           const { v: vendorId, status: already } = outcome.unchanged;
@@ -185,6 +186,7 @@ export function addVacancyCommands(program: Command): void {
       action(async (target, options, id: number) => {
         const outcome = await deleteVacancy(target.documentClient, target.tables, id, {
           vendorId: options.vendor,
+          guard: target.summaryGuard,
         });
         if ('notFound' in outcome || 'otherVendor' in outcome) throw notChanged(id, outcome, options.vendor);
         // A deletion always changes what a client sees: never `unchanged`.
