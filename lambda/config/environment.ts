@@ -107,3 +107,15 @@ export const WEBHOOK_SCHEDULE_VARIABLES = {
   group: 'WEBHOOK_SCHEDULE_GROUP',
   roleArn: 'WEBHOOK_SCHEDULER_ROLE_ARN',
 } as const;
+
+/**
+ * What a writer's function is told of the summaries' guards (docs/design.md#a-kill-timeline): the schedule group
+ * they go in, the role EventBridge Scheduler takes, and the function a guard invokes (the expiry function, which
+ * recovers the one vendor it is given). Wiring of the stack's, not settings; absent locally, where the server keeps
+ * the guards on its own timers.
+ */
+export const SUMMARY_GUARD_VARIABLES = {
+  group: 'SUMMARY_GUARD_GROUP',
+  roleArn: 'SUMMARY_GUARD_ROLE_ARN',
+  functionArn: 'SUMMARY_GUARD_FUNCTION_ARN',
+} as const;

@@ -4,6 +4,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
@@ -13,6 +14,8 @@ import { deadlineSignal } from '../dynamodb/deadline';
 import { createDocumentClient } from '../dynamodb/document-client';
 import { createFunctionMetrics } from '../observability/metrics';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
+import { type RecoveryOutcome, recoverSummary } from '../store/summary-guard';
+import { isRecoverSummaryEvent, summaryGuardsOf } from '../store/summary-guard-schedules';
 import { zoneClock } from '../time/zone-clock';
 import { type ExpiryReport, runExpiry } from './job';
 
@@ -26,17 +29,31 @@ const client = createDocumentClient(
 const clock = zoneClock(config.settings.serviceTimeZone);
 const logger = new Logger({ serviceName: SERVICE_NAME });
 const metrics = createFunctionMetrics('expiry', logger);
+const scheduler = new SchedulerClient({});
 
 /**
- * One run. Its report is logged and counted; a failure of DynamoDB fails the invocation (the `ExpiryFailing` alarm
- * watches the function's errors), after the job let go of its leases.
+ * One run — or, invoked by a summary's guard (`{ "recoverSummary": "<vendor>" }`), the recovery of that vendor's
+ * summary only (docs/design.md#a-kill-timeline). Its report is logged and counted; a failure of DynamoDB fails the
+ * invocation (the `ExpiryFailing` alarm watches the function's errors), after the job let go of its leases.
  */
-async function expire(_event: unknown, context: Context): Promise<ExpiryReport> {
+async function expire(event: unknown, context: Context): Promise<ExpiryReport | RecoveryOutcome> {
+  // The summaries' guards invoke this function (absent locally, where the server keeps them on its own timers).
+  const guard = summaryGuardsOf(process.env, scheduler, context.invokedFunctionArn);
+  if (isRecoverSummaryEvent(event) && guard) {
+    const outcome = await recoverSummary(event.recoverSummary, {
+      client,
+      tables: config.tables,
+      timer: guard,
+    });
+    logger.info('Summary recovery', { outcome });
+    return outcome;
+  }
   const report = await runExpiry({
     client,
     tables: config.tables,
     clock,
     signal: deadlineSignal(context, FUNCTION_LIMITS.expiry.reserveMs),
+    ...(guard && { guard }),
   });
   logger.info('Expiry run', { ...report, vendors: report.vendors.length });
   metrics.count('vacanciesExpired', report.expired);

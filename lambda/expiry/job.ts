@@ -18,6 +18,7 @@ import { fromVacancyItem, isTombstone, type StoredItem, toVacancyItem } from '..
 import { ITEM_KIND } from '../schema/vendors';
 import { inPool } from '../store/pool';
 import { type RecountOptions, recountSummary } from '../store/recount';
+import type { SummaryGuardTimer } from '../store/summary-guard';
 import { SummaryStore } from '../store/summary-store';
 import { type Decide, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
@@ -39,6 +40,8 @@ export interface ExpiryOptions {
   readonly concurrency?: number;
   /** The recount's waiting, replaceable so tests need not wait. */
   readonly recount?: Pick<RecountOptions, 'sleep' | 'settleMs'>;
+  /** The timer of the summary leases' guards (`store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer;
 }
 
 /** What a run did. */
@@ -100,6 +103,7 @@ export async function runExpiry(options: ExpiryOptions): Promise<ExpiryReport> {
     client: options.client,
     tables: options.tables,
     now: () => now().getTime(),
+    ...(options.guard && { guard: options.guard }),
   });
   let expired = 0;
   try {

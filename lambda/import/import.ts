@@ -14,6 +14,7 @@ import type { Vacancy } from '../schema/vacancy';
 import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../schema/vacancy-item';
 import { vendorItemKey } from '../schema/vendors';
 import { inPool } from '../store/pool';
+import type { SummaryGuardTimer } from '../store/summary-guard';
 import { LeaseLostError } from '../store/summary-leases';
 import { type Decide, isMarkedWrite, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
@@ -67,6 +68,8 @@ export interface ImportOptions {
    * interruption reports all that the file changed. Absent, `written` is what this run wrote.
    */
   readonly mark?: string;
+  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer | undefined;
 }
 
 /** A valid record and the line it came from. */
@@ -262,7 +265,7 @@ export async function runWrites(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   planned: readonly PlannedWrite[],
-  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress' | 'mark'> = {},
+  options: Pick<ImportOptions, 'now' | 'concurrency' | 'signal' | 'onProgress' | 'mark' | 'guard'> = {},
 ): Promise<WritesOutcome> {
   const { mark } = options;
   const writers = new VacancyWriters({
@@ -270,6 +273,7 @@ export async function runWrites(
     tables,
     ...(options.now && { now: options.now }),
     ...(mark !== undefined && { mark }),
+    ...(options.guard && { guard: options.guard }),
   });
   let written = 0;
   let unchanged = 0;

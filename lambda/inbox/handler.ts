@@ -7,12 +7,14 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import middy from '@middy/core';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration } from '../config/environment';
 import { createDynamoDBClient } from '../dynamodb/client';
 import { createDocumentClient } from '../dynamodb/document-client';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
+import { summaryGuardsOf } from '../store/summary-guard-schedules';
 import { zoneClock } from '../time/zone-clock';
 import { s3EventReceiver } from './receiver';
 
@@ -21,6 +23,8 @@ mapStackTracesOnDemand();
 
 const config = functionConfiguration('inbox');
 const logger = new Logger({ serviceName: SERVICE_NAME });
+const guard = summaryGuardsOf(process.env, new SchedulerClient({}));
+const optionalGuard = () => (guard ? { guard } : {});
 
 export const handler = middy(
   s3EventReceiver({
@@ -33,5 +37,7 @@ export const handler = middy(
     maxClosePercent: config.settings.snapshotMaxClose,
     reserveMs: FUNCTION_LIMITS.inbox.reserveMs,
     logger,
+    // Should the function die holding a summary's lease, its guard recovers the summary (docs/design.md#a-kill-timeline).
+    ...optionalGuard(),
   }),
 ).use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }));

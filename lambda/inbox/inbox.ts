@@ -15,6 +15,7 @@ import { ImportFileError, type ImportLimits, readImportFile } from '../import/fi
 import { type CheckedRecords, checkRecords, type ImportReport, importVacancies } from '../import/import';
 import { importSnapshot, type SnapshotReport } from '../import/snapshot';
 import type { TableNames } from '../schema/tables';
+import type { SummaryGuardTimer } from '../store/summary-guard';
 import type { ZoneClock } from '../time/zone-clock';
 import { type FileOutcomeFolder, type InboxFile, inboxKey, outcomeKey, reportKey } from './layout';
 import { type FileReport, fileReport } from './report';
@@ -66,6 +67,9 @@ export interface InboxContext {
   readonly signal?: AbortSignal;
   /** The limits of a file; `IMPORT_LIMITS` unless a test shortens them. */
   readonly limits?: ImportLimits;
+
+  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer;
 }
 
 /**
@@ -96,6 +100,7 @@ function runImport(
     signal,
     mark: records.mark,
     ...(context.concurrency !== undefined && { concurrency: context.concurrency }),
+    ...(context.guard && { guard: context.guard }),
   };
   return file.snapshotOf === undefined
     ? importVacancies(context.client, context.tables, records.checked, options)

@@ -13,6 +13,7 @@
  * counts of active vacancies by type and experience range (max empty when open-ended), `d<day>` counts of active
  * vacancies by deadline day, and `L<writer>` one lease per writer at work, its value when the lease runs out (ms).
  */
+import { WAITS } from '../config/recovery-waits';
 import type { VacancyFilters } from './active-index';
 import { dayNumber } from './active-index';
 import { isTombstone, type StoredItem } from './vacancy-item';
@@ -23,7 +24,7 @@ const SUMMARY_KEY_PREFIX = 'summary#';
  * How long the indexes may take to show a write: a summary is trusted only this long after its last writer let go
  * (rule 3 of `isCurrent`), and a recount waits this long before it counts.
  */
-export const INDEX_SETTLE_MS = 5_000;
+export const INDEX_SETTLE_MS = WAITS.settleMs;
 
 /** Key of a vendor's summary item. */
 export const summaryItemKey = (vendorId: string) => ({ pk: `${SUMMARY_KEY_PREFIX}${vendorId}` });
@@ -58,9 +59,10 @@ const BEGAN = 'B';
 /**
  * How late a write can reach DynamoDB after it was sent: a signed AWS request is refused once its signature is
  * 5 minutes old, so a write sent under a lease has landed, or never will, 5 minutes after the lease ran out. A lease
- * is taken over (by a recount) only then (docs/design.md#the-summary).
+ * is taken over (by a recount) only then (docs/design.md#the-summary). Shorter only on an engine of one's own
+ * (`config/recovery-waits.ts`).
  */
-export const LATE_WRITE_MS = 5 * 60_000;
+export const LATE_WRITE_MS = WAITS.lateWriteMs;
 
 /** The count attribute of active vacancies of a type and experience range. */
 export const countAttribute = (type: number, min: number, max: number | undefined) =>

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { WAITS } from '../config/recovery-waits';
 import { queryPages } from '../dynamodb/query-all';
 import {
   addCounts,
@@ -20,7 +21,6 @@ import {
 } from '../schema/summary';
 import { ACTIVE_INDEX, ITEM, type TableNames } from '../schema/tables';
 import { serverClock } from './clock';
-import { LEASE_MS } from './summary-leases';
 import { SummaryStore } from './summary-store';
 
 /** What a recount did. */
@@ -110,7 +110,7 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
 
   // Take over: a lease of its own, the runs-out ones gone, and broken until the count is written.
   const lease = `recount-${randomBytes(4).toString('hex')}`;
-  const version = await store.takeOver(vendorId, summary, lease, current + LEASE_MS);
+  const version = await store.takeOver(vendorId, summary, lease, current + WAITS.summaryLeaseMs);
   if (version === undefined) return 'busy';
 
   // Writes made before the lease have reached the index by now — unless no writer ever wrote for the vendor.

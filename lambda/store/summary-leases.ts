@@ -9,11 +9,13 @@
  * The calls themselves are `SummaryStore`'s; the rules of trust are `schema/summary.ts`.
  */
 import { outcomeUnknown } from '../aws/failure';
+import { WAITS } from '../config/recovery-waits';
 import { addCounts, type Counts } from '../schema/summary';
+import { guardTime, type SummaryGuardTimer } from './summary-guard';
 import { LeaseGoneError, type SummaryStore } from './summary-store';
 
 /** A lease, unless renewed, lasts a minute: a writer killed mid-way holds the summary no longer. */
-export const LEASE_MS = 60_000;
+export const LEASE_MS = WAITS.summaryLeaseMs;
 const FLUSH_MS = 5_000;
 /** Attributes one summary update names, at most (an update expression must stay under 4 KB). */
 const ATTRIBUTES_PER_UPDATE = 100;
@@ -41,6 +43,11 @@ export interface SummaryLeasesOptions {
   readonly leaseMs?: number;
   /** How often the gathered deltas are added. */
   readonly flushMs?: number;
+  /**
+   * The timer of the leases' guards (`summary-guard.ts`): each lease arms one before it is taken, for when it could be
+   * taken over were the run dead, and disarms it when let go cleanly. None: a dead run's lease waits for a recount.
+   */
+  readonly guard?: SummaryGuardTimer;
 }
 
 /** A run's hold on one vendor's summary, and what it has changed of the counts since it last added them. */
@@ -57,6 +64,8 @@ interface VendorLease {
   lastFlush: number;
   /** When the lease runs out unless renewed (ms, by the run's clock). */
   expires: number;
+  /** When its guard fires (ms), once armed. */
+  guardAt?: number;
   flushing?: Promise<void>;
   lost: boolean;
   /** A write's outcome stayed unknown: the run does not let go of the lease (`unsettled`). */
@@ -76,6 +85,7 @@ export class SummaryLeases {
   readonly #writer: string;
   readonly #leaseMs: number;
   readonly #flushMs: number;
+  readonly #guard: SummaryGuardTimer | undefined;
   readonly #leases = new Map<string, VendorLease>();
   /** Write capacity units of the summary updates. */
   writeUnits = 0;
@@ -88,6 +98,7 @@ export class SummaryLeases {
     this.#writer = options.writer;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#flushMs = options.flushMs ?? FLUSH_MS;
+    this.#guard = options.guard;
   }
 
   #lease(vendorId: string): VendorLease {
@@ -115,10 +126,17 @@ export class SummaryLeases {
     this.updates += 1;
   }
 
-  /** Takes the vendor's lease, once, before the first write: readers stop trusting the summary first. */
+  /**
+   * Takes the vendor's lease, once, before the first write: readers stop trusting the summary first. Its guard is
+   * armed before it, so that no lease is ever there without one.
+   */
   async #take(lease: VendorLease): Promise<void> {
     lease.taken ??= (async () => {
       const began = this.#now();
+      if (this.#guard) {
+        lease.guardAt = guardTime(began + this.#leaseMs);
+        await this.#guard.arm(lease.vendorId, lease.guardAt);
+      }
       this.#count(await this.#store.takeLease(lease.vendorId, lease.name, began, began + this.#leaseMs));
       lease.lastFlush = this.#now();
       lease.expires = lease.lastFlush + this.#leaseMs;
@@ -222,6 +240,9 @@ export class SummaryLeases {
       );
       lease.sequence += 1;
       if (!release) lease.expires = renewUntil;
+      // Let go cleanly: its guard has nothing to do (and finds nothing if it fires all the same).
+      else if (this.#guard && lease.guardAt !== undefined)
+        await this.#guard.disarm(lease.vendorId, lease.guardAt).catch(() => undefined);
     } catch (error) {
       if (!(error instanceof LeaseGoneError)) {
         if (outcomeUnknown(error)) {

@@ -5,7 +5,8 @@
  * a writer that lost a race decides again from a fresh read. What a write changes in the counts goes to the
  * vendor's summary under the run's lease on it (`summary-leases.ts`), held from before the first write to after the
  * last delta. A run that stops cleanly adds what it wrote and lets go; one that is killed leaves its lease, which
- * runs out, and the summary waits for a recount (`recount.ts`).
+ * runs out, and the summary waits for a recount (`recount.ts`) — which the lease's guard runs, when the run was given
+ * a timer for guards (`summary-guard.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
@@ -17,6 +18,7 @@ import { countsDelta } from '../schema/summary';
 import { ITEM, type TableNames } from '../schema/tables';
 import type { StoredItem } from '../schema/vacancy-item';
 import { serverClock } from './clock';
+import type { SummaryGuardTimer } from './summary-guard';
 import { SummaryLeases } from './summary-leases';
 import { SummaryStore } from './summary-store';
 
@@ -52,6 +54,9 @@ export interface WritersOptions {
    * that another attempt at the same file knows what an earlier one wrote. Letters, digits, `-` and `_`.
    */
   readonly mark?: string;
+
+  /** The timer of the leases' guards, which recover a summary should the run die (`summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer;
 }
 
 /** Whether an item was put by a write of writers given this `mark`. */
@@ -106,6 +111,7 @@ export class VacancyWriters {
       writer: randomBytes(6).toString('hex'),
       ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
       ...(options.flushMs !== undefined && { flushMs: options.flushMs }),
+      ...(options.guard && { guard: options.guard }),
     });
   }
 

@@ -6,8 +6,14 @@
  * and moves the position only when it was delivered. One event at a time per endpoint, in order; a failed one is
  * sent again, the same id and body, after the retry schedule's delay; a wake-up that finds the endpoint busy flags
  * it, and the holder reads again before it lets go.
+ *
+ * A dispatch may die holding an endpoint (killed, timed out, its machine gone). So whoever takes a lease first leaves
+ * a wake-up, on a timer that outlives it, for when the lease runs out (`guard`), and cancels it when it lets go;
+ * and a wake-up that finds the endpoint held leaves one for when that hold runs out — so the wake-ups chain for as
+ * long as a live holder renews, and the first one after a death resumes the endpoint (docs/design.md#a-kill-timeline).
  */
 import { randomUUID } from 'node:crypto';
+import { WAITS } from '../config/recovery-waits';
 import { changeKey, END_OF_CHANGES, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
 import { INDEX_SETTLE_MS, settledUntil } from '../schema/summary';
 import type { VacancyRepository } from '../vacancies/repository';
@@ -24,10 +30,21 @@ import { type EndpointStore, LeaseLostError } from './endpoint-store';
 import { changesEventBody, newEventId, resyncEventBody } from './event';
 import { signedHeaders } from './signature';
 
-/** How long a dispatch holds an endpoint without renewing its lease: past one delivery's 10 seconds, with room. */
-export const LEASE_MS = 60_000;
-/** The most a `Retry-After` may push a retry back: the longest delay a schedule may have (a day). */
-const RETRY_AFTER_MAX_MS = 86_400_000;
+/**
+ * How long a dispatch holds an endpoint without renewing its lease: past one delivery's 10 seconds, with room (30 s;
+ * shorter only on an engine of one's own, `config/recovery-waits.ts`).
+ */
+export const LEASE_MS = WAITS.webhookLeaseMs;
+/**
+ * How long after a lease's end a guard wakes the endpoint: clocks that judge it may be a second apart
+ * (`store/clock.ts`), and a one-time schedule fires on a whole second.
+ */
+export const GUARD_GRACE_MS = 2_000;
+/**
+ * The most a `Retry-After` may push a retry back: the longest delay a schedule may have (a day); one asking more
+ * counts as a day (docs/api.md#webhooks).
+ */
+export const RETRY_AFTER_MAX_MS = 86_400_000;
 /** Each delay of the schedule varies by up to this share, either way, so that failed endpoints do not retry in step. */
 const JITTER = 0.2;
 
@@ -40,6 +57,19 @@ export interface DispatcherDependencies {
   readonly deliver: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
   /** Wakes the dispatch of an endpoint again at `at` (ms): a timer of the process, or a one-time schedule on AWS. */
   readonly wakeAt: (endpoint: Pick<WebhookEndpoint, 'endpointId' | 'vendorId'>, at: number) => Promise<void>;
+  /**
+   * Wakes an endpoint at `at` (ms) by a timer that outlives this dispatch — should it die — (a one-time schedule on
+   * AWS; the process's timer locally, where a dead process is recovered when the server starts): the guard of a
+   * lease. `wakeAt` when not given.
+   */
+  readonly guard?: (endpoint: Pick<WebhookEndpoint, 'endpointId' | 'vendorId'>, at: number) => Promise<void>;
+  /** Cancels a guard asked for at `at`: the lease was let go cleanly (it is harmless if it fires all the same). */
+  readonly unguard?: (
+    endpoint: Pick<WebhookEndpoint, 'endpointId' | 'vendorId'>,
+    at: number,
+  ) => Promise<void>;
+  /** How long a lease lasts unless renewed (ms; `LEASE_MS` when not given). */
+  readonly leaseMs?: number;
   /** An endpoint was disabled: its retries ran out, or it answered 410 (logged for the alarm). */
   readonly onDisabled: (endpoint: WebhookEndpoint, reason: DisabledReason) => void;
   /** Seconds before each retry (setting `webhookRetrySchedule`). */
@@ -78,6 +108,8 @@ const sum = (reports: readonly DispatchReport[]): DispatchReport => ({
 export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
+  const guard = deps.guard ?? deps.wakeAt;
 
   /** The next event of an endpoint with none pending, or undefined when no settled change follows its position. */
   async function nextEvent(endpoint: WebhookEndpoint, at: number): Promise<PendingEvent | undefined> {
@@ -131,7 +163,10 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     return undefined;
   }
 
-  /** The delay before the attempt after `attempts` failed ones, jittered, and no sooner than `Retry-After`. */
+  /**
+   * The delay before the attempt after `attempts` failed ones, jittered, and no shorter than `Retry-After`: counted
+   * from when the failed attempt ended (its answer, or its abandonment), so a slow answer does not eat it.
+   */
   function retryDelay(attempts: number, result: AttemptResult): number {
     const base = (deps.retrySchedule[attempts - 1] ?? 0) * 1000;
     const jittered = base * (1 + (random() * 2 - 1) * JITTER);
@@ -153,7 +188,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       if (!pending) {
         pending = await nextEvent(endpoint, at);
         if (!pending) return { delivered, failed: 0, disabled: 0 };
-        await deps.endpoints.savePending(endpoint.endpointId, holder, pending, at + LEASE_MS);
+        await deps.endpoints.savePending(endpoint.endpointId, holder, pending, at + leaseMs);
       }
       if (pending.dueAt > at) {
         await deps.wakeAt(endpoint, pending.dueAt);
@@ -168,7 +203,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       const result = await deps.deliver(endpoint.url, headers, pending.body);
       const last: LastAttempt = { at, outcome: result.ok ? String(result.status) : result.outcome };
       if (result.ok) {
-        await deps.endpoints.delivered(endpoint.endpointId, holder, pending.through, last, now() + LEASE_MS);
+        await deps.endpoints.delivered(endpoint.endpointId, holder, pending.through, last, now() + leaseMs);
         endpoint = {
           ...endpoint,
           position: pending.through,
@@ -185,7 +220,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
         deps.onDisabled(endpoint, reason);
         return { delivered, failed: 1, disabled: 1 };
       }
-      const retry: PendingEvent = { ...pending, attempts, dueAt: at + retryDelay(attempts, result) };
+      const retry: PendingEvent = { ...pending, attempts, dueAt: now() + retryDelay(attempts, result) };
       await deps.endpoints.failed(endpoint.endpointId, holder, retry, last);
       await deps.wakeAt(endpoint, retry.dueAt);
       return { delivered, failed: 1, disabled: 0 };
@@ -198,12 +233,21 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     // A few tries: a lease that runs out between the take and the flag is taken on the next one.
     for (let tries = 0; tries < 3; tries += 1) {
       const at = now();
-      const lease = await deps.endpoints.takeLease(endpointId, holder, at, at + LEASE_MS);
+      const lease = await deps.endpoints.takeLease(endpointId, holder, at, at + leaseMs);
       if (!lease.taken) {
-        if (lease.reason === 'not enabled' || (await deps.endpoints.flagRerun(endpointId, at))) break;
+        if (lease.reason === 'not enabled') break;
+        if (await deps.endpoints.flagRerun(endpointId, at)) {
+          // The holder reads again before it lets go — if it lives: should it die, this wakes the endpoint once its
+          // hold has run out.
+          await guard(lease.endpoint, lease.until + GUARD_GRACE_MS);
+          break;
+        }
         continue;
       }
       let endpoint: WebhookEndpoint | undefined = lease.endpoint;
+      // Should this dispatch die holding the lease, this wakes the endpoint once the lease has run out.
+      const guardAt = at + leaseMs + GUARD_GRACE_MS;
+      await guard(endpoint, guardAt);
       try {
         for (;;) {
           reports.push(await work(endpoint, holder));
@@ -213,12 +257,14 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
           if (endpoint?.status !== 'enabled') break;
         }
       } catch (error) {
-        // Another dispatch holds it now, and sends what is left.
+        // Another dispatch holds it now, and sends what is left (its own guard wakes it should it die).
         if (error instanceof LeaseLostError) break;
-        // Anything else (DynamoDB failing) leaves the lease to run out: the endpoint is woken again after it.
-        if (endpoint) await deps.wakeAt(endpoint, now() + LEASE_MS).catch(() => undefined);
+        // Anything else (DynamoDB failing) leaves the lease to run out: the guard wakes the endpoint after it.
+        if (endpoint) await deps.wakeAt(endpoint, now() + leaseMs).catch(() => undefined);
         throw error;
       }
+      // Let go cleanly: the guard has nothing to do (and finds nothing if it fires all the same).
+      await deps.unguard?.(lease.endpoint, guardAt).catch(() => undefined);
       break;
     }
     return sum(reports);

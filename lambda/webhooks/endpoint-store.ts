@@ -17,10 +17,16 @@ import {
   webhookItemKey,
 } from './endpoint';
 
-/** What taking an endpoint's lease came to: the endpoint, or why not. */
+/** What taking an endpoint's lease came to: the endpoint, or why not (held: by whom until when, ms). */
 export type LeaseTaken =
   | { readonly taken: true; readonly endpoint: WebhookEndpoint }
-  | { readonly taken: false; readonly reason: 'held' | 'not enabled' };
+  | {
+      readonly taken: false;
+      readonly reason: 'held';
+      readonly endpoint: WebhookEndpoint;
+      readonly until: number;
+    }
+  | { readonly taken: false; readonly reason: 'not enabled' };
 
 const names = {
   '#status': 'status',
@@ -94,7 +100,14 @@ export class EndpointStore {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
       const endpoint = await this.get(endpointId);
-      return { taken: false, reason: endpoint?.status === 'enabled' ? 'held' : 'not enabled' };
+      return endpoint?.status === 'enabled'
+        ? {
+            taken: false,
+            reason: 'held',
+            endpoint,
+            until: (endpoint as { leaseUntil?: number }).leaseUntil ?? now,
+          }
+        : { taken: false, reason: 'not enabled' };
     }
   }
 

@@ -12,12 +12,13 @@ import { functionConfiguration, WEBHOOK_SCHEDULE_VARIABLES } from '../config/env
 import { createDynamoDBClient } from '../dynamodb/client';
 import { createDocumentClient } from '../dynamodb/document-client';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
+import { serverClock } from '../store/clock';
 import { createVacancyRepository } from '../vacancies/repository';
 import { attemptDelivery } from './delivery';
 import { createDispatcher } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
 import { EndpointDisabledError, type InRunWakes, runWebhooks, type WebhooksEvent } from './run';
-import { IN_RUN_WAIT_MS, scheduleWake } from './schedules';
+import { cancelWake, IN_RUN_WAIT_MS, scheduleWake } from './schedules';
 
 mapStackTracesOnDemand();
 
@@ -28,6 +29,8 @@ const scheduler = new SchedulerClient({});
 const logger = new Logger({ serviceName: SERVICE_NAME });
 const scheduleGroup = process.env[WEBHOOK_SCHEDULE_VARIABLES.group] ?? 'default';
 const schedulerRole = process.env[WEBHOOK_SCHEDULE_VARIABLES.roleArn] ?? '';
+/** Leases, positions and recorded times are DynamoDB's time, as bounded from its answers (docs/design.md#webhooks). */
+const now = serverClock(client);
 
 async function dispatch(event: WebhooksEvent, context: Context) {
   const timeLeft = () => context.getRemainingTimeInMillis() - limits.reserveMs;
@@ -51,11 +54,14 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     }),
     deliver: (url, headers, body) => attemptDelivery(url, headers, body, { allowLoopbackHttp: false }),
     async wakeAt(endpoint, at) {
-      if (at - Date.now() <= IN_RUN_WAIT_MS) {
+      if (at - now() <= IN_RUN_WAIT_MS) {
         const asked = wakes.get(endpoint.endpointId);
         if (asked === undefined || at < asked) wakes.set(endpoint.endpointId, at);
       } else await schedule(endpoint.endpointId, at);
     },
+    // A lease's guard must outlive the run: always a schedule, deleted when the lease is let go.
+    guard: (endpoint, at) => schedule(endpoint.endpointId, at),
+    unguard: (endpoint, at) => cancelWake({ client: scheduler, group: scheduleGroup }, endpoint, at),
     onDisabled: (endpoint, reason) =>
       logger.warn('Webhook endpoint disabled', {
         endpointId: endpoint.endpointId,
@@ -65,6 +71,7 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     retrySchedule: config.settings.webhookRetrySchedule,
     apiBaseUrl: config.settings.publicBaseUrl,
     shouldStop: () => timeLeft() < 15_000,
+    now,
   });
   const { report, response } = await runWebhooks(event, {
     dispatcher,
@@ -72,6 +79,7 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     timeLeft,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     schedule,
+    now,
   });
   logger.info('Webhook dispatch', { ...report });
   // The alarm WebhookEndpointDisabled reads the function's Errors (free): a run that disabled an endpoint fails,

@@ -2,9 +2,15 @@
  * The webhooks' timers on AWS (docs/design.md#webhooks): a wake-up due within the run is waited for in the run; a
  * later one is an EventBridge Scheduler one-time schedule that invokes the function with the endpoint's id, and
  * deletes itself once it has. Nothing runs per minute or per vendor: a schedule exists only for an endpoint with
- * a retry (or a settling change) due.
+ * a retry (or a settling change) due, or held by a dispatch (the lease's guard, deleted when it lets go).
  */
-import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import type { WebhookEndpoint } from './endpoint';
 
 /** A wake-up due this soon is waited for in the run rather than scheduled. */
@@ -23,6 +29,9 @@ export interface ScheduleTarget {
 const atExpression = (ms: number) =>
   `at(${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
 
+/** A wake-up's schedule name: by the endpoint and the second, so that the same wake-up asked twice is one. */
+const scheduleName = (endpointId: string, at: number) => `${endpointId}-${Math.ceil(at / 1000)}`;
+
 /**
  * Wakes an endpoint at `at` through a one-time schedule named by the endpoint and the time, so that the same
  * wake-up asked twice is one schedule.
@@ -35,7 +44,7 @@ export async function scheduleWake(
   try {
     await target.client.send(
       new CreateScheduleCommand({
-        Name: `${endpoint.endpointId}-${Math.ceil(at / 1000)}`,
+        Name: scheduleName(endpoint.endpointId, at),
         GroupName: target.group,
         ScheduleExpression: atExpression(at),
         ScheduleExpressionTimezone: 'UTC',
@@ -51,5 +60,20 @@ export async function scheduleWake(
     );
   } catch (error) {
     if (!(error instanceof ConflictException)) throw error;
+  }
+}
+
+/** Deletes the wake-up `scheduleWake` made for `at` (a lease's guard, once the lease is let go); gone already is fine. */
+export async function cancelWake(
+  target: Pick<ScheduleTarget, 'client' | 'group'>,
+  endpoint: Pick<WebhookEndpoint, 'endpointId'>,
+  at: number,
+): Promise<void> {
+  try {
+    await target.client.send(
+      new DeleteScheduleCommand({ Name: scheduleName(endpoint.endpointId, at), GroupName: target.group }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
   }
 }

@@ -18,7 +18,18 @@ export const STACK_OUTPUTS = {
   rateTiers: 'RateTiers',
   inboxBucket: 'InboxBucket',
   webhookFunction: 'WebhookFunctionArn',
+  summaryGuards: 'SummaryGuardSchedules',
 } as const;
+
+/**
+ * The value of the `SummaryGuardSchedules` output: where the CLI's writers put the guards of their summary leases
+ * (docs/design.md#a-kill-timeline) — the schedule group, the role EventBridge Scheduler takes, the function it runs.
+ */
+export interface SummaryGuardsOutput {
+  readonly group: string;
+  readonly roleArn: string;
+  readonly functionArn: string;
+}
 
 /** The value of the `RateTiers` output: the default tier, and each tier's usage plan id. */
 export interface RateTiersOutput {

@@ -31,6 +31,7 @@ import { REFERENCE_PATH, referencePages } from './reference-page';
 import { inboxReportLine, type LogFormat, RequestLog } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 import { ServedTally } from './served-tally';
+import { type SummaryGuardRunner, startSummaryGuardRunner } from './summary-guard-runner';
 import { startWebhookRunner, type WebhookRunner } from './webhook-runner';
 
 /** The demo data shipped with the repository: three vendors (one suspended) and about sixty vacancies. */
@@ -147,13 +148,18 @@ function listen(server: Server, port: number): Promise<number> {
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const settings = options.settings ?? settingsOfCdkJson();
   let webhooks: WebhookRunner | undefined;
+  let guards: SummaryGuardRunner | undefined;
   const engine: EmbeddedDynamoDB | undefined = options.dynamodbEndpoint
     ? undefined
     : await startEmbeddedDynamoDB({
         port: options.dynamodbPort ?? 0,
         ...(options.dataDir && { dataDir: options.dataDir }),
-        // The engine sees every write, as Streams would on AWS: it wakes the webhook dispatch.
-        onWrite: (write) => webhooks?.onWrite(write),
+        // The engine sees every write, as Streams would on AWS: it wakes the webhook dispatch, and has the summaries'
+        // guards armed for the leases writers take.
+        onWrite: (write) => {
+          webhooks?.onWrite(write);
+          guards?.onWrite(write);
+        },
       });
   const endpoint = options.dynamodbEndpoint ?? (engine as EmbeddedDynamoDB).endpoint;
   const client = createDynamoDBClient({ endpoint });
@@ -176,6 +182,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     stopping = true;
     const expiryStopped = expiry?.stop();
     const webhooksStopped = webhooks?.stop();
+    const guardsStopped = guards?.stop();
     const inboxStopped = inbox?.stop();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -191,6 +198,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     clearTimeout(timer);
     await expiryStopped;
     await webhooksStopped;
+    await guardsStopped;
     await inboxStopped;
     const closed = server.listening
       ? new Promise<void>((resolve) => server.close(() => resolve()))
@@ -227,6 +235,17 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier);
       seed = { file: seedFile, data, summary };
     }
+
+    // The summaries' guards: what a killed writer left is recovered by itself (docs/design.md#a-kill-timeline).
+    guards = startSummaryGuardRunner({
+      endpoint,
+      tables,
+      onError: (error) =>
+        console.error(
+          `A summary's recovery failed (${awsFailure(error)}); the next write or restart tries again, or now "vacancy-admin vacancies expire".`,
+        ),
+    });
+    await guards.started;
 
     // The expiry job, as the schedule runs it: now, and after each day boundary of the service zone.
     const expiryHandler = (await import('../../lambda/expiry/handler')).handler;

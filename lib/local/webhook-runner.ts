@@ -1,8 +1,10 @@
 /**
  * Webhooks in the local server (docs/design.md#webhooks): the runtime's dispatch (`lambda/webhooks/dispatcher.ts`),
  * the same code the deployed function runs, woken the way DynamoDB Streams wake it on AWS — by the writes the
- * embedded engine receives, not by a timer — with retries and settling changes on timers of this process. Only when
- * the server uses an engine of its own (`--dynamodb-endpoint`), which it cannot watch, does it poll.
+ * embedded engine receives, not by a timer — with retries, settling changes and the guards of leases on timers of
+ * this process. At start it wakes every endpoint: one that a killed server left with work (an event pending, changes
+ * after its position, a lease held by the dead) is resumed, as the guard would have on AWS. Only when the server
+ * uses an engine of its own (`--dynamodb-endpoint`), which it cannot watch, does it poll.
  */
 
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
@@ -11,6 +13,7 @@ import { capacityUnits } from '../../lambda/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
+import { serverClock } from '../../lambda/store/clock';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { Resolver } from '../../lambda/webhooks/address-guard';
 import { attemptDelivery } from '../../lambda/webhooks/delivery';
@@ -73,7 +76,11 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     },
     { step: 'initialize', name: 'countWebhookRequests' },
   );
+  // Leases, positions and recorded times are DynamoDB's time, as on AWS; the timers count by the same clock.
+  const now = serverClock(client);
   const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  /** The guards of leases, by endpoint and time: each cancelled on its own when its lease is let go. */
+  const guards = new Map<string, NodeJS.Timeout>();
   let stopped = false;
   const running = new Set<Promise<unknown>>();
   const track = (work: Promise<DispatchReport>) => {
@@ -102,14 +109,33 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
           timers.delete(endpoint.endpointId);
           if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
         },
-        Math.max(0, at - Date.now()),
+        Math.max(0, at - now()),
       );
       timer.unref();
       timers.set(endpoint.endpointId, { at, timer });
     },
+    async guard(endpoint, at) {
+      const key = `${endpoint.endpointId}@${at}`;
+      if (stopped || guards.has(key)) return;
+      const timer = setTimeout(
+        () => {
+          guards.delete(key);
+          if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
+        },
+        Math.max(0, at - now()),
+      );
+      timer.unref();
+      guards.set(key, timer);
+    },
+    async unguard(endpoint, at) {
+      const key = `${endpoint.endpointId}@${at}`;
+      clearTimeout(guards.get(key));
+      guards.delete(key);
+    },
     onDisabled: options.onDisabled,
     retrySchedule: options.retrySchedule,
     apiBaseUrl: options.apiBaseUrl,
+    now,
   });
 
   // Writes coalesce: one pass at a time, and one more after it if writes came meanwhile.
@@ -131,6 +157,8 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     });
   };
   const poller = options.poll ? setInterval(wake, POLL_MS) : undefined;
+  // What a killed server left: every endpoint woken once (a few requests each, at start only).
+  wake();
   poller?.unref();
   const watched = new Set([options.tables.vacancies, options.tables.vendors]);
 
@@ -146,6 +174,8 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
       if (poller) clearInterval(poller);
       for (const { timer } of timers.values()) clearTimeout(timer);
       timers.clear();
+      for (const timer of guards.values()) clearTimeout(timer);
+      guards.clear();
       await pass;
       await Promise.all(running);
       client.destroy();

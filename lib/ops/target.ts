@@ -2,6 +2,7 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsFailure } from '../../lambda/aws/failure';
 import { httpUrl } from '../../lambda/config/checks';
@@ -9,10 +10,12 @@ import { DYNAMODB_ENDPOINT_VARIABLE } from '../../lambda/config/environment';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
+import type { SummaryGuardTimer } from '../../lambda/store/summary-guard';
+import { scheduledSummaryGuards } from '../../lambda/store/summary-guard-schedules';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';
 import { localTableNames } from '../create-tables';
 import { readLocalDeployment } from '../deployment/local-deployment';
-import { type RateTiersOutput, STACK_OUTPUTS } from '../deployment/stack-outputs';
+import { type RateTiersOutput, STACK_OUTPUTS, type SummaryGuardsOutput } from '../deployment/stack-outputs';
 import { settingsOfCdkJson } from '../settings';
 import { canonicalTimeZone } from '../time-zone';
 import { UsageError, UserError } from './errors';
@@ -51,6 +54,12 @@ export interface Target {
   readonly wakeWebhooks?: (vendorId: string) => Promise<void>;
   /** The deployed API's base URL, from the stack's outputs (`--stack`); unknown for any other target. */
   readonly apiUrl?: string;
+
+  /**
+   * The timer of the guards of the summary leases its writers take (docs/design.md#a-kill-timeline): on a deployed
+   * stack, one-time schedules that run the stack's recovery should the CLI be killed; locally the server arms them.
+   */
+  readonly summaryGuard?: SummaryGuardTimer;
   close(): void;
 }
 
@@ -63,6 +72,9 @@ export interface StackDescription {
   readonly rateTiers?: RateTiersOutput;
   /** The base URL clients use (output `ApiUrl`: the custom domain when there is one), without a trailing slash. */
   readonly apiUrl?: string;
+
+  /** Where the summaries' guards go (absent on stacks from before them). */
+  readonly summaryGuards?: SummaryGuardsOutput;
 }
 
 /** Where a region came from, for the messages that depend on it. */
@@ -164,12 +176,15 @@ export async function describeStack(
   const rateTiers = outputs.get(STACK_OUTPUTS.rateTiers);
   const webhookFunction = outputs.get(STACK_OUTPUTS.webhookFunction);
   const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl)?.replace(/\/+$/, '');
+
+  const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
     tables: { vacancies, vendors },
     ...(apiUrl && { apiUrl }),
     ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
+    ...(summaryGuards && { summaryGuards: JSON.parse(summaryGuards) as SummaryGuardsOutput }),
   };
 }
 
@@ -282,6 +297,8 @@ export async function resolveTarget(
   let deployedTiers: RateTiersOutput | undefined;
   let webhookFunction: string | undefined;
   let apiUrl: string | undefined;
+
+  let summaryGuards: SummaryGuardsOutput | undefined;
   if (options.stack) {
     const cloudFormation = new CloudFormationClient({ region: region.name });
     let stack: StackDescription;
@@ -297,7 +314,7 @@ export async function resolveTarget(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl } = stack);
+    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl, summaryGuards } = stack);
     timeZone = stack.timeZone ?? given;
   } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -315,6 +332,7 @@ export async function resolveTarget(
     deployedTiers && options.stack
       ? new APIGatewayClient({ maxAttempts: 8, retryMode: 'adaptive', region: region.name })
       : undefined;
+  const scheduler = summaryGuards ? new SchedulerClient({ region: region.name }) : undefined;
   return {
     client,
     documentClient,
@@ -334,6 +352,8 @@ export async function resolveTarget(
           vendorsTable: tables.vendors,
         },
       }),
+    ...(scheduler &&
+      summaryGuards && { summaryGuard: scheduledSummaryGuards({ client: scheduler, ...summaryGuards }) }),
     ...(webhookFunction && {
       wakeWebhooks: async (vendorId: string) => {
         const lambda = new LambdaClient({ region: region.name });
@@ -353,6 +373,7 @@ export async function resolveTarget(
     close: () => {
       client.destroy();
       apiGateway?.destroy();
+      scheduler?.destroy();
     },
   };
 }

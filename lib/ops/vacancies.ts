@@ -19,6 +19,7 @@ import {
   toVacancyItem,
   type VacancyItem,
 } from '../../lambda/schema/vacancy-item';
+import type { SummaryGuardTimer } from '../../lambda/store/summary-guard';
 import { SummaryStore } from '../../lambda/store/summary-store';
 import { VacancyWriters } from '../../lambda/store/writers';
 import type { ZoneClock } from '../../lambda/time/zone-clock';
@@ -40,6 +41,8 @@ export interface ChangeOptions {
   readonly clock?: ZoneClock | undefined;
   /** The clock of change times (ms); the writers' own unless given. */
   readonly now?: () => number;
+  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  readonly guard?: SummaryGuardTimer | undefined;
 }
 
 const NOT_FOUND = 'not-found';
@@ -53,7 +56,12 @@ async function change(
   options: ChangeOptions,
   next: (current: VacancyItem, updatedAt: number) => StoredItem,
 ): Promise<VacancyChange> {
-  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  const writers = new VacancyWriters({
+    client,
+    tables,
+    ...(options.now && { now: options.now }),
+    ...(options.guard && { guard: options.guard }),
+  });
   try {
     const outcome = await writers.write(id, (current, updatedAt) => {
       if (!current || isTombstone(current)) return { refuse: NOT_FOUND };
@@ -128,14 +136,19 @@ export async function purgeTombstones(
   tables: TableNames,
   vendorId: string,
   asked: number,
-  options: { readonly now?: () => number } = {},
+  options: { readonly now?: () => number; readonly guard?: SummaryGuardTimer | undefined } = {},
 ): Promise<PurgeReport> {
   const before = Math.min(asked, (options.now ?? Date.now)() - INDEX_SETTLE_MS);
   // The horizon first, then the removals: a sync walking meanwhile is answered 410 on its next page rather than
   // missing a tombstone it was about to read (docs/design.md#incremental-sync). Recorded even where nothing is
   // removed: the vendor's changes before it are gone as far as a sync can tell.
   const horizon = await new SummaryStore(client, tables.vendors).raisePurgeHorizon(vendorId, before);
-  const writers = new VacancyWriters({ client, tables, ...(options.now && { now: options.now }) });
+  const writers = new VacancyWriters({
+    client,
+    tables,
+    ...(options.now && { now: options.now }),
+    ...(options.guard && { guard: options.guard }),
+  });
   let removed = 0;
   try {
     const tombstones = queryPages(client, {

@@ -9,7 +9,7 @@ import {
 import type { Construct } from 'constructs';
 import { FUNCTION_SETTINGS } from '../../lambda/config/function-settings';
 import { LISTING_PATH } from '../../lambda/http/routes';
-import { STACK_OUTPUTS } from '../deployment/stack-outputs';
+import { STACK_OUTPUTS, type SummaryGuardsOutput } from '../deployment/stack-outputs';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
@@ -22,6 +22,7 @@ import { ServiceMetrics } from './monitoring/service-metrics';
 import { TopContributors } from './monitoring/top-contributors';
 import { RateTiers } from './rate-tiers';
 import { ServiceApi } from './rest-api';
+import { SummaryGuards } from './summary-guards';
 import { WebhookDispatch } from './webhooks';
 
 /** Properties of the Vendor Vacancy API stack. */
@@ -47,6 +48,12 @@ export class VacancyApiStack extends Stack {
     new ExpirySchedule(this, 'Expiry', {
       function: functions.expiry.function,
       timeZone: settings.serviceTimeZone,
+    });
+    // A writer killed holding a summary's lease: its guard recovers the summary (docs/design.md#a-kill-timeline).
+    const summaryGuards = new SummaryGuards(this, 'SummaryGuards', {
+      recovery: functions.expiry.function,
+      writers: [functions.inbox.function, functions.expiry.function],
+      scheduleGroupName: `${settings.stackName}-summary-guards`,
     });
     const inbox = new Inbox(this, 'Inbox', {
       function: functions.inbox.function,
@@ -147,6 +154,15 @@ export class VacancyApiStack extends Stack {
       STACK_OUTPUTS.webhookFunction,
       functions.webhooks.function.functionArn,
       'The webhook dispatch: "vacancy-admin webhook enable" wakes it',
+    );
+    output(
+      STACK_OUTPUTS.summaryGuards,
+      this.toJsonString({
+        group: summaryGuards.scheduleGroupName,
+        roleArn: summaryGuards.role.roleArn,
+        functionArn: functions.expiry.function.functionArn,
+      } satisfies SummaryGuardsOutput),
+      "Where the ops CLI's imports put the guards of their summary leases (one-time schedules)",
     );
     output(
       STACK_OUTPUTS.serviceTimeZone,

@@ -78,21 +78,25 @@ export class WebhookDispatch extends Construct {
     role.addToPolicy(
       new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
     );
-    // The function makes its one-time schedules in its group, and hands them that role.
+    // The function makes its one-time schedules in its group (and deletes a lease's guard when it lets go), and
+    // hands them that role.
     const schedules = Stack.of(this).formatArn({
       service: 'scheduler',
       resource: 'schedule',
       resourceName: `${props.scheduleGroupName}/*`,
     });
     fn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [schedules] }),
+      new iam.PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [schedules],
+      }),
     );
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn] }));
     // What `fn.addToRolePolicy` adds is a policy of the function's own (`createNewPoliciesWithAddToRolePolicy`).
     acknowledgeWildcardResources(
       fn,
       [schedules],
-      'The function names each one-time schedule at run time (by endpoint and time): it may create them in its own group only.',
+      'The function names each one-time schedule at run time (by endpoint and time): it may create and delete them in its own group only.',
     );
     fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.group, props.scheduleGroupName);
     fn.addEnvironment(WEBHOOK_SCHEDULE_VARIABLES.roleArn, role.roleArn);

@@ -202,7 +202,7 @@ describe('the stack, with default settings', () => {
       ]);
     });
 
-    it('lets each schedule role invoke its one function (the expiry job, the webhook dispatch), for this account only', () => {
+    it("lets each schedule role invoke its one function (the expiry job and the summaries' guards, the webhook dispatch), for this account only", () => {
       const roles = template.findResources('AWS::IAM::Role', {
         Properties: {
           AssumeRolePolicyDocument: {
@@ -212,6 +212,7 @@ describe('the stack, with default settings', () => {
       });
       expect(Object.keys(roles).sort()).toEqual([
         expect.stringMatching(/^ExpiryRole/),
+        expect.stringMatching(/^SummaryGuardsSchedulerRole/),
         expect.stringMatching(/^WebhooksSchedulerRole/),
       ]);
       for (const [roleId, role] of Object.entries(roles)) {
@@ -223,7 +224,7 @@ describe('the stack, with default settings', () => {
             Resource: {
               'Fn::GetAtt': [
                 expect.stringMatching(
-                  roleId.startsWith('Expiry') ? /^FunctionsExpiry/ : /^FunctionsWebhooks/,
+                  roleId.startsWith('Webhooks') ? /^FunctionsWebhooks/ : /^FunctionsExpiry/,
                 ),
                 'Arn',
               ],
@@ -277,11 +278,11 @@ describe('the stack, with default settings', () => {
       template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'VendorVacancyApi-webhooks' });
     });
 
-    it('may create schedules in its own group only, and hand them the role that invokes it', () => {
+    it('may create and delete schedules in its own group only, and hand them the role that invokes it', () => {
       const granted = statements(template, roleOf(template, 'webhook events'));
       expect(granted).toContainEqual(
         expect.objectContaining({
-          Action: 'scheduler:CreateSchedule',
+          Action: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
           Resource: 'arn:aws:scheduler:eu-central-1:123456789012:schedule/VendorVacancyApi-webhooks/*',
         }),
       );
@@ -291,6 +292,42 @@ describe('the stack, with default settings', () => {
           Resource: { 'Fn::GetAtt': [expect.stringMatching(/^WebhooksSchedulerRole/), 'Arn'] },
         }),
       );
+    });
+  });
+
+  describe("the summaries' guards", () => {
+    it('are one-time schedules the writers may create and delete in their own group only, run by a role that invokes the expiry job', () => {
+      template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', {
+        Name: 'VendorVacancyApi-summary-guards',
+      });
+      for (const writer of ['imports the files', 'records expired vacancies']) {
+        const granted = statements(template, roleOf(template, writer));
+        expect(granted).toContainEqual(
+          expect.objectContaining({
+            Action: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+            Resource: {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':scheduler:',
+                  { Ref: 'AWS::Region' },
+                  ':',
+                  { Ref: 'AWS::AccountId' },
+                  ':schedule/VendorVacancyApi-summary-guards/*',
+                ],
+              ],
+            },
+          }),
+        );
+        expect(granted).toContainEqual(
+          expect.objectContaining({
+            Action: 'iam:PassRole',
+            Resource: { 'Fn::GetAtt': [expect.stringMatching(/^SummaryGuardsSchedulerRole/), 'Arn'] },
+          }),
+        );
+      }
     });
   });
 

@@ -8,6 +8,7 @@ import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../lambda/con
 import {
   FUNCTION_ENVIRONMENTS,
   functionConfiguration,
+  SUMMARY_GUARD_VARIABLES,
   WEBHOOK_SCHEDULE_VARIABLES,
 } from '../../lambda/config/environment';
 import {
@@ -115,8 +116,8 @@ describe('the configuration path', () => {
       const variables = { ...(resource?.[1].Properties.Environment.Variables as Record<string, unknown>) };
       const mine = { ...local[name] };
       // What differs by design: where the tables and the engine are, the links' base, the metrics switch (the
-      // monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles), and the webhooks'
-      // schedules (on AWS only: the local server keeps its timers in its process).
+      // monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles), and the webhooks' and
+      // the summaries' guards' schedules (on AWS only: the local server keeps its timers in its process).
       for (const environment of [variables, mine] as Record<string, unknown>[]) {
         for (const variable of [
           'VACANCIES_TABLE',
@@ -125,6 +126,7 @@ describe('the configuration path', () => {
           'PUBLIC_BASE_URL',
           'POWERTOOLS_METRICS_DISABLED',
           ...Object.values(WEBHOOK_SCHEDULE_VARIABLES),
+          ...Object.values(SUMMARY_GUARD_VARIABLES),
         ]) {
           delete environment[variable];
         }

@@ -130,6 +130,8 @@ export function addVacancyCommands(program: Command): void {
             dryRun: options.dryRun ?? false,
             signal: interruption.signal,
             ...(bar && { onProgress: bar.update }),
+            // Should this CLI be killed holding a summary's lease, its guard recovers the summary.
+            ...(target.summaryGuard && { guard: target.summaryGuard }),
           };
           report = options.vendor
             ? await importSnapshot(target.documentClient, target.tables, records, {
@@ -165,6 +167,7 @@ export function addVacancyCommands(program: Command): void {
         const outcome = await setVacancyStatus(target.documentClient, target.tables, id, status, {
           vendorId: options.vendor,
           clock: target.clock,
+          guard: target.summaryGuard,
         });
         if ('unchanged' in outcome) {
           const { v: vendorId, status: already } = outcome.unchanged;
@@ -194,6 +197,7 @@ export function addVacancyCommands(program: Command): void {
       action(async (target, options, id: number) => {
         const outcome = await deleteVacancy(target.documentClient, target.tables, id, {
           vendorId: options.vendor,
+          guard: target.summaryGuard,
         });
         if ('notFound' in outcome || 'otherVendor' in outcome) throw notChanged(id, outcome, options.vendor);
         // A deletion always changes what a client sees: never `unchanged`.

@@ -71,6 +71,7 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
             tables: target.tables,
             clock,
             signal: interruption.signal,
+            ...(target.summaryGuard && { guard: target.summaryGuard }),
           });
           const lines = [
             `expired ${report.expired} vacancies of ${report.vendors.length} vendors (deadlines before ${report.today}, ${clock.zone})`,
@@ -109,7 +110,11 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
         if (before > Date.now()) throw new UserError(`--before ${given} is in the future.`);
         const reports = [];
         for (const vendorId of await vendorsOf(target, options.vendor)) {
-          reports.push(await purgeTombstones(target.documentClient, target.tables, vendorId, before));
+          reports.push(
+            await purgeTombstones(target.documentClient, target.tables, vendorId, before, {
+              guard: target.summaryGuard,
+            }),
+          );
         }
         return {
           data: reports,

@@ -1,0 +1,149 @@
+/**
+ * The summaries' guards in the local server (docs/design.md#a-kill-timeline): the runtime's policy
+ * (`lambda/store/summary-guard.ts`), the same the deployed expiry function runs when a one-time schedule fires, on
+ * timers of this process. A writer here may be another process (a CLI import against the server's engine) that
+ * cannot reach those timers, so the server arms them itself: at start — what a killed run left, the server's own
+ * among them — and after each write to the vendors table it did not make (a lease taken, renewed or let go), it reads
+ * the summaries and arms a guard for each lease still running, and recovers at once a summary whose lease could
+ * already be taken over. Reads of the local engine cost nothing; nothing runs while nothing is written.
+ */
+import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
+import { createDynamoDBClient } from '../../lambda/dynamodb/client';
+import { createDocumentClient } from '../../lambda/dynamodb/document-client';
+import { queryAll } from '../../lambda/dynamodb/query-all';
+import { needsRecount } from '../../lambda/schema/summary';
+import { type TableNames, VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { ITEM_KIND } from '../../lambda/schema/vendors';
+import { serverClock } from '../../lambda/store/clock';
+import {
+  guardNeeded,
+  type RecoveryOutcome,
+  recoverSummary,
+  type SummaryGuardTimer,
+} from '../../lambda/store/summary-guard';
+import { SummaryStore } from '../../lambda/store/summary-store';
+import type { EngineWrite } from './embedded-dynamodb';
+
+/** The user agent of the guards' own requests: their writes (a recount's) start no sweep. */
+export const SUMMARY_GUARD_USER_AGENT = 'vva-summary-guard';
+
+export interface SummaryGuardRunnerOptions {
+  readonly endpoint: string;
+  readonly tables: TableNames;
+  readonly onError: (error: unknown) => void;
+  /** A guard's firing, done (the tests' and the log's). */
+  readonly onRecovered?: (vendorId: string, outcome: RecoveryOutcome) => void;
+}
+
+export interface SummaryGuardRunner {
+  /** The sweep at start, done (a failure handed to `onError`). */
+  readonly started: Promise<void>;
+  /** A write the engine received: one to the vendors table, not the guards' own, sweeps. */
+  readonly onWrite: (write: EngineWrite) => void;
+  /** The timer, for the server's own writers. */
+  readonly timer: SummaryGuardTimer;
+  stop(): Promise<void>;
+}
+
+export function startSummaryGuardRunner(options: SummaryGuardRunnerOptions): SummaryGuardRunner {
+  const client = createDynamoDBClient({
+    endpoint: options.endpoint,
+    customUserAgent: SUMMARY_GUARD_USER_AGENT,
+    ...FUNCTION_LIMITS.expiry.dynamodb,
+  });
+  const documentClient = createDocumentClient(client);
+  const now = serverClock(client);
+  const store = new SummaryStore(documentClient, options.tables.vendors);
+  const guards = new Map<string, NodeJS.Timeout>();
+  const running = new Set<Promise<unknown>>();
+  let stopped = false;
+  const track = (work: Promise<unknown>) => {
+    const settled = work.catch(options.onError);
+    running.add(settled);
+    void settled.finally(() => running.delete(settled));
+  };
+
+  const recover = (vendorId: string) =>
+    track(
+      recoverSummary(vendorId, { client: documentClient, tables: options.tables, timer, now }).then(
+        (outcome) => options.onRecovered?.(vendorId, outcome),
+      ),
+    );
+
+  const timer: SummaryGuardTimer = {
+    async arm(vendorId, at) {
+      const key = `${vendorId}@${at}`;
+      if (stopped || guards.has(key)) return;
+      const handle = setTimeout(
+        () => {
+          guards.delete(key);
+          if (!stopped) recover(vendorId);
+        },
+        Math.max(0, at - now()),
+      );
+      handle.unref();
+      guards.set(key, handle);
+    },
+    async disarm(vendorId, at) {
+      const key = `${vendorId}@${at}`;
+      clearTimeout(guards.get(key));
+      guards.delete(key);
+    },
+  };
+
+  /** Every vendor's summary read; a guard armed for each lease running, a recovery for each that may be taken over. */
+  async function sweep(): Promise<void> {
+    const vendors = await queryAll(documentClient, {
+      TableName: options.tables.vendors,
+      IndexName: VENDOR_INDEXES.byKind,
+      KeyConditionExpression: 'kind = :kind',
+      ProjectionExpression: 'vendorId',
+      ExpressionAttributeValues: { ':kind': ITEM_KIND.vendor },
+    });
+    const summaries = await store.readMany(vendors.map((vendor) => vendor.vendorId as string));
+    const at = now();
+    for (const [vendorId, summary] of summaries) {
+      const guard = guardNeeded(summary, at);
+      if (guard !== undefined) await timer.arm(vendorId, guard);
+      else if ((summary.leases.size > 0 || summary.broken) && needsRecount(summary, at)) recover(vendorId);
+    }
+  }
+
+  // Writes coalesce: one sweep at a time, and one more after it if writes came meanwhile.
+  let pass: Promise<void> | undefined;
+  let again = false;
+  const wake = () => {
+    if (stopped) return;
+    if (pass) {
+      again = true;
+      return;
+    }
+    pass = (async () => {
+      do {
+        again = false;
+        await sweep().catch(options.onError);
+      } while (again && !stopped);
+    })().finally(() => {
+      pass = undefined;
+    });
+  };
+  wake();
+  const started = pass ?? Promise.resolve();
+
+  return {
+    started,
+    timer,
+    onWrite(write) {
+      if (write.userAgent.includes(SUMMARY_GUARD_USER_AGENT)) return;
+      if (write.tables.includes(options.tables.vendors)) wake();
+    },
+    async stop() {
+      stopped = true;
+      for (const handle of guards.values()) clearTimeout(handle);
+      guards.clear();
+      await pass;
+      await Promise.all(running);
+      client.destroy();
+    },
+  };
+}
