@@ -72,6 +72,8 @@ export interface DispatcherDependencies {
   readonly leaseMs?: number;
   /** An endpoint was disabled: its retries ran out, or it answered 410 (logged for the alarm). */
   readonly onDisabled: (endpoint: WebhookEndpoint, reason: DisabledReason) => void;
+  /** Each attempt of a delivery and what came of it: a log line (the function's; the local server's own). */
+  readonly onAttempt?: (attempt: DeliveryAttempt) => void;
   /** Seconds before each retry (setting `webhookRetrySchedule`). */
   readonly retrySchedule: readonly number[];
   /** The API's base URL, for an event's `sync_url`. */
@@ -83,6 +85,45 @@ export interface DispatcherDependencies {
    * once, by its timer, and the next dispatch goes on from its position.
    */
   readonly shouldStop?: () => boolean;
+}
+
+/**
+ * One attempt of a delivery, as the logs say it (docs/operating.md#webhooks): which endpoint and event, its number,
+ * when, what came of it (the status, or `timeout`, `connection failed`, `refused: …`), and then when it is tried
+ * next, or why the endpoint was disabled. Never the body, never a secret or a signature.
+ */
+export interface DeliveryAttempt {
+  readonly endpointId: string;
+  readonly vendorId: string;
+  /** The event's `webhook-id`: the same on every attempt of it. */
+  readonly eventId: string;
+  /** 1 for the first attempt of the event. */
+  readonly attempt: number;
+  /** When it was made (ms). */
+  readonly at: number;
+  readonly outcome: string;
+  readonly delivered: boolean;
+  /** When a failed event is tried again (ms). */
+  readonly nextAttemptAt?: number;
+  /** Why the endpoint was disabled by this attempt. */
+  readonly disabled?: DisabledReason;
+}
+
+/** An attempt as a log line's fields, times in ISO 8601: the function's line and the local server's JSON line. */
+export function deliveryAttemptFields(attempt: DeliveryAttempt) {
+  return {
+    endpointId: attempt.endpointId,
+    vendorId: attempt.vendorId,
+    eventId: attempt.eventId,
+    attempt: attempt.attempt,
+    at: new Date(attempt.at).toISOString(),
+    outcome: attempt.outcome,
+    delivered: attempt.delivered,
+    ...(attempt.nextAttemptAt !== undefined && {
+      nextAttemptAt: new Date(attempt.nextAttemptAt).toISOString(),
+    }),
+    ...(attempt.disabled && { disabled: attempt.disabled }),
+  };
 }
 
 /** What one wake-up did, for the log and the tests. */
@@ -202,7 +243,17 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       );
       const result = await deps.deliver(endpoint.url, headers, pending.body);
       const last: LastAttempt = { at, outcome: result.ok ? String(result.status) : result.outcome };
+      const attempt = {
+        endpointId: endpoint.endpointId,
+        vendorId: endpoint.vendorId,
+        eventId: pending.id,
+        attempt: pending.attempts + 1,
+        at,
+        outcome: last.outcome,
+        delivered: result.ok,
+      };
       if (result.ok) {
+        deps.onAttempt?.(attempt);
         await deps.endpoints.delivered(endpoint.endpointId, holder, pending.through, last, now() + leaseMs);
         endpoint = {
           ...endpoint,
@@ -217,11 +268,13 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       if (result.status === 410 || attempts > deps.retrySchedule.length) {
         const reason: DisabledReason = result.status === 410 ? 'gone (410)' : 'retries exhausted';
         await deps.endpoints.disable(endpoint.endpointId, holder, reason, last);
+        deps.onAttempt?.({ ...attempt, disabled: reason });
         deps.onDisabled(endpoint, reason);
         return { delivered, failed: 1, disabled: 1 };
       }
       const retry: PendingEvent = { ...pending, attempts, dueAt: now() + retryDelay(attempts, result) };
       await deps.endpoints.failed(endpoint.endpointId, holder, retry, last);
+      deps.onAttempt?.({ ...attempt, nextAttemptAt: retry.dueAt });
       await deps.wakeAt(endpoint, retry.dueAt);
       return { delivered, failed: 1, disabled: 0 };
     }

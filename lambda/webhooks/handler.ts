@@ -15,7 +15,7 @@ import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { serverClock } from '../store/clock';
 import { createVacancyRepository } from '../vacancies/repository';
 import { attemptDelivery } from './delivery';
-import { createDispatcher } from './dispatcher';
+import { createDispatcher, deliveryAttemptFields } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
 import { EndpointDisabledError, type InRunWakes, runWebhooks, type WebhooksEvent } from './run';
 import { cancelWake, IN_RUN_WAIT_MS, scheduleWake } from './schedules';
@@ -68,6 +68,8 @@ async function dispatch(event: WebhooksEvent, context: Context) {
         vendorId: endpoint.vendorId,
         reason,
       }),
+    // One line an attempt, as the local server prints it (the URL and the body are the endpoint's, not logged).
+    onAttempt: (attempt) => logger.info('Webhook attempt', { ...deliveryAttemptFields(attempt) }),
     retrySchedule: config.settings.webhookRetrySchedule,
     apiBaseUrl: config.settings.publicBaseUrl,
     shouldStop: () => timeLeft() < 15_000,

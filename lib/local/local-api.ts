@@ -8,6 +8,7 @@ import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { zoneClock } from '../../lambda/time/zone-clock';
 import type { Resolver } from '../../lambda/webhooks/address-guard';
+import type { DeliveryAttempt } from '../../lambda/webhooks/dispatcher';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
 import { functionEnvironment } from '../function-environment';
@@ -28,7 +29,7 @@ import { type InboxFolder, watchInboxFolder } from './inbox-folder';
 import { lambdaContext } from './lambda-runtime';
 import { RateLimiter } from './rate-limiter';
 import { REFERENCE_PATH, referencePages } from './reference-page';
-import { inboxReportLine, type LogFormat, RequestLog } from './request-log';
+import { inboxReportLine, type LogFormat, RequestLog, webhookAttemptLine } from './request-log';
 import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
 import { ServedTally } from './served-tally';
 import { type SummaryGuardRunner, startSummaryGuardRunner } from './summary-guard-runner';
@@ -280,6 +281,11 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         console.error(
           `The webhook dispatch failed (${awsFailure(error)}); it tries again at the next change.`,
         ),
+      // A line per attempt, beside the request lines.
+      ...(options.log && {
+        onAttempt: (attempt: DeliveryAttempt) =>
+          process.stdout.write(`${webhookAttemptLine(attempt, options.log as LogFormat)}\n`),
+      }),
       ...(options.webhookResolver && { resolve: options.webhookResolver }),
     });
 

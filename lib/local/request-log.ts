@@ -12,6 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { reportKey } from '../../lambda/inbox/layout';
 import { type FileReport, inboxLogLine } from '../../lambda/inbox/report';
 import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/observability/log-fields';
+import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/webhooks/dispatcher';
 import type { FunctionLogLine } from './function-output';
 
 /** The formats of `npm start -- --log-format`. */
@@ -156,4 +157,20 @@ export function inboxReportLine(report: FileReport, format: LogFormat, at = new 
   ].join(', ');
   const why = report.reason ? `  ${report.reason}` : '';
   return `${clockTime(at.toISOString())}  inbox  ${report.file} → ${report.outcome}/  ${counts}  ${report.seconds} s  report: ${reportKey(report.file)}${why}`;
+}
+
+/**
+ * The line of a webhook delivery's attempt (docs/operating.md#webhooks): in `text`, its time, the endpoint and its
+ * vendor, the event's id and attempt, what came of it and what follows (the next attempt's time, or that the endpoint
+ * was disabled); in `json`, the webhooks function's log line.
+ */
+export function webhookAttemptLine(attempt: DeliveryAttempt, format: LogFormat): string {
+  const fields = deliveryAttemptFields(attempt);
+  if (format === 'json') return JSON.stringify({ message: 'Webhook attempt', ...fields });
+  const then = fields.disabled
+    ? `  endpoint disabled: ${fields.disabled}`
+    : fields.nextAttemptAt
+      ? `  next attempt ${fields.nextAttemptAt}`
+      : '';
+  return `${clockTime(fields.at)}  webhook  ${fields.endpointId} (${fields.vendorId})  ${fields.eventId} #${fields.attempt} → ${fields.outcome}${then}`;
 }

@@ -17,7 +17,11 @@ import { serverClock } from '../../lambda/store/clock';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';
 import type { Resolver } from '../../lambda/webhooks/address-guard';
 import { attemptDelivery } from '../../lambda/webhooks/delivery';
-import { createDispatcher, type DispatchReport } from '../../lambda/webhooks/dispatcher';
+import {
+  createDispatcher,
+  type DeliveryAttempt,
+  type DispatchReport,
+} from '../../lambda/webhooks/dispatcher';
 import type { DisabledReason, WebhookEndpoint } from '../../lambda/webhooks/endpoint';
 import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
 import type { EngineWrite } from './embedded-dynamodb';
@@ -37,6 +41,8 @@ export interface WebhookRunnerOptions {
   readonly poll: boolean;
   readonly onDisabled: (endpoint: WebhookEndpoint, reason: DisabledReason) => void;
   readonly onError: (error: unknown) => void;
+  /** Each attempt of a delivery (the server's log line). */
+  readonly onAttempt?: (attempt: DeliveryAttempt) => void;
   /** A resolver of the tests' (delivery checks the addresses a host resolves to). */
   readonly resolve?: Resolver;
 }
@@ -95,6 +101,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
       tableName: options.tables.vacancies,
       vendorsTable: options.tables.vendors,
     }),
+    ...(options.onAttempt && { onAttempt: options.onAttempt }),
     deliver: (url, headers, body) =>
       attemptDelivery(url, headers, body, {
         allowLoopbackHttp: true,

@@ -45,6 +45,11 @@ export interface EndpointView {
   readonly disabledAt?: string;
   readonly lastAttempt?: { readonly at: string; readonly outcome: string };
   readonly pendingAttempts?: number;
+  /**
+   * When the event being retried is tried next (ISO 8601): until then the endpoint's later changes wait behind it,
+   * since an endpoint's events go one at a time, in order.
+   */
+  readonly nextAttemptAt?: string;
   readonly createdAt: string;
 }
 
@@ -61,7 +66,10 @@ export function endpointView(endpoint: WebhookEndpoint): EndpointView {
     ...(endpoint.lastAttempt && {
       lastAttempt: { at: iso(endpoint.lastAttempt.at), outcome: endpoint.lastAttempt.outcome },
     }),
-    ...(endpoint.pending && { pendingAttempts: endpoint.pending.attempts }),
+    ...(endpoint.pending && {
+      pendingAttempts: endpoint.pending.attempts,
+      nextAttemptAt: iso(endpoint.pending.dueAt),
+    }),
     createdAt: iso(endpoint.createdAt),
   };
 }

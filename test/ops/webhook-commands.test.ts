@@ -139,4 +139,34 @@ describe('vacancy-admin webhook', () => {
     );
     expect(receiver.deliveries.length).toBe(deliveries);
   });
+
+  it("lists an endpoint being retried with its failed attempts and its next attempt's time", async () => {
+    const endpointId = 'ep_being_retried';
+    const dueAt = Date.parse('2026-11-26T14:05:00.000Z');
+    await tables.documentClient.send(
+      new PutCommand({
+        TableName: tables.names.vendors,
+        Item: {
+          ...webhookItemKey(endpointId),
+          kind: ITEM_KIND.webhook,
+          endpointId,
+          vendorId: 'retried',
+          url: 'https://hooks.example.az/retried',
+          secret: newWebhookSecret(),
+          status: 'enabled',
+          position: changeKey(Date.now(), 0),
+          createdAt: Date.now(),
+          lastAttempt: { at: dueAt - 300_000, outcome: '503' },
+          pending: { id: 'msg_1', body: '{}', through: changeKey(Date.now(), 1), attempts: 2, dueAt },
+        },
+      }),
+    );
+    const listed = await admin('webhook', 'list', '--vendor', 'retried');
+    expect(listed.stdout).toContain(
+      'last attempt 2026-11-26T14:00:00.000Z: 503, retrying after 2 failed, next attempt 2026-11-26T14:05:00.000Z',
+    );
+    expect(await json('webhook', 'list', '--vendor', 'retried')).toEqual([
+      expect.objectContaining({ pendingAttempts: 2, nextAttemptAt: '2026-11-26T14:05:00.000Z' }),
+    ]);
+  });
 });

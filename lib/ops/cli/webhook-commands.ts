@@ -34,7 +34,10 @@ function describe(view: EndpointView): string {
   const last = view.lastAttempt
     ? `last attempt ${view.lastAttempt.at}: ${view.lastAttempt.outcome}`
     : 'no attempt yet';
-  const retrying = view.pendingAttempts ? `, retrying after ${view.pendingAttempts} failed` : '';
+  // The next try's time: the endpoint's later changes wait behind the event being retried (one at a time, in order).
+  const retrying = view.pendingAttempts
+    ? `, retrying after ${view.pendingAttempts} failed, next attempt ${view.nextAttemptAt}`
+    : '';
   return `${view.endpointId}  ${view.vendorId}  ${view.url}  ${state}  ${last}${retrying}`;
 }
 
