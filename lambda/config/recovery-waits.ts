@@ -31,7 +31,10 @@ export const RECOVERY_WAITS = {
   },
   summaryLeaseMs: {
     variable: 'VVA_SUMMARY_LEASE_MS',
-    awsMs: 60_000,
+    // Renewed every 15 s while the writer writes (at half its length): the shorter the lease, the sooner a dead
+    // writer's summary is recovered (docs/design.md#a-kill-timeline) — 30 s keeps that within 7 minutes with a
+    // schedule's own minute of lateness to spare.
+    awsMs: 30_000,
     why: "a writer's lease must outlast its slowest write and its renewal, under DynamoDB's retries",
   },
   lateWriteMs: {

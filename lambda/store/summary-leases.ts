@@ -14,7 +14,7 @@ import { addCounts, type Counts } from '../schema/summary';
 import { guardTime, type SummaryGuardTimer } from './summary-guard';
 import { LeaseGoneError, type SummaryStore } from './summary-store';
 
-/** A lease, unless renewed, lasts a minute: a writer killed mid-way holds the summary no longer. */
+/** A lease, unless renewed, lasts 30 seconds: a writer killed mid-way holds the summary no longer. */
 export const LEASE_MS = WAITS.summaryLeaseMs;
 const FLUSH_MS = 5_000;
 /** Attributes one summary update names, at most (an update expression must stay under 4 KB). */

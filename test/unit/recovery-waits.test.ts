@@ -5,15 +5,24 @@
 import { describe, expect, it } from '@jest/globals';
 import { SettingError } from '../../lambda/config/function-settings';
 import { RECOVERY_WAITS, recoveryWaits } from '../../lambda/config/recovery-waits';
+import { SUMMARY_GUARD_GRACE_MS } from '../../lambda/store/summary-guard';
 
 describe('the recovery waits', () => {
   it('are what AWS needs when nothing shortens them', () => {
     expect(recoveryWaits({})).toEqual({
       settleMs: 5_000,
-      summaryLeaseMs: 60_000,
+      summaryLeaseMs: 30_000,
       lateWriteMs: 300_000,
       webhookLeaseMs: 30_000,
     });
+  });
+
+  it("bound a dead writer's hold within the 7 minutes promised, with a minute to spare for a schedule's lateness", () => {
+    const { summaryLeaseMs, lateWriteMs, settleMs } = recoveryWaits({});
+    const scheduleLatenessMs = 60_000;
+    expect(
+      summaryLeaseMs + lateWriteMs + SUMMARY_GUARD_GRACE_MS + settleMs + scheduleLatenessMs,
+    ).toBeLessThan(7 * 60_000);
   });
 
   it('are refused below what AWS needs without a DynamoDB endpoint of its own: a deployment cannot shorten them', () => {
