@@ -6,13 +6,15 @@
  * what page 1 and a 304 cost once the writes have settled: the import leaves the summary trusted (the data set has
  * 5 % active records past their deadline, which it records as expired).
  */
+
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/auth/context';
+import { INDEX_SETTLE_MS } from '../lambda/config/recovery-waits';
 import { parseImportFile } from '../lambda/import/file';
 import { importVacancies } from '../lambda/import/import';
 import { s3EventReceiver } from '../lambda/inbox/receiver';
-import { INDEX_SETTLE_MS } from '../lambda/schema/summary';
+
 import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
 import { createListingHandler } from '../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../lambda/vacancies/repository';

@@ -7,11 +7,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/auth/context';
+import { INDEX_SETTLE_MS } from '../lambda/config/recovery-waits';
 import { VACANCY_RESOURCE } from '../lambda/http/routes';
 import { parseImportFile } from '../lambda/import/file';
 import { importVacancies } from '../lambda/import/import';
 import { validateVacancyRecord } from '../lambda/import/record';
-import { INDEX_SETTLE_MS } from '../lambda/schema/summary';
+
 import { VACANCIES_TABLE } from '../lambda/schema/tables';
 import { expiredIfPast, toVacancyItem } from '../lambda/schema/vacancy-item';
 import { recountSummary } from '../lambda/store/recount';

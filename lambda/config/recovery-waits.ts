@@ -77,3 +77,16 @@ export function recoveryWaits(env: Environment = process.env): RecoveryWaits {
 
 /** This process's waits. */
 export const WAITS: RecoveryWaits = recoveryWaits();
+
+/**
+ * How long the indexes may take to show a write: a summary is trusted only this long after its last writer let go
+ * (rule 3 of `isCurrent`), and a recount waits this long before it counts.
+ */
+export const INDEX_SETTLE_MS = WAITS.settleMs;
+
+/**
+ * How late a write can reach DynamoDB after it was sent: a signed AWS request is refused once its signature is
+ * 5 minutes old, so a write sent under a lease has landed, or never will, 5 minutes after the lease ran out. A lease
+ * is taken over (by a recount) only then (docs/design.md#the-summary). Shorter only on an engine of one's own.
+ */
+export const LATE_WRITE_MS = WAITS.lateWriteMs;

@@ -7,7 +7,9 @@
  * finds what is left. The scheduled function runs it hourly, the local server at start and after each day boundary,
  * and `vacancy-admin vacancies expire` on demand.
  */
+
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LATE_WRITE_MS } from '../config/recovery-waits';
 import type { RetryPolicy } from '../dynamodb/backoff';
 import { batchGetItems } from '../dynamodb/batch-get';
 import { queryAll, queryPages } from '../dynamodb/query-all';
@@ -142,7 +144,9 @@ export async function runExpiry(options: ExpiryOptions): Promise<ExpiryReport> {
     const ids = await vendorIds(options);
     const store = new SummaryStore(options.client, options.tables.vendors);
     const summaries = await store.readMany(ids);
-    const stale = new Set(ids.filter((vendorId) => needsRecount(summaries.get(vendorId), now().getTime())));
+    const stale = new Set(
+      ids.filter((vendorId) => needsRecount(summaries.get(vendorId), now().getTime(), LATE_WRITE_MS)),
+    );
     for (const [vendorId, summary] of summaries) {
       if (!stale.has(vendorId) && !stop()) {
         await store.pruneZeros(vendorId, summary);

@@ -13,18 +13,11 @@
  * counts of active vacancies by type and experience range (max empty when open-ended), `d<day>` counts of active
  * vacancies by deadline day, and `L<writer>` one lease per writer at work, its value when the lease runs out (ms).
  */
-import { WAITS } from '../config/recovery-waits';
 import type { VacancyFilters } from './active-index';
 import { dayNumber } from './active-index';
 import { isTombstone, type StoredItem } from './vacancy-item';
 
 const SUMMARY_KEY_PREFIX = 'summary#';
-
-/**
- * How long the indexes may take to show a write: a summary is trusted only this long after its last writer let go
- * (rule 3 of `isCurrent`), and a recount waits this long before it counts.
- */
-export const INDEX_SETTLE_MS = WAITS.settleMs;
 
 /** Key of a vendor's summary item. */
 export const summaryItemKey = (vendorId: string) => ({ pk: `${SUMMARY_KEY_PREFIX}${vendorId}` });
@@ -55,14 +48,6 @@ const DAY = 'd';
 const LEASE = 'L';
 const SEQUENCE = 'Q';
 const BEGAN = 'B';
-
-/**
- * How late a write can reach DynamoDB after it was sent: a signed AWS request is refused once its signature is
- * 5 minutes old, so a write sent under a lease has landed, or never will, 5 minutes after the lease ran out. A lease
- * is taken over (by a recount) only then (docs/design.md#the-summary). Shorter only on an engine of one's own
- * (`config/recovery-waits.ts`).
- */
-export const LATE_WRITE_MS = WAITS.lateWriteMs;
 
 /** The count attribute of active vacancies of a type and experience range. */
 export const countAttribute = (type: number, min: number, max: number | undefined) =>
@@ -219,10 +204,10 @@ export function countMatching(summary: Summary, filters: VacancyFilters): number
  * Whether a summary needs a recount: broken, holding leases that have run out, or never settled by a writer (a
  * vendor nothing has been written for yet — or none at all, when there is no summary).
  */
-export function needsRecount(summary: Summary | undefined, now: number): boolean {
+export function needsRecount(summary: Summary | undefined, now: number, lateWriteMs: number): boolean {
   if (!summary || summary.broken) return true;
   const leases = [...summary.leases.values()];
-  if (leases.some((expires) => leaseTakenOver(expires, now))) return true;
+  if (leases.some((expires) => leaseTakenOver(expires, now, lateWriteMs))) return true;
   return summary.releasedAt === undefined && leases.length === 0;
 }
 
@@ -243,10 +228,10 @@ export function nothingSince(summary: Summary | undefined, since: number): boole
 
 /**
  * Whether a lease that runs out at `expires` may be taken over at `now`: once it has run out and every write sent
- * under it has landed or never will (`LATE_WRITE_MS`).
+ * under it has landed or never will (`lateWriteMs`: `LATE_WRITE_MS` of `config/recovery-waits.ts`).
  */
-export function leaseTakenOver(expires: number, now: number): boolean {
-  return expires + LATE_WRITE_MS <= now;
+export function leaseTakenOver(expires: number, now: number, lateWriteMs: number): boolean {
+  return expires + lateWriteMs <= now;
 }
 
 /**
@@ -262,13 +247,13 @@ export function earliestLeaseStart(summary: Summary | undefined): number | undef
 }
 
 /**
- * Until when (ms) a vendor's change index can be read as final at `now` (docs/design.md#incremental-sync): 4 to 5
- * seconds back, on a whole second, for the changes still reaching the index — and while a writer is at work (or one
+ * Until when (ms) a vendor's change index can be read as final at `now` (docs/design.md#incremental-sync): the
+ * settle window (`settleMs`: `INDEX_SETTLE_MS` of `config/recovery-waits.ts`) back, on a whole second, for the changes still reaching the index — and while a writer is at work (or one
  * stopped without letting go), not after its lease began, since a write of its may land late. A sync's snapshot and
  * a webhook event end there; what changed after it is the next one's.
  */
-export function settledUntil(now: number, summary: Summary | undefined): number {
-  const settled = Math.ceil((now - INDEX_SETTLE_MS) / 1000) * 1000;
+export function settledUntil(now: number, summary: Summary | undefined, settleMs: number): number {
+  const settled = Math.ceil((now - settleMs) / 1000) * 1000;
   const leaseStart = earliestLeaseStart(summary);
   return leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
 }

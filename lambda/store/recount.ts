@@ -9,16 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { WAITS } from '../config/recovery-waits';
+import { INDEX_SETTLE_MS, LATE_WRITE_MS, WAITS } from '../config/recovery-waits';
 import { queryPages } from '../dynamodb/query-all';
-import {
-  addCounts,
-  type Counts,
-  countAttribute,
-  dayAttribute,
-  INDEX_SETTLE_MS,
-  leaseTakenOver,
-} from '../schema/summary';
+import { addCounts, type Counts, countAttribute, dayAttribute, leaseTakenOver } from '../schema/summary';
 import { ACTIVE_INDEX, ITEM, type TableNames } from '../schema/tables';
 import { serverClock } from './clock';
 import { SummaryStore } from './summary-store';
@@ -105,7 +98,10 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
   const sleep = options.sleep ?? ((ms: number) => wait(ms));
   const { summary } = await store.read(vendorId);
   const current = now();
-  if (summary && [...summary.leases.values()].some((expires) => !leaseTakenOver(expires, current)))
+  if (
+    summary &&
+    [...summary.leases.values()].some((expires) => !leaseTakenOver(expires, current, LATE_WRITE_MS))
+  )
     return 'busy';
 
   // Take over: a lease of its own, the runs-out ones gone, and broken until the count is written.

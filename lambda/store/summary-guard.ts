@@ -9,8 +9,10 @@
  * The timer is the caller's: an EventBridge Scheduler one-time schedule on AWS (`summary-schedules.ts`), a timer of
  * the local server locally (`lib/local/summary-guard-runner.ts`) — the same policy on both.
  */
+
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LATE_WRITE_MS, leaseTakenOver, needsRecount, type Summary } from '../schema/summary';
+import { LATE_WRITE_MS } from '../config/recovery-waits';
+import { leaseTakenOver, needsRecount, type Summary } from '../schema/summary';
 import type { TableNames } from '../schema/tables';
 import { serverClock } from './clock';
 import { type RecountOptions, recountSummary } from './recount';
@@ -52,7 +54,9 @@ export interface RecoveryOptions extends Pick<RecountOptions, 'sleep' | 'settleM
 /** The guard a summary's leases still need (the latest of them), or undefined when none runs. */
 export function guardNeeded(summary: Summary | undefined, now: number): number | undefined {
   if (!summary) return undefined;
-  const running = [...summary.leases.values()].filter((expires) => !leaseTakenOver(expires, now));
+  const running = [...summary.leases.values()].filter(
+    (expires) => !leaseTakenOver(expires, now, LATE_WRITE_MS),
+  );
   return running.length > 0 ? guardTime(Math.max(...running)) : undefined;
 }
 
@@ -66,7 +70,7 @@ export async function recoverSummary(vendorId: string, options: RecoveryOptions)
     await options.timer.arm(vendorId, guard);
     return 'guarded';
   }
-  if (!needsRecount(summary, now()) || summary === undefined) return 'current';
+  if (!needsRecount(summary, now(), LATE_WRITE_MS) || summary === undefined) return 'current';
   const outcome = await recountSummary(vendorId, {
     client: options.client,
     tables: options.tables,

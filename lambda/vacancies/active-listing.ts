@@ -2,9 +2,10 @@
  * The active listing (docs/api.md#pagination): one strategy of the vacancies route — the other is the sync
  * (`sync.ts`) — for a request without `updated_since`.
  */
+import { INDEX_SETTLE_MS } from '../config/recovery-waits';
 import type { ReadCost } from '../dynamodb/capacity';
 import { ifNoneMatchMatches } from '../http/conditional';
-import { countMatching, INDEX_SETTLE_MS, isCurrent, type Summary } from '../schema/summary';
+import { countMatching, isCurrent, type Summary } from '../schema/summary';
 import type { PageStart } from './active-index-reader';
 import { encodeCursor, type ListingCursor } from './cursor';
 import { type BodyInputs, summaryETag } from './etag';

@@ -4,8 +4,9 @@
  * read strongly on every request — or, when it holds none for that state, from one read of the vendor's entries.
  * Then one BatchGetItem of the page's items.
  */
+import { INDEX_SETTLE_MS } from '../config/recovery-waits';
 import { ifNoneMatchMatches } from '../http/conditional';
-import { INDEX_SETTLE_MS, isCurrent, type Summary } from '../schema/summary';
+import { isCurrent, type Summary } from '../schema/summary';
 import { type ActiveRequest, bodyInputs, listingAnswer } from './active-listing';
 import { summaryETag } from './etag';
 import { pageOffset } from './pagination';

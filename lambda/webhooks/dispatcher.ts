@@ -13,9 +13,9 @@
  * long as a live holder renews, and the first one after a death resumes the endpoint (docs/design.md#a-kill-timeline).
  */
 import { randomUUID } from 'node:crypto';
-import { WAITS } from '../config/recovery-waits';
+import { INDEX_SETTLE_MS, WAITS } from '../config/recovery-waits';
 import { changeKey, END_OF_CHANGES, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
-import { INDEX_SETTLE_MS, settledUntil } from '../schema/summary';
+import { settledUntil } from '../schema/summary';
 import type { VacancyRepository } from '../vacancies/repository';
 import type { AttemptResult } from './delivery';
 import {
@@ -155,7 +155,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
   /** The next event of an endpoint with none pending, or undefined when no settled change follows its position. */
   async function nextEvent(endpoint: WebhookEndpoint, at: number): Promise<PendingEvent | undefined> {
     const { summary } = await deps.changes.readSummary(endpoint.vendorId);
-    const until = settledUntil(at, summary);
+    const until = settledUntil(at, summary, INDEX_SETTLE_MS);
     const position = readChangeKey(endpoint.position);
     // Changes it should still have been sent were purged: the receiver must sync from the start.
     if (summary?.purgedBefore !== undefined && position.updatedAt < summary.purgedBefore) {

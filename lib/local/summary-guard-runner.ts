@@ -7,7 +7,9 @@
  * the summaries and arms a guard for each lease still running, and recovers at once a summary whose lease could
  * already be taken over. Reads of the local engine cost nothing; nothing runs while nothing is written.
  */
+
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
+import { LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { queryAll } from '../../lambda/dynamodb/query-all';
@@ -105,7 +107,8 @@ export function startSummaryGuardRunner(options: SummaryGuardRunnerOptions): Sum
     for (const [vendorId, summary] of summaries) {
       const guard = guardNeeded(summary, at);
       if (guard !== undefined) await timer.arm(vendorId, guard);
-      else if ((summary.leases.size > 0 || summary.broken) && needsRecount(summary, at)) recover(vendorId);
+      else if ((summary.leases.size > 0 || summary.broken) && needsRecount(summary, at, LATE_WRITE_MS))
+        recover(vendorId);
     }
   }
 

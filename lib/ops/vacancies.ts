@@ -3,10 +3,12 @@
  * table's key — and the purge of old tombstones, addressed through the change index. Each goes through the writers
  * (`lambda/store/writers.ts`), so it stamps when the vacancy changed and moves its vendor's summary. No Scan, ever.
  */
+
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { queryPages } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+
 import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
 import type { VacancyStatus } from '../../lambda/schema/vacancy';
 import {

@@ -3,6 +3,7 @@
  * rotate the secret. The dispatch's own reads and writes are the runtime's (`lambda/webhooks/endpoint-store.ts`).
  * A secret is returned by `addEndpoint` and `rotateSecret` only, to be shown once; `listEndpoints` never has it.
  */
+
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
@@ -13,9 +14,10 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../lambda/aws/failure';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { queryAll } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import { ITEM_KIND } from '../../lambda/schema/vendors';
 import { serverClock } from '../../lambda/store/clock';

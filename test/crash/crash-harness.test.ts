@@ -9,6 +9,7 @@
  *
  * `CRASH_SEED` replays a run (its seed is printed); `CRASH_KILLS` asks for more kill points (20 by default).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';

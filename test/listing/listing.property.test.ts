@@ -8,7 +8,8 @@
 
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
+
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/types';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';

@@ -4,8 +4,10 @@
  * once the writers stop and the settle window has passed. So every change made while a walk ran was delivered by
  * that sync or a later one, deletions and status changes included.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
+
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

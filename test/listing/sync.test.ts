@@ -3,9 +3,11 @@
  * with it, the handler reads with it — so that the window's bounds, the settle window and the order can be shown
  * to the millisecond.
  */
+
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
+
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { SyncResponse } from '../../lambda/vacancies/types';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';

@@ -9,8 +9,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { searchWords } from '../../lambda/schema/search-words';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+
 import { DICTIONARY, localize } from '../../lambda/vacancies/dictionary';
 import { FACET_NAMES, FILTER_CODES } from '../../lambda/vacancies/query';
 import type { ListingResponse } from '../../lambda/vacancies/types';

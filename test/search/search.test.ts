@@ -3,11 +3,13 @@
  * facets' shape, the links and cursors, the refusals, what a request reads (docs/design.md#search) — and a table
  * written before the search index existed, upgraded, answering them.
  */
+
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import { INDEX_SETTLE_MS } from '../../lambda/schema/summary';
+
 import { SEARCH_INDEX, VACANCIES_TABLE, VENDORS_TABLE } from '../../lambda/schema/tables';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/repository';

@@ -3,12 +3,14 @@
  * stamps `updated_at` and moves the change index entry, and nothing else does; a deletion leaves a tombstone that
  * keeps the id its vendor's until a purge, which records the vendor's purge horizon.
  */
+
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { parseImportFile } from '../../lambda/import/file';
 import { importVacancies } from '../../lambda/import/import';
 import { readChangeKey } from '../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS, parseSummary, summaryItemKey } from '../../lambda/schema/summary';
+import { parseSummary, summaryItemKey } from '../../lambda/schema/summary';
 import { CHANGE_INDEX, ITEM } from '../../lambda/schema/tables';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';

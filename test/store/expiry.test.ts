@@ -4,13 +4,15 @@
  * midnight a daylight-saving jump skips), that a second run changes nothing, that a run stopped by a failure is
  * finished by the next, and that it never Scans.
  */
+
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { INDEX_SETTLE_MS, LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
 import { runExpiry } from '../../lambda/expiry/job';
 import { parseImportFile } from '../../lambda/import/file';
 import { importVacancies } from '../../lambda/import/import';
 import { dayNumber } from '../../lambda/schema/active-index';
-import { INDEX_SETTLE_MS, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
+import { isCurrent } from '../../lambda/schema/summary';
 import { EXPIRY_INDEX, EXPIRY_SHARDS, ITEM } from '../../lambda/schema/tables';
 import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { type ZoneClock, zoneClock } from '../../lambda/time/zone-clock';

@@ -3,9 +3,11 @@
  * there; a writer whose lease ran out and was taken over by a recount writes no more and marks the summary broken;
  * a recount waits for live leases and gives way to a writer that starts while it counts.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
 import { dayNumber } from '../../lambda/schema/active-index';
-import { countAttribute, dayAttribute, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
+import { countAttribute, dayAttribute, isCurrent } from '../../lambda/schema/summary';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { recountSummary } from '../../lambda/store/recount';
 import { LEASE_MS, LeaseLostError } from '../../lambda/store/summary-leases';

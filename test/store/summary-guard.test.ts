@@ -4,8 +4,10 @@
  * its firing — with nobody else doing anything — leaves a guard for a lease still running, and recounts the vendor
  * once the lease can be taken over, so that the summary is exact again.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
+import { LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
+import { isCurrent } from '../../lambda/schema/summary';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { guardTime, recoverSummary, type SummaryGuardTimer } from '../../lambda/store/summary-guard';
 import { LEASE_MS } from '../../lambda/store/summary-leases';

@@ -6,13 +6,15 @@
  * filter combination exactly what counting the active index gives, or says it cannot be trusted. And the repair
  * path (the expiry job, once a dead writer's lease has run out) always makes it trusted and exact again.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { INDEX_SETTLE_MS, LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
 import { runExpiry } from '../../lambda/expiry/job';
 import { parseImportFile } from '../../lambda/import/file';
 import { importVacancies } from '../../lambda/import/import';
 import { dayNumber, type VacancyFilters } from '../../lambda/schema/active-index';
-import { countMatching, INDEX_SETTLE_MS, isCurrent, LATE_WRITE_MS } from '../../lambda/schema/summary';
+import { countMatching, isCurrent } from '../../lambda/schema/summary';
 import type { VacancyType } from '../../lambda/schema/vacancy';
 import { LEASE_MS } from '../../lambda/store/summary-leases';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';

@@ -5,12 +5,14 @@
  * write names the temporary vendor, and its vacancy ids are fresh random ones (an id another vendor holds would be
  * refused by the import, never taken over).
  */
+
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
+import { INDEX_SETTLE_MS } from '../../../lambda/config/recovery-waits';
 import { parseImportFile } from '../../../lambda/import/file';
 import { importVacancies } from '../../../lambda/import/import';
 import { readChangeKey } from '../../../lambda/schema/change-index';
-import { INDEX_SETTLE_MS } from '../../../lambda/schema/summary';
+
 import { ITEM } from '../../../lambda/schema/tables';
 import type { UrlRules } from '../../../lambda/webhooks/endpoint';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
