@@ -5,13 +5,8 @@
  * (`{ "recoverSummary": "<vendor>" }`), which runs `recoverSummary` for that vendor only.
  */
 import { createHash } from 'node:crypto';
-import {
-  ConflictException,
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  type SchedulerClient,
-} from '@aws-sdk/client-scheduler';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { createOneTimeSchedule, deleteOneTimeSchedule, type ScheduleTarget } from '../aws/one-time-schedules';
 import { type Environment, SUMMARY_GUARD_VARIABLES } from '../config/environment';
 import type { SummaryGuardTimer } from './summary-guard';
 
@@ -24,14 +19,8 @@ export interface RecoverSummaryEvent {
 export const isRecoverSummaryEvent = (event: unknown): event is RecoverSummaryEvent =>
   typeof (event as { recoverSummary?: unknown } | null)?.recoverSummary === 'string';
 
-/** Where the guards go, and what they invoke with which role. */
-export interface SummaryGuardTarget {
-  readonly client: Pick<SchedulerClient, 'send'>;
-  readonly group: string;
-  readonly roleArn: string;
-  /** The expiry function's ARN. */
-  readonly functionArn: string;
-}
+/** Where the guards go: the expiry function, invoked with a vendor. */
+export type SummaryGuardTarget = ScheduleTarget;
 
 /**
  * A guard's name: by the vendor (hashed: a schedule name takes letters, digits, `-`, `_` and `.`, 64 at most) and the
@@ -40,44 +29,18 @@ export interface SummaryGuardTarget {
 const guardName = (vendorId: string, at: number) =>
   `summary-${createHash('sha256').update(vendorId).digest('hex').slice(0, 32)}-${Math.ceil(at / 1000)}`;
 
-/** `at(…)` of EventBridge Scheduler: UTC, to the second. */
-const atExpression = (ms: number) =>
-  `at(${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
-
 /** The guards as one-time schedules of `target`. */
 export function scheduledSummaryGuards(target: SummaryGuardTarget): SummaryGuardTimer {
   return {
-    async arm(vendorId, at) {
-      try {
-        await target.client.send(
-          new CreateScheduleCommand({
-            Name: guardName(vendorId, at),
-            GroupName: target.group,
-            ScheduleExpression: atExpression(at),
-            ScheduleExpressionTimezone: 'UTC',
-            FlexibleTimeWindow: { Mode: 'OFF' },
-            ActionAfterCompletion: 'DELETE',
-            Target: {
-              Arn: target.functionArn,
-              RoleArn: target.roleArn,
-              Input: JSON.stringify({ recoverSummary: vendorId } satisfies RecoverSummaryEvent),
-              RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3_600 },
-            },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConflictException)) throw error;
-      }
-    },
-    async disarm(vendorId, at) {
-      try {
-        await target.client.send(
-          new DeleteScheduleCommand({ Name: guardName(vendorId, at), GroupName: target.group }),
-        );
-      } catch (error) {
-        if (!(error instanceof ResourceNotFoundException)) throw error;
-      }
-    },
+    arm: (vendorId, at) =>
+      createOneTimeSchedule(
+        target,
+        guardName(vendorId, at),
+        at,
+        { recoverSummary: vendorId } satisfies RecoverSummaryEvent,
+        5,
+      ),
+    disarm: (vendorId, at) => deleteOneTimeSchedule(target, guardName(vendorId, at)),
   };
 }
 
