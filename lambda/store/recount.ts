@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INDEX_SETTLE_MS, LATE_WRITE_MS, WAITS } from '../config/recovery-waits';
 import { queryPages } from '../dynamodb/query-all';
 import { addCounts, type Counts, countAttribute, dayAttribute, leaseTakenOver } from '../schema/summary';
-import { ACTIVE_INDEX, ITEM, type TableNames } from '../schema/tables';
+import { ACTIVE_INDEX, ITEM, type TableNames, VACANCIES_TABLE } from '../schema/tables';
 import { serverClock } from './clock';
 import { SummaryStore } from './summary-store';
 
@@ -35,6 +35,8 @@ export interface RecountOptions {
 
 /** What the summary counts of an active vacancy: its type, experience range and deadline day. */
 export interface ActiveEntry {
+  /** The vacancy's id (the table's key, in every index). */
+  readonly id: number;
   readonly type: number;
   readonly min: number;
   /** Undefined: open-ended. */
@@ -52,9 +54,10 @@ export async function* activeIndexEntries(
     TableName: vacanciesTable,
     IndexName: ACTIVE_INDEX.name,
     KeyConditionExpression: '#vendor = :vendor',
-    ProjectionExpression: '#t, #n, #x, #d',
+    ProjectionExpression: '#id, #t, #n, #x, #d',
     ExpressionAttributeNames: {
       '#vendor': ACTIVE_INDEX.partitionKey,
+      '#id': VACANCIES_TABLE.partitionKey.name,
       '#t': ITEM.type,
       '#n': ITEM.experienceMin,
       '#x': ITEM.experienceMax,
@@ -64,6 +67,7 @@ export async function* activeIndexEntries(
   });
   for await (const page of pages) {
     yield page.map((entry) => ({
+      id: entry[VACANCIES_TABLE.partitionKey.name] as number,
       type: entry[ITEM.type] as number,
       min: entry[ITEM.experienceMin] as number,
       max: entry[ITEM.experienceMax] as number | undefined,
@@ -72,11 +76,18 @@ export async function* activeIndexEntries(
   }
 }
 
-/** Counts a vendor's active index: its active vacancies by type and experience range, and by deadline day. */
+/**
+ * Counts a vendor's active index: its active vacancies by type and experience range, and by deadline day — each
+ * vacancy once, as a page reads each item once: an engine killed between an index's write and its item's (the
+ * embedded one is not crash-atomic) can leave an item's entry twice.
+ */
 async function countActiveIndex(client: DynamoDBDocumentClient, tables: TableNames, vendorId: string) {
   const counts: Counts = new Map();
+  const counted = new Set<number>();
   for await (const entries of activeIndexEntries(client, tables.vacancies, vendorId)) {
-    for (const { type, min, max, day } of entries) {
+    for (const { id, type, min, max, day } of entries) {
+      if (counted.has(id)) continue;
+      counted.add(id);
       addCounts(
         counts,
         new Map([
