@@ -2,7 +2,7 @@
  * Realistic vacancy records for the benchmark: about 2.5 KB each as stored, deterministic (a seeded
  * generator), a mix of types, categories, cities, salary types and experience ranges, created over a year.
  */
-import { DICTIONARY } from '../lambda/vacancies/dictionary';
+import { DICTIONARY } from '../lambda/vacancy/dictionary';
 
 const WORDS =
   'komanda layihə müştəri məhsul inkişaf təcrübə bilik bacarıq məsuliyyət hesabat planlaşdırma analiz ' +

@@ -21,8 +21,8 @@ import { toVacancyItem } from '../schema/vacancy-item';
 import { isVendorId, VENDOR_ID_RULE } from '../schema/vendors';
 import { MAX_URL_CHARACTERS, normalizeUrl } from '../schema/web-url';
 import { type ZoneClock, zoneClock } from '../time/zone-clock';
-import { isDictionaryCode } from '../vacancies/dictionary';
-import { toVacancyObjects } from '../vacancies/presenter';
+import { isDictionaryCode } from '../vacancy/dictionary';
+import { toVacancyObjects } from '../vacancy/presenter';
 
 /**
  * A number of a record written as something other than an integer literal, whose value is nonetheless an integer

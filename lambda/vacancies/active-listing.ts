@@ -6,11 +6,11 @@ import { INDEX_SETTLE_MS } from '../config/recovery-waits';
 import type { ReadCost } from '../dynamodb/capacity';
 import { ifNoneMatchMatches } from '../http/conditional';
 import { countMatching, isCurrent, type Summary } from '../schema/summary';
+import { toVacancyObjects } from '../vacancy/presenter';
 import type { PageStart } from './active-index-reader';
 import { encodeCursor, type ListingCursor } from './cursor';
 import { type BodyInputs, summaryETag } from './etag';
 import { pageOffset, pageUrlBuilder, paginate } from './pagination';
-import { toVacancyObjects } from './presenter';
 import type { ReadMeter } from './read-meter';
 import type { VacancyPage, VacancyRepository } from './repository';
 import type {

@@ -3,7 +3,7 @@
  * needs. One GetItem of the id, then the vendor and the active rule checked (status `active`, deadline today or
  * later in the service zone); every way of not being one — not an id, not there, another vendor's, not active —
  * is the same 404, so the route never tells whether an id exists elsewhere. Two representations: the JSON envelope,
- * or — when `Accept` prefers it — the vacancy as a schema.org JobPosting (`job-posting.ts`).
+ * or — when `Accept` prefers it — the vacancy as a schema.org JobPosting (`vacancy/job-posting.ts`).
  */
 import type { AuthorizedVendor } from '../auth/context';
 import { FUNCTION_SETTINGS } from '../config/function-settings';
@@ -12,9 +12,9 @@ import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../http/errors
 import { dayNumber } from '../schema/active-index';
 import type { Locale, VacancyObject } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
-import { serializeJobPosting, toJobPosting } from './job-posting';
-import { negotiateLocale } from './locale';
-import { toVacancyObjects } from './presenter';
+import { serializeJobPosting, toJobPosting } from '../vacancy/job-posting';
+import { negotiateLocale } from '../vacancy/locale';
+import { toVacancyObjects } from '../vacancy/presenter';
 import { type MultiValueParameters, parseListingQuery } from './query';
 import type { VacancyRepository } from './repository';
 import type { ListingSettings, Served } from './request';

@@ -4,8 +4,8 @@ import type { VacancyFilters } from '../schema/active-index';
 import { searchWords } from '../schema/search-words';
 import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
 import { parseRfc3339 } from '../time/rfc3339';
-import { DICTIONARY } from './dictionary';
-import { isLocale } from './locale';
+import { DICTIONARY } from '../vacancy/dictionary';
+import { isLocale } from '../vacancy/locale';
 import type { ListingQuery } from './types';
 
 /** The facets a listing can count (docs/api.md#search-filters-and-facets), in the order a response lists them. */

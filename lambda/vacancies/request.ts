@@ -8,6 +8,8 @@ import type { RateTier } from '../config/defaults';
 import { type FieldErrors, invalidInput } from '../http/errors';
 import type { Locale } from '../schema/vacancy';
 import type { ZoneClock } from '../time/zone-clock';
+import type { JobPostingSettings } from '../vacancy/job-posting';
+import { negotiateLocale } from '../vacancy/locale';
 import {
   type CursorBinding,
   decodeCursor,
@@ -17,8 +19,6 @@ import {
   type SyncCursor,
   syncBinding,
 } from './cursor';
-import type { JobPostingSettings } from './job-posting';
-import { negotiateLocale } from './locale';
 import { type RequestLocation, routeUrl } from './pagination';
 import { type MultiValueParameters, parseListingQuery } from './query';
 import type { ListingQuery, ListingResponse, SyncResponse } from './types';

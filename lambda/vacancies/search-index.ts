@@ -9,8 +9,8 @@ import { dayNumber, type VacancyFilters } from '../schema/active-index';
 import { searchWords } from '../schema/search-words';
 import { ITEM } from '../schema/tables';
 import { type Locale, VACANCY_TYPES } from '../schema/vacancy';
+import { localize } from '../vacancy/dictionary';
 import type { PageStart } from './active-index-reader';
-import { localize } from './dictionary';
 import { FACET_NAMES, type FacetName, FILTER_CODES, type SearchFilters } from './query';
 import type { Facets, FacetValue } from './types';
 

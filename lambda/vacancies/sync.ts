@@ -16,11 +16,11 @@ import { changeKey, justAfter, LAST_ID, readChangeKey } from '../schema/change-i
 import { nothingSince, settledUntil } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { formatRfc3339 } from '../time/rfc3339';
+import { toVacancyObjects } from '../vacancy/presenter';
 import type { ChangeEntry } from './change-index-reader';
 import { encodeSyncCursor, type SyncCursor } from './cursor';
 import type { SyncedItem } from './item-reader';
 import { lastPage, nextSyncUrl, pageUrlBuilder } from './pagination';
-import { toVacancyObjects } from './presenter';
 import type { ReadMeter } from './read-meter';
 import type { VacancyRepository } from './repository';
 import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from './request';

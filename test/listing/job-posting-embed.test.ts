@@ -10,8 +10,8 @@ import { type DefaultTreeAdapterMap, parse } from 'parse5';
 import { strongETag } from '../../lambda/http/conditional';
 import { LOCALES, type Locale } from '../../lambda/schema/vacancy';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
-import { serializeJobPosting, toJobPosting } from '../../lambda/vacancies/job-posting';
-import { toVacancyObjects } from '../../lambda/vacancies/presenter';
+import { serializeJobPosting, toJobPosting } from '../../lambda/vacancy/job-posting';
+import { toVacancyObjects } from '../../lambda/vacancy/presenter';
 import { AFTER_ID, jobPage, type StoredStrings, servedJobPosting, storedVacancy } from '../support/job-page';
 import { CLOCK } from '../support/vacancies';
 

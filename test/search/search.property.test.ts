@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 import { searchWords } from '../../lambda/schema/search-words';
-
-import { DICTIONARY, localize } from '../../lambda/vacancies/dictionary';
 import { FACET_NAMES, FILTER_CODES } from '../../lambda/vacancies/query';
 import type { ListingResponse } from '../../lambda/vacancies/types';
+import { DICTIONARY, localize } from '../../lambda/vacancy/dictionary';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

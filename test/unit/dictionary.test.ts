@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DICTIONARY, isDictionaryCode, localize, pickLabel } from '../../lambda/vacancies/dictionary';
+import { DICTIONARY, isDictionaryCode, localize, pickLabel } from '../../lambda/vacancy/dictionary';
 
 describe('dictionary', () => {
   it('translates every kind of coded field in both locales', () => {

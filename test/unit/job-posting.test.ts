@@ -10,8 +10,8 @@ import { prefersJsonLd } from '../../lambda/http/accept';
 import { LOCALES, type Locale } from '../../lambda/schema/vacancy';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { zoneClock } from '../../lambda/time/zone-clock';
-import { type JobPostingSettings, textToHtml, toJobPosting } from '../../lambda/vacancies/job-posting';
-import { toVacancyObjects } from '../../lambda/vacancies/presenter';
+import { type JobPostingSettings, textToHtml, toJobPosting } from '../../lambda/vacancy/job-posting';
+import { toVacancyObjects } from '../../lambda/vacancy/presenter';
 import { jobPostingProblems } from '../support/job-posting-rules';
 import { fixtureVacancy, vacancyRecord } from '../support/vacancies';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { negotiateLocale } from '../../lambda/vacancies/locale';
+import { negotiateLocale } from '../../lambda/vacancy/locale';
 
 describe('negotiateLocale', () => {
   it('lets the lang parameter override Accept-Language', () => {

@@ -11,9 +11,9 @@ import type { components } from '../../examples/generated-client/openapi-types';
 import { KEY_USE_MESSAGES } from '../../lambda/auth/key-use';
 import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../lambda/http/errors';
 import { LOCALES } from '../../lambda/schema/vacancy';
-import { DICTIONARY } from '../../lambda/vacancies/dictionary';
 import { LIMITS } from '../../lambda/vacancies/query';
 import type { ListingResponse, Pagination } from '../../lambda/vacancies/types';
+import { DICTIONARY } from '../../lambda/vacancy/dictionary';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../support/openapi';
 import { SPEC_VACANCY_FIELDS } from '../support/spec';
 

@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { ifNoneMatchMatches, strongETag } from '../../lambda/http/conditional';
 import { validateVacancyRecord } from '../../lambda/import/record';
 import { LOCALES } from '../../lambda/schema/vacancy';
-import { negotiateLocale } from '../../lambda/vacancies/locale';
 import { lastPage, pageOffset, pageUrlBuilder, paginate } from '../../lambda/vacancies/pagination';
 import { parseListingQuery } from '../../lambda/vacancies/query';
+import { negotiateLocale } from '../../lambda/vacancy/locale';
 import { multiValueQuery } from '../support/events';
 import { CLOCK, vacancyRecord } from '../support/vacancies';
 
