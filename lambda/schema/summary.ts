@@ -245,15 +245,3 @@ export function earliestLeaseStart(summary: Summary | undefined): number | undef
   const starts = [...summary.leases.keys()].map((writer) => summary.leaseStarts.get(writer) ?? 0);
   return Math.min(...starts);
 }
-
-/**
- * Until when (ms) a vendor's change index can be read as final at `now` (docs/design.md#incremental-sync): the
- * settle window (`settleMs`: `INDEX_SETTLE_MS` of `config/recovery-waits.ts`) back, on a whole second, for the changes still reaching the index — and while a writer is at work (or one
- * stopped without letting go), not after its lease began, since a write of its may land late. A sync's snapshot and
- * a webhook event end there; what changed after it is the next one's.
- */
-export function settledUntil(now: number, summary: Summary | undefined, settleMs: number): number {
-  const settled = Math.ceil((now - settleMs) / 1000) * 1000;
-  const leaseStart = earliestLeaseStart(summary);
-  return leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
-}

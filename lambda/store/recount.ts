@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INDEX_SETTLE_MS, LATE_WRITE_MS, WAITS } from '../config/recovery-waits';
+import { settlesAt } from '../change-feed/settle';
+import { LATE_WRITE_MS, WAITS } from '../config/recovery-waits';
 import { queryPages } from '../dynamodb/query-all';
 import { addCounts, type Counts, countAttribute, dayAttribute, leaseTakenOver } from '../schema/summary';
 import { ACTIVE_INDEX, ITEM, type TableNames, VACANCIES_TABLE } from '../schema/tables';
@@ -123,7 +124,7 @@ export async function recountSummary(vendorId: string, options: RecountOptions):
   // Writes made before the lease have reached the index by now — unless no writer ever wrote for the vendor.
   const written =
     summary !== undefined && (summary.releasedAt !== undefined || summary.leases.size > 0 || summary.broken);
-  if (written) await sleep(options.settleMs ?? INDEX_SETTLE_MS);
+  if (written) await sleep(settlesAt(current, options.settleMs) - current);
   const counts = await countActiveIndex(client, tables, vendorId);
   const kept = { purgedBefore: summary?.purgedBefore, latestStamp: summary?.latestStamp };
   if (await store.putRecounted(vendorId, version, counts, now(), kept)) return 'recounted';

@@ -1,11 +1,12 @@
 /**
  * The vacancies routes' data access (docs/design.md#how-a-listing-reads, #incremental-sync): what a listing, a
  * sync and the one-vacancy route read, composed of one reader per thing read — the active index (`active-index-reader.ts`), the change index
- * (`change-index-reader.ts`), the items (`item-reader.ts`) and the vendor's summary (`store/summary-reader.ts`).
+ * (`change-feed/`), the items (`item-reader.ts`) and the vendor's summary (`store/summary-reader.ts`).
  * Nothing is scanned. The interface is what the strategies depend on, so the benchmark can put a naive one in its
  * place.
  */
 
+import { type ChangeFeedReader, createChangeFeedReader } from '../change-feed/reader';
 import type { RetryPolicy } from '../dynamodb/backoff';
 import type { ReadCost } from '../dynamodb/capacity';
 import type { MeteredQueryTarget } from '../dynamodb/metered-query';
@@ -19,12 +20,6 @@ import {
   readPageEntries,
   readSearchEntries,
 } from './active-index-reader';
-import {
-  type ChangeEntry,
-  type ChangeRange,
-  countChangeEntries,
-  readChangeEntries,
-} from './change-index-reader';
 import {
   ITEM_VIEWS,
   type ItemReaderTarget,
@@ -60,8 +55,8 @@ export interface VacancyRepositoryOptions {
   readonly sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Reads of the vacancy listing and of a sync. */
-export interface VacancyRepository {
+/** Reads of the vacancy listing and of a sync: the change feed's reads (`change-feed/reader.ts`) and the rest. */
+export interface VacancyRepository extends ChangeFeedReader {
   /** A page of a vendor's listable vacancies matching the filters. */
   readPage(query: PageQuery): Promise<VacancyPage>;
   /** How many of a vendor's vacancies are listable and match the filters, counted on the index (the slow, exact way). */
@@ -79,12 +74,6 @@ export interface VacancyRepository {
   ): Promise<ReadCost & { readonly items: ListedVacancy[]; readonly foreignItems: number }>;
   /** The vendor's summary, read strongly; undefined when it has none. */
   readSummary(vendorId: string, signal?: AbortSignal): Promise<SummaryRead>;
-  /** The first `limit` changes of a range of the change index, oldest first, and whether more follow. */
-  readChanges(
-    range: ChangeRange & { readonly limit: number },
-  ): Promise<ReadCost & { readonly entries: ChangeEntry[]; readonly more: boolean }>;
-  /** How many changes a range of the change index holds. */
-  countChanges(range: ChangeRange): Promise<ReadCost & { readonly total: number }>;
   /** Items by id, as a sync shows them, each checked to be the vendor's (in any order; missing ones left out). */
   readItems(
     vendorId: string,
@@ -121,8 +110,14 @@ export function createVacancyRepository(
     sleep: options.sleep,
   };
   const summaries = new SummaryReader(client, options.vendorsTable);
+  const changes = createChangeFeedReader(client, {
+    tableName: options.tableName,
+    queryPageSize: options.queryPageSize,
+    summaries,
+  });
 
   return {
+    ...changes,
     async readPage(query) {
       const entries = await readPageEntries(index, query);
       if (entries.page.length === 0) {
@@ -155,11 +150,8 @@ export function createVacancyRepository(
     readSearchEntries: (vendorId, signal) => readSearchEntries(index, vendorId, signal),
     readListed: (vendorId, ids, signal) =>
       readItems<ListedVacancy>(items, vendorId, ids, ITEM_VIEWS.listed, signal),
-    readChanges: (range) => readChangeEntries(index, range),
-    countChanges: (range) => countChangeEntries(index, range),
     readItems: (vendorId, ids, signal) =>
       readItems<SyncedItem>(items, vendorId, ids, ITEM_VIEWS.synced, signal),
-    readSummary: (vendorId, signal) => summaries.read(vendorId, signal),
     readVacancy: (vendorId, id, signal) => readItem(items, vendorId, id, signal),
   };
 }

@@ -9,15 +9,16 @@
  * and reads its entries; the cursor of `next_page_url` carries the position, the snapshot and the total to the next
  * pages.
  */
-import { INDEX_SETTLE_MS } from '../config/recovery-waits';
+
+import type { ChangeEntry } from '../change-feed/change-index-reader';
+import { settledUntil } from '../change-feed/settle';
 import { changesPurged } from '../http/errors';
 import { dayNumber } from '../schema/active-index';
 import { changeKey, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
-import { nothingSince, settledUntil } from '../schema/summary';
+import { nothingSince } from '../schema/summary';
 import { ITEM } from '../schema/tables';
 import { formatRfc3339 } from '../time/rfc3339';
 import { toVacancyObjects } from '../vacancy/presenter';
-import type { ChangeEntry } from './change-index-reader';
 import { encodeSyncCursor, type SyncCursor } from './cursor';
 import type { SyncedItem } from './item-reader';
 import { lastPage, nextSyncUrl, pageUrlBuilder } from './pagination';
@@ -84,7 +85,7 @@ export async function syncVacancies(
     // And while a writer is at work (or one stopped without letting go), not after its lease began: a write of its
     // that lands late — up to the 5 minutes a signed request is valid — is then in a later window, never behind
     // this one (docs/design.md#incremental-sync).
-    const snapshot = Math.max(since, settledUntil(request.now.getTime(), summary, INDEX_SETTLE_MS));
+    const snapshot = Math.max(since, settledUntil(request.now.getTime(), summary));
     const from = changeKey(Math.max(since, 0), 0);
     const total = nothingSince(summary, since)
       ? 0

@@ -13,10 +13,10 @@
  * long as a live holder renews, and the first one after a death resumes the endpoint (docs/design.md#a-kill-timeline).
  */
 import { randomUUID } from 'node:crypto';
-import { INDEX_SETTLE_MS, WAITS } from '../config/recovery-waits';
+import type { ChangeFeedReader } from '../change-feed/reader';
+import { settledUntil, settlesAt } from '../change-feed/settle';
+import { WAITS } from '../config/recovery-waits';
 import { changeKey, END_OF_CHANGES, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
-import { settledUntil } from '../schema/summary';
-import type { VacancyRepository } from '../vacancies/repository';
 import type { AttemptResult } from './delivery';
 import {
   type DisabledReason,
@@ -52,7 +52,7 @@ const JITTER = 0.2;
 export interface DispatcherDependencies {
   readonly endpoints: EndpointStore;
   /** The vendor's change index and summary, read as a sync reads them. */
-  readonly changes: Pick<VacancyRepository, 'readChanges' | 'readSummary'>;
+  readonly changes: Pick<ChangeFeedReader, 'readChanges' | 'readSummary'>;
   /** One attempt of a delivery (`delivery.ts`; a test's in its place). */
   readonly deliver: (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
   /** Wakes the dispatch of an endpoint again at `at` (ms): a timer of the process, or a one-time schedule on AWS. */
@@ -155,7 +155,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
   /** The next event of an endpoint with none pending, or undefined when no settled change follows its position. */
   async function nextEvent(endpoint: WebhookEndpoint, at: number): Promise<PendingEvent | undefined> {
     const { summary } = await deps.changes.readSummary(endpoint.vendorId);
-    const until = settledUntil(at, summary, INDEX_SETTLE_MS);
+    const until = settledUntil(at, summary);
     const position = readChangeKey(endpoint.position);
     // Changes it should still have been sent were purged: the receiver must sync from the start.
     if (summary?.purgedBefore !== undefined && position.updatedAt < summary.purgedBefore) {
@@ -197,10 +197,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     });
     const [first] = unsettled.entries;
     if (first)
-      await deps.wakeAt(
-        endpoint,
-        Math.max(at + 1_000, readChangeKey(first.change).updatedAt + INDEX_SETTLE_MS),
-      );
+      await deps.wakeAt(endpoint, Math.max(at + 1_000, settlesAt(readChangeKey(first.change).updatedAt)));
     return undefined;
   }
 

@@ -7,13 +7,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { createChangeFeedReader } from '../change-feed/reader';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { functionConfiguration, WEBHOOK_SCHEDULE_VARIABLES } from '../config/environment';
 import { createDynamoDBClient } from '../dynamodb/client';
 import { createDocumentClient } from '../dynamodb/document-client';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { serverClock } from '../store/clock';
-import { createVacancyRepository } from '../vacancies/repository';
+import { SummaryReader } from '../store/summary-reader';
 import { attemptDelivery } from './delivery';
 import { createDispatcher, deliveryAttemptFields } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
@@ -48,9 +49,9 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     );
   const dispatcher = createDispatcher({
     endpoints: new EndpointStore(createDocumentClient(client), config.tables.vendors),
-    changes: createVacancyRepository(client, {
+    changes: createChangeFeedReader(client, {
       tableName: config.tables.vacancies,
-      vendorsTable: config.tables.vendors,
+      summaries: new SummaryReader(client, config.tables.vendors),
     }),
     deliver: (url, headers, body) => attemptDelivery(url, headers, body, { allowLoopbackHttp: false }),
     async wakeAt(endpoint, at) {

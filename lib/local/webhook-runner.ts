@@ -8,13 +8,14 @@
  */
 
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { createChangeFeedReader } from '../../lambda/change-feed/reader';
 import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
 import { capacityUnits } from '../../lambda/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import type { TableNames } from '../../lambda/schema/tables';
 import { serverClock } from '../../lambda/store/clock';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { SummaryReader } from '../../lambda/store/summary-reader';
 import type { Resolver } from '../../lambda/webhooks/address-guard';
 import { attemptDelivery } from '../../lambda/webhooks/delivery';
 import {
@@ -97,9 +98,9 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
 
   const dispatcher = createDispatcher({
     endpoints: new EndpointStore(createDocumentClient(client), options.tables.vendors),
-    changes: createVacancyRepository(client, {
+    changes: createChangeFeedReader(client, {
       tableName: options.tables.vacancies,
-      vendorsTable: options.tables.vendors,
+      summaries: new SummaryReader(client, options.tables.vendors),
     }),
     ...(options.onAttempt && { onAttempt: options.onAttempt }),
     deliver: (url, headers, body) =>

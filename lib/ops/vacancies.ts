@@ -5,7 +5,7 @@
  */
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
+import { settledBefore } from '../../lambda/change-feed/settle';
 import { queryPages } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
 
@@ -140,7 +140,7 @@ export async function purgeTombstones(
   asked: number,
   options: { readonly now?: () => number; readonly guard?: SummaryGuardTimer | undefined } = {},
 ): Promise<PurgeReport> {
-  const before = Math.min(asked, (options.now ?? Date.now)() - INDEX_SETTLE_MS);
+  const before = Math.min(asked, settledBefore((options.now ?? Date.now)()));
   // The horizon first, then the removals: a sync walking meanwhile is answered 410 on its next page rather than
   // missing a tombstone it was about to read (docs/design.md#incremental-sync). Recorded even where nothing is
   // removed: the vendor's changes before it are gone as far as a sync can tell.

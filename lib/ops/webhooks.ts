@@ -14,7 +14,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../lambda/aws/failure';
-import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
+import { settledBefore } from '../../lambda/change-feed/settle';
 import { queryAll } from '../../lambda/dynamodb/query-all';
 import { changeKey } from '../../lambda/schema/change-index';
 
@@ -258,7 +258,7 @@ export async function addEndpoint(
       // The moment it was added, less the index's settle window: a change written just after the add may carry a
       // stamp a second earlier (lambda/store/clock.ts). It is sent rather than missed — at least once, as a sync
       // delivers.
-      position: changeKey(at - INDEX_SETTLE_MS, 0),
+      position: changeKey(settledBefore(at), 0),
       createdAt: at,
     };
     await client.send(

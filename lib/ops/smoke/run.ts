@@ -8,6 +8,7 @@
 
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
+import { settlesAt } from '../../../lambda/change-feed/settle';
 import { INDEX_SETTLE_MS } from '../../../lambda/config/recovery-waits';
 import { parseImportFile } from '../../../lambda/import/file';
 import { importVacancies } from '../../../lambda/import/import';
@@ -436,7 +437,7 @@ async function removeWhatWasMade(
     await step('vacancies purged', CHECK_TIMEOUT_MS + INDEX_SETTLE_MS, async (signal) => {
       let removed = 0;
       for (;;) {
-        await wait(Math.max(POLL_MS, deletedAt + INDEX_SETTLE_MS - Date.now()), undefined, { signal });
+        await wait(Math.max(POLL_MS, settlesAt(deletedAt) - Date.now()), undefined, { signal });
         removed += (await purgeTombstones(client, tables, vendorId, Date.now())).removed;
         if (removed >= deleted) return;
       }
