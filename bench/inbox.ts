@@ -17,7 +17,7 @@ import { s3EventReceiver } from '../lambda/inbox/receiver';
 
 import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
 import { createListingHandler } from '../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../lambda/vacancies/repository';
+import { createVacancyRepository } from '../lambda/vacancies/reads/repository';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';

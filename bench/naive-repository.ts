@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } fr
 import { activeIndexCondition, type OrderBound } from '../lambda/schema/active-index';
 import { ITEM } from '../lambda/schema/tables';
 import type { ListedVacancy } from '../lambda/schema/vacancy-item';
-import type { VacancyRepository } from '../lambda/vacancies/repository';
+import type { VacancyRepository } from '../lambda/vacancies/reads/repository';
 
 const units = (capacity: ConsumedCapacity | undefined) => capacity?.CapacityUnits ?? 0;
 

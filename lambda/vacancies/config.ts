@@ -1,6 +1,6 @@
 import { type Environment, functionConfiguration } from '../config/environment';
 import { zoneClock } from '../time/zone-clock';
-import type { ListingSettings } from './request';
+import type { ListingSettings } from './request/request';
 
 /** The listing function's configuration, from its environment (set by the stack, or the local server). */
 export interface ListingConfig extends ListingSettings {

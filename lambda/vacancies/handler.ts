@@ -9,7 +9,7 @@ import { createFunctionMetrics } from '../observability/metrics';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
 import { listingConfigFromEnvironment } from './config';
 import { createListingHandler } from './listing-handler';
-import { createVacancyRepository } from './repository';
+import { createVacancyRepository } from './reads/repository';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();

@@ -13,13 +13,13 @@ import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../http/routes';
 import type { FunctionMetrics } from '../observability/metrics';
-import { listVacancies } from './listing';
+import { listVacancies } from './answers/answer';
+import { showVacancy } from './answers/one-vacancy';
 import { reportListing, reportVacancy } from './listing-report';
-import { showVacancy } from './one-vacancy';
-import { givesValue } from './query';
-import type { VacancyRepository } from './repository';
-import type { ListingSettings } from './request';
-import { SearchIndexCache } from './search-index';
+import type { VacancyRepository } from './reads/repository';
+import { SearchIndexCache } from './reads/search-index';
+import { givesValue } from './request/query';
+import type { ListingSettings } from './request/request';
 
 /** What the listing handler is built from; the Lambda entry point makes them once per container. */
 export interface ListingHandlerDependencies {

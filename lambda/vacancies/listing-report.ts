@@ -10,8 +10,8 @@ import {
   type VacancyServedLog,
 } from '../observability/log-fields';
 import type { FunctionMetrics } from '../observability/metrics';
-import type { VacancyResult } from './one-vacancy';
-import type { ListingResult, NotModifiedResult } from './request';
+import type { VacancyResult } from './answers/one-vacancy';
+import type { ListingResult, NotModifiedResult } from './request/request';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds

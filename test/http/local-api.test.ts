@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { type LocalApi, startLocalApi } from '../../lib/local/local-api';
 import { revokeApiKey, storeApiKey } from '../../lib/ops/api-keys';
 import { documentedFetch } from '../support/openapi';

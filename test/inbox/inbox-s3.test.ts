@@ -15,7 +15,7 @@ import type { FileReport } from '../../lambda/inbox/report';
 import { s3Objects } from '../../lambda/inbox/s3-objects';
 import { isCurrent } from '../../lambda/schema/summary';
 import { CHANGE_INDEX } from '../../lambda/schema/tables';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { startTestS3, type TestS3 } from '../../lib/local/s3-server';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

@@ -17,7 +17,7 @@ import { parseImportFile } from '../../lambda/import/file';
 import { importSnapshot } from '../../lambda/import/snapshot';
 import { changeKey } from '../../lambda/schema/change-index';
 import { CHANGE_INDEX, type TableNames } from '../../lambda/schema/tables';
-import type { SyncResponse } from '../../lambda/vacancies/types';
+import type { SyncResponse } from '../../lambda/vacancies/request/types';
 import { putVendor } from '../../lib/ops/vendors';
 import { cliTarget, runAdmin } from '../support/admin-cli';
 import { createTestTables, type TestTables } from '../support/dynamodb';

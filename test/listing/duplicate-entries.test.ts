@@ -3,7 +3,7 @@
  * docs/design.md#a-kill-timeline) makes no page fail: the items of a page are read each once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { putVacancies, vacancyRecord } from '../support/vacancies';
 

@@ -4,7 +4,7 @@
  * where the body is escaped once more — under 6 MB.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { lambdaContext } from '../support/lambda';

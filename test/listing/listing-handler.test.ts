@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
-import type { ListingSettings } from '../../lambda/vacancies/request';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
+import type { ListingSettings } from '../../lambda/vacancies/request/request';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
 import { lambdaContext } from '../support/lambda';

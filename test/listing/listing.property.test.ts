@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

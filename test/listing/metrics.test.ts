@@ -16,7 +16,7 @@ import {
   SERVICE_DIMENSION,
 } from '../../lambda/observability/metrics';
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { issueApiKey } from '../../lib/ops/api-keys';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { zoneClock } from '../../lambda/time/zone-clock';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent } from '../support/events';
 import { lambdaContext } from '../support/lambda';

@@ -9,7 +9,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
 
 import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import type { SyncResponse } from '../../lambda/vacancies/types';
+import type { SyncResponse } from '../../lambda/vacancies/request/types';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';

@@ -4,7 +4,7 @@ import { parseImportFile } from '../../lambda/import/file';
 import { importVacancies, writeVacancies } from '../../lambda/import/import';
 import { NotAnIntegerLiteral } from '../../lambda/import/record';
 import { ACTIVE_INDEX } from '../../lambda/schema/tables';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables, testEndpoint } from '../support/dynamodb';

@@ -12,8 +12,8 @@ import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 
 import { SEARCH_INDEX, VACANCIES_TABLE, VENDORS_TABLE } from '../../lambda/schema/tables';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
-import type { ListingResponse } from '../../lambda/vacancies/types';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
+import type { ListingResponse } from '../../lambda/vacancies/request/types';
 import { createTableInput, createTables, localTableNames } from '../../lib/create-tables';
 import { setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';

@@ -10,7 +10,7 @@
  */
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import { createDispatcher } from '../../lambda/webhooks/dispatcher';
 import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
 

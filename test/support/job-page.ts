@@ -8,7 +8,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import type { VacancyRepository } from '../../lambda/vacancies/repository';
+import type { VacancyRepository } from '../../lambda/vacancies/reads/repository';
 import { vacancyEvent } from './events';
 import { lambdaContext, silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

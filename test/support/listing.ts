@@ -4,8 +4,11 @@ import { parseImportFile } from '../../lambda/import/file';
 import { type ImportOptions, importVacancies } from '../../lambda/import/import';
 import type { FunctionMetrics } from '../../lambda/observability/metrics';
 import { createListingHandler } from '../../lambda/vacancies/listing-handler';
-import { createVacancyRepository, type VacancyRepositoryOptions } from '../../lambda/vacancies/repository';
-import type { ListingSettings } from '../../lambda/vacancies/request';
+import {
+  createVacancyRepository,
+  type VacancyRepositoryOptions,
+} from '../../lambda/vacancies/reads/repository';
+import type { ListingSettings } from '../../lambda/vacancies/request/request';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { lastPage, pageOffset, pageUrlBuilder, paginate, routeUrl } from '../../lambda/vacancies/pagination';
+import {
+  lastPage,
+  pageOffset,
+  pageUrlBuilder,
+  paginate,
+  routeUrl,
+} from '../../lambda/vacancies/request/pagination';
 
 /** The links of page `page`, and whether more vacancies follow it (a walk by cursor needs that). */
 const links = (page: number, more = false) => ({

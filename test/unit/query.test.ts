@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseListingQuery } from '../../lambda/vacancies/query';
+import { parseListingQuery } from '../../lambda/vacancies/request/query';
 import { multiValueQuery } from '../support/events';
 
 const parse = (query: string) => parseListingQuery(multiValueQuery(query));

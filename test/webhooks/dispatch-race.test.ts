@@ -5,7 +5,7 @@
  * wake-up. On the embedded engine, with a fake receiver and a clock ahead of the index's settle window.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import type { AttemptResult } from '../../lambda/webhooks/delivery';
 import { createDispatcher } from '../../lambda/webhooks/dispatcher';
 import { EndpointStore } from '../../lambda/webhooks/endpoint-store';

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import type { AttemptResult } from '../../lambda/webhooks/delivery';
 import { createDispatcher, type Dispatcher } from '../../lambda/webhooks/dispatcher';
 import type { WebhookEndpoint } from '../../lambda/webhooks/endpoint';

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 import { readChangeKey } from '../../lambda/schema/change-index';
-import { createVacancyRepository } from '../../lambda/vacancies/repository';
+import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import type { AttemptResult } from '../../lambda/webhooks/delivery';
 import { createDispatcher } from '../../lambda/webhooks/dispatcher';
 import { MAX_ENDPOINTS_PER_VENDOR } from '../../lambda/webhooks/endpoint';

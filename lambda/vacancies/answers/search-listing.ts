@@ -4,23 +4,23 @@
  * read strongly on every request — or, when it holds none for that state, from one read of the vendor's entries.
  * Then one BatchGetItem of the page's items.
  */
-import { INDEX_SETTLE_MS } from '../config/recovery-waits';
-import { ifNoneMatchMatches } from '../http/conditional';
-import { isCurrent, type Summary } from '../schema/summary';
-import { type ActiveRequest, bodyInputs, listingAnswer } from './active-listing';
-import { summaryETag } from './etag';
-import { pageOffset } from './pagination';
-import type { SearchFilters } from './query';
-import type { ReadMeter } from './read-meter';
-import type { VacancyRepository } from './repository';
-import type { ListingRequest, ListingResult, ListingSettings, NotModifiedResult } from './request';
+import { INDEX_SETTLE_MS } from '../../config/recovery-waits';
+import { ifNoneMatchMatches } from '../../http/conditional';
+import { isCurrent, type Summary } from '../../schema/summary';
+import type { ReadMeter } from '../reads/read-meter';
+import type { VacancyRepository } from '../reads/repository';
 import {
   type SearchEntry,
   type SearchIndexCache,
   type SearchRequest,
   searchEntries,
   summaryStamp,
-} from './search-index';
+} from '../reads/search-index';
+import { pageOffset } from '../request/pagination';
+import type { SearchFilters } from '../request/query';
+import type { ListingRequest, ListingResult, ListingSettings, NotModifiedResult } from '../request/request';
+import { type ActiveRequest, bodyInputs, listingAnswer } from './active-listing';
+import { summaryETag } from './etag';
 
 /**
  * One request with search's parameters. The summary first: when it is provably current and the function holds the

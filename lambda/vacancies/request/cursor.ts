@@ -15,9 +15,9 @@
  * vendor's own partition of an index.
  */
 import { createHash } from 'node:crypto';
-import type { VacancyFilters } from '../schema/active-index';
-import { readBigEndian, writeBigEndian } from '../schema/big-endian';
-import { CHANGE_KEY_BYTES } from '../schema/change-index';
+import type { VacancyFilters } from '../../schema/active-index';
+import { readBigEndian, writeBigEndian } from '../../schema/big-endian';
+import { CHANGE_KEY_BYTES } from '../../schema/change-index';
 import { isSearch, type SearchFilters } from './query';
 
 /**

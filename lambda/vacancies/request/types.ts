@@ -1,6 +1,6 @@
 /** Types of the listing request and response (the vacancy itself is described in `schema/vacancy.ts`). */
-import type { VacancyFilters } from '../schema/active-index';
-import type { Locale, StoredStatus, VacancyObject } from '../schema/vacancy';
+import type { VacancyFilters } from '../../schema/active-index';
+import type { Locale, StoredStatus, VacancyObject } from '../../schema/vacancy';
 import type { FacetName, SearchFilters } from './query';
 
 /** A valid listing request's query parameters, defaults not yet applied where the request left them out. */

@@ -5,19 +5,19 @@
  * is the same 404, so the route never tells whether an id exists elsewhere. Two representations: the JSON envelope,
  * or — when `Accept` prefers it — the vacancy as a schema.org JobPosting (`vacancy/job-posting.ts`).
  */
-import type { AuthorizedVendor } from '../auth/context';
-import { FUNCTION_SETTINGS } from '../config/function-settings';
-import { JSON_LD_CONTENT_TYPE, prefersJsonLd } from '../http/accept';
-import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../http/errors';
-import { dayNumber } from '../schema/active-index';
-import type { Locale, VacancyObject } from '../schema/vacancy';
-import type { ListedVacancy } from '../schema/vacancy-item';
-import { serializeJobPosting, toJobPosting } from '../vacancy/job-posting';
-import { negotiateLocale } from '../vacancy/locale';
-import { toVacancyObjects } from '../vacancy/presenter';
-import { type MultiValueParameters, parseListingQuery } from './query';
-import type { VacancyRepository } from './repository';
-import type { ListingSettings, Served } from './request';
+import type { AuthorizedVendor } from '../../auth/context';
+import { FUNCTION_SETTINGS } from '../../config/function-settings';
+import { JSON_LD_CONTENT_TYPE, prefersJsonLd } from '../../http/accept';
+import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../../http/errors';
+import { dayNumber } from '../../schema/active-index';
+import type { Locale, VacancyObject } from '../../schema/vacancy';
+import type { ListedVacancy } from '../../schema/vacancy-item';
+import { serializeJobPosting, toJobPosting } from '../../vacancy/job-posting';
+import { negotiateLocale } from '../../vacancy/locale';
+import { toVacancyObjects } from '../../vacancy/presenter';
+import type { VacancyRepository } from '../reads/repository';
+import { type MultiValueParameters, parseListingQuery } from '../request/query';
+import type { ListingSettings, Served } from '../request/request';
 
 /** A request of one vacancy, stripped of its transport. */
 export interface VacancyRequest {

@@ -5,14 +5,14 @@
  * facet's counts. The function keeps the indexes of the vendors it served last (`SearchIndexCache`), each valid for
  * exactly one state of the vendor's summary.
  */
-import { dayNumber, type VacancyFilters } from '../schema/active-index';
-import { searchWords } from '../schema/search-words';
-import { ITEM } from '../schema/tables';
-import { type Locale, VACANCY_TYPES } from '../schema/vacancy';
-import { localize } from '../vacancy/dictionary';
+import { dayNumber, type VacancyFilters } from '../../schema/active-index';
+import { searchWords } from '../../schema/search-words';
+import { ITEM } from '../../schema/tables';
+import { type Locale, VACANCY_TYPES } from '../../schema/vacancy';
+import { localize } from '../../vacancy/dictionary';
+import { FACET_NAMES, type FacetName, FILTER_CODES, type SearchFilters } from '../request/query';
+import type { Facets, FacetValue } from '../request/types';
 import type { PageStart } from './active-index-reader';
-import { FACET_NAMES, type FacetName, FILTER_CODES, type SearchFilters } from './query';
-import type { Facets, FacetValue } from './types';
 
 /** An entry of a vendor's search index, as the function holds it. */
 export interface SearchEntry {

@@ -10,22 +10,22 @@
  * pages.
  */
 
-import type { ChangeEntry } from '../change-feed/change-index-reader';
-import { settledUntil } from '../change-feed/settle';
-import { changesPurged } from '../http/errors';
-import { dayNumber } from '../schema/active-index';
-import { changeKey, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
-import { nothingSince } from '../schema/summary';
-import { ITEM } from '../schema/tables';
-import { formatRfc3339 } from '../time/rfc3339';
-import { toVacancyObjects } from '../vacancy/presenter';
-import { encodeSyncCursor, type SyncCursor } from './cursor';
-import type { SyncedItem } from './item-reader';
-import { lastPage, nextSyncUrl, pageUrlBuilder } from './pagination';
-import type { ReadMeter } from './read-meter';
-import type { VacancyRepository } from './repository';
-import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from './request';
-import type { SyncedVacancy, SyncResponse, SyncTombstone } from './types';
+import type { ChangeEntry } from '../../change-feed/change-index-reader';
+import { settledUntil } from '../../change-feed/settle';
+import { changesPurged } from '../../http/errors';
+import { dayNumber } from '../../schema/active-index';
+import { changeKey, justAfter, LAST_ID, readChangeKey } from '../../schema/change-index';
+import { nothingSince } from '../../schema/summary';
+import { ITEM } from '../../schema/tables';
+import { formatRfc3339 } from '../../time/rfc3339';
+import { toVacancyObjects } from '../../vacancy/presenter';
+import type { SyncedItem } from '../reads/item-reader';
+import type { ReadMeter } from '../reads/read-meter';
+import type { VacancyRepository } from '../reads/repository';
+import { encodeSyncCursor, type SyncCursor } from '../request/cursor';
+import { lastPage, nextSyncUrl, pageUrlBuilder } from '../request/pagination';
+import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from '../request/request';
+import type { SyncedVacancy, SyncResponse, SyncTombstone } from '../request/types';
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
 function present(

@@ -14,9 +14,9 @@
  * bundle (the local server, the tests) one drawn per process.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { VacancyFilters } from '../schema/active-index';
-import type { Locale } from '../schema/vacancy';
-import type { SearchFilters } from './query';
+import type { VacancyFilters } from '../../schema/active-index';
+import type { Locale } from '../../schema/vacancy';
+import type { SearchFilters } from '../request/query';
 
 /** Set by the bundler (`lib/stack/bundling.ts`) to a digest of the sources; absent when they run unbundled. */
 declare const VVA_BUILD_ID: string | undefined;

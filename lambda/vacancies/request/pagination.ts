@@ -1,5 +1,5 @@
-import { LISTING_PATH } from '../http/routes';
-import { formatRfc3339 } from '../time/rfc3339';
+import { LISTING_PATH } from '../../http/routes';
+import { formatRfc3339 } from '../../time/rfc3339';
 import type { ListingQuery, Pagination } from './types';
 
 /** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */

@@ -5,14 +5,14 @@
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { RetryPolicy } from '../dynamodb/backoff';
-import { batchGetItems } from '../dynamodb/batch-get';
-import { capacityUnits, type ReadCost } from '../dynamodb/capacity';
-import { underDeadline } from '../dynamodb/deadline';
-import { attributeValues, type ReadClient } from '../dynamodb/read-client';
-import { ITEM } from '../schema/tables';
-import { VACANCY_FIELDS } from '../schema/vacancy';
-import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
+import type { RetryPolicy } from '../../dynamodb/backoff';
+import { batchGetItems } from '../../dynamodb/batch-get';
+import { capacityUnits, type ReadCost } from '../../dynamodb/capacity';
+import { underDeadline } from '../../dynamodb/deadline';
+import { attributeValues, type ReadClient } from '../../dynamodb/read-client';
+import { ITEM } from '../../schema/tables';
+import { VACANCY_FIELDS } from '../../schema/vacancy';
+import type { ListedVacancy, StoredItem } from '../../schema/vacancy-item';
 
 /** An item as the one-vacancy route reads it: the vacancy object's fields, the vendor and the status. */
 export type ShownItem = Partial<ListedVacancy> & Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor>;

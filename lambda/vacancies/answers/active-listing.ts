@@ -2,25 +2,25 @@
  * The active listing (docs/api.md#pagination): one strategy of the vacancies route — the other is the sync
  * (`sync.ts`) — for a request without `updated_since`.
  */
-import { INDEX_SETTLE_MS } from '../config/recovery-waits';
-import type { ReadCost } from '../dynamodb/capacity';
-import { ifNoneMatchMatches } from '../http/conditional';
-import { countMatching, isCurrent, type Summary } from '../schema/summary';
-import { toVacancyObjects } from '../vacancy/presenter';
-import type { PageStart } from './active-index-reader';
-import { encodeCursor, type ListingCursor } from './cursor';
-import { type BodyInputs, summaryETag } from './etag';
-import { pageOffset, pageUrlBuilder, paginate } from './pagination';
-import type { ReadMeter } from './read-meter';
-import type { VacancyPage, VacancyRepository } from './repository';
+import { INDEX_SETTLE_MS } from '../../config/recovery-waits';
+import type { ReadCost } from '../../dynamodb/capacity';
+import { ifNoneMatchMatches } from '../../http/conditional';
+import { countMatching, isCurrent, type Summary } from '../../schema/summary';
+import { toVacancyObjects } from '../../vacancy/presenter';
+import type { PageStart } from '../reads/active-index-reader';
+import type { ReadMeter } from '../reads/read-meter';
+import type { VacancyPage, VacancyRepository } from '../reads/repository';
+import { encodeCursor, type ListingCursor } from '../request/cursor';
+import { pageOffset, pageUrlBuilder, paginate } from '../request/pagination';
 import type {
   ListingRequest,
   ListingResult,
   ListingSettings,
   NotModifiedResult,
   ResolvedRequest,
-} from './request';
-import type { Facets } from './types';
+} from '../request/request';
+import type { Facets } from '../request/types';
+import { type BodyInputs, summaryETag } from './etag';
 
 /** A request of the active listing, resolved. */
 export type ActiveRequest = Extract<ResolvedRequest, { kind: 'active' }>;

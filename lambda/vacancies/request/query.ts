@@ -1,11 +1,11 @@
-import { PER_PAGE_LIMITS } from '../config/defaults';
-import type { FieldErrors } from '../http/errors';
-import type { VacancyFilters } from '../schema/active-index';
-import { searchWords } from '../schema/search-words';
-import { type Locale, VACANCY_TYPES, type VacancyType } from '../schema/vacancy';
-import { parseRfc3339 } from '../time/rfc3339';
-import { DICTIONARY } from '../vacancy/dictionary';
-import { isLocale } from '../vacancy/locale';
+import { PER_PAGE_LIMITS } from '../../config/defaults';
+import type { FieldErrors } from '../../http/errors';
+import type { VacancyFilters } from '../../schema/active-index';
+import { searchWords } from '../../schema/search-words';
+import { type Locale, VACANCY_TYPES, type VacancyType } from '../../schema/vacancy';
+import { parseRfc3339 } from '../../time/rfc3339';
+import { DICTIONARY } from '../../vacancy/dictionary';
+import { isLocale } from '../../vacancy/locale';
 import type { ListingQuery } from './types';
 
 /** The facets a listing can count (docs/api.md#search-filters-and-facets), in the order a response lists them. */

@@ -3,11 +3,11 @@
  * or a cursor's position — reading only as many as the page needs (one more, to know whether another follows), and
  * the exact count of what matches, for when the vendor's summary cannot be trusted.
  */
-import type { ReadCost } from '../dynamodb/capacity';
-import { collectQuery, countQuery, type MeteredQueryTarget } from '../dynamodb/metered-query';
-import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
-import { ITEM, SEARCH_INDEX } from '../schema/tables';
-import type { ListingCursor } from './cursor';
+import type { ReadCost } from '../../dynamodb/capacity';
+import { collectQuery, countQuery, type MeteredQueryTarget } from '../../dynamodb/metered-query';
+import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../../schema/active-index';
+import { ITEM, SEARCH_INDEX } from '../../schema/tables';
+import type { ListingCursor } from '../request/cursor';
 import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from './search-index';
 
 /** Where a page starts: a position in the listing's order (an offset from its top), or a cursor. */

@@ -6,14 +6,14 @@
  * place.
  */
 
-import { type ChangeFeedReader, createChangeFeedReader } from '../change-feed/reader';
-import type { RetryPolicy } from '../dynamodb/backoff';
-import type { ReadCost } from '../dynamodb/capacity';
-import type { MeteredQueryTarget } from '../dynamodb/metered-query';
-import type { ReadClient } from '../dynamodb/read-client';
-import type { ListedVacancy } from '../schema/vacancy-item';
-import type { SummaryRead } from '../store/summary-reader';
-import { SummaryReader } from '../store/summary-reader';
+import { type ChangeFeedReader, createChangeFeedReader } from '../../change-feed/reader';
+import type { RetryPolicy } from '../../dynamodb/backoff';
+import type { ReadCost } from '../../dynamodb/capacity';
+import type { MeteredQueryTarget } from '../../dynamodb/metered-query';
+import type { ReadClient } from '../../dynamodb/read-client';
+import type { ListedVacancy } from '../../schema/vacancy-item';
+import type { SummaryRead } from '../../store/summary-reader';
+import { SummaryReader } from '../../store/summary-reader';
 import {
   countActiveEntries,
   type PageQuery,

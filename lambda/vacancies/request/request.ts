@@ -3,13 +3,13 @@
  * settings, the request, what it resolves to — the active listing or a sync, a tagged union the dispatcher
  * (`listing.ts`) switches on — and what either answers.
  */
-import type { AuthorizedVendor } from '../auth/context';
-import type { RateTier } from '../config/defaults';
-import { type FieldErrors, invalidInput } from '../http/errors';
-import type { Locale } from '../schema/vacancy';
-import type { ZoneClock } from '../time/zone-clock';
-import type { JobPostingSettings } from '../vacancy/job-posting';
-import { negotiateLocale } from '../vacancy/locale';
+import type { AuthorizedVendor } from '../../auth/context';
+import type { RateTier } from '../../config/defaults';
+import { type FieldErrors, invalidInput } from '../../http/errors';
+import type { Locale } from '../../schema/vacancy';
+import type { ZoneClock } from '../../time/zone-clock';
+import type { JobPostingSettings } from '../../vacancy/job-posting';
+import { negotiateLocale } from '../../vacancy/locale';
 import {
   type CursorBinding,
   decodeCursor,

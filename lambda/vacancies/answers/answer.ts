@@ -4,18 +4,19 @@
  * `search-listing.ts`) or, with
  * `updated_since`, the sync (`sync.ts`) — with one meter of what its reads cost.
  */
-import { listActive } from './active-listing';
-import { isSearch } from './query';
-import { ReadMeter } from './read-meter';
-import type { VacancyRepository } from './repository';
+
+import { ReadMeter } from '../reads/read-meter';
+import type { VacancyRepository } from '../reads/repository';
+import type { SearchIndexCache } from '../reads/search-index';
+import { isSearch } from '../request/query';
 import {
   type ListingRequest,
   type ListingResult,
   type ListingSettings,
   type NotModifiedResult,
   resolveRequest,
-} from './request';
-import type { SearchIndexCache } from './search-index';
+} from '../request/request';
+import { listActive } from './active-listing';
 import { listSearch } from './search-listing';
 import { syncVacancies } from './sync';
 
