@@ -15,7 +15,7 @@ import { expiredIfPast, type StoredItem, sameContent, toVacancyItem } from '../s
 import { vendorItemKey } from '../schema/vendors';
 import { inPool } from '../store/pool';
 import type { SummaryGuardTimer } from '../store/summary-guard';
-import { LeaseLostError } from '../store/summary-leases';
+import { SummaryLeaseLostError } from '../store/summary-store';
 import { type Decide, isMarkedWrite, VacancyWriters } from '../store/writers';
 import type { ZoneClock } from '../time/zone-clock';
 import type { SourceRecord } from './file';
@@ -104,7 +104,7 @@ export async function vendorExists(
 
 /** Why a failure stops the import, in one line for the operator (no raw message). */
 function describeFailure(error: unknown): string {
-  if (error instanceof LeaseLostError) {
+  if (error instanceof SummaryLeaseLostError) {
     return `DynamoDB was too slow to keep vendor ${error.vendorId}'s counts (its lease ran out); nothing more was written`;
   }
   const name = error instanceof Error ? error.name : 'Error';

@@ -12,25 +12,13 @@ import { outcomeUnknown } from '../aws/failure';
 import { WAITS } from '../config/recovery-waits';
 import { addCounts, type Counts } from '../schema/summary';
 import { guardTime, type SummaryGuardTimer } from './summary-guard';
-import { LeaseGoneError, type SummaryStore } from './summary-store';
+import { SummaryLeaseLostError, type SummaryStore } from './summary-store';
 
 /** A lease, unless renewed, lasts 30 seconds: a writer killed mid-way holds the summary no longer. */
 export const LEASE_MS = WAITS.summaryLeaseMs;
 const FLUSH_MS = 5_000;
 /** Attributes one summary update names, at most (an update expression must stay under 4 KB). */
 const ATTRIBUTES_PER_UPDATE = 100;
-
-/**
- * A writer lost its lease on a vendor's summary — it ran out while DynamoDB was slow, and a recount took over — so it
- * writes no more of that vendor's vacancies: their counts could no longer be kept. What it wrote is in the table;
- * the summary waits for the recount. Running the same work again completes it.
- */
-export class LeaseLostError extends Error {
-  override readonly name = 'LeaseLostError';
-  constructor(readonly vendorId: string) {
-    super(`lost the lease on the summary of vendor ${vendorId}`);
-  }
-}
 
 /** How the leases of a run work. */
 export interface SummaryLeasesOptions {
@@ -137,7 +125,9 @@ export class SummaryLeases {
         lease.guardAt = guardTime(began + this.#leaseMs);
         await this.#guard.arm(lease.vendorId, lease.guardAt);
       }
-      this.#count(await this.#store.takeLease(lease.vendorId, lease.name, began, began + this.#leaseMs));
+      this.#count(
+        await this.#store.takeWriterLease(lease.vendorId, lease.name, began, began + this.#leaseMs),
+      );
       lease.lastFlush = this.#now();
       lease.expires = lease.lastFlush + this.#leaseMs;
     })();
@@ -154,7 +144,7 @@ export class SummaryLeases {
     const lease = this.#lease(vendorId);
     await this.#take(lease);
     if (!lease.lost && this.#now() >= lease.expires - this.#leaseMs / 2) await this.#flush(lease, false);
-    if (lease.lost || lease.halted) throw new LeaseLostError(vendorId);
+    if (lease.lost || lease.halted) throw new SummaryLeaseLostError(vendorId);
   }
 
   /** A signal that aborts a write after `windowMs`, or sooner if the vendor's lease runs out first. */
@@ -244,7 +234,7 @@ export class SummaryLeases {
       else if (this.#guard && lease.guardAt !== undefined)
         await this.#guard.disarm(lease.vendorId, lease.guardAt).catch(() => undefined);
     } catch (error) {
-      if (!(error instanceof LeaseGoneError)) {
+      if (!(error instanceof SummaryLeaseLostError)) {
         if (outcomeUnknown(error)) {
           lease.halted = true;
           lease.unsettled = true;

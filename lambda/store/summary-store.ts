@@ -23,11 +23,18 @@ import {
 } from '../schema/summary';
 import { SummaryReader } from './summary-reader';
 
-/** A lease's update, or its release, was refused: the lease is gone (or the item cannot grow past 400 KB). */
-export class LeaseGoneError extends Error {
-  override readonly name = 'LeaseGoneError';
+/**
+ * A writer lost its lease on a vendor's summary — it ran out while DynamoDB was slow, and a recount took over (or
+ * the item cannot grow past 400 KB) — so it writes no more of that vendor's vacancies: their counts could no longer
+ * be kept. What it wrote is in the table; the summary waits for the recount. Running the same work again completes
+ * it. Thrown by the store when an update under the lease is refused, and by the writers' leases
+ * (`summary-leases.ts`) on every write for the vendor after that. (The webhooks' lease is another:
+ * `webhooks/endpoint-store.ts`'s `DispatchLeaseLostError`.)
+ */
+export class SummaryLeaseLostError extends Error {
+  override readonly name = 'SummaryLeaseLostError';
   constructor(readonly vendorId: string) {
-    super(`the lease on the summary of vendor ${vendorId} is gone`);
+    super(`lost the lease on the summary of vendor ${vendorId}`);
   }
 }
 
@@ -53,7 +60,7 @@ export class SummaryStore extends SummaryReader {
    * stop trusting the summary, and syncs hand out no snapshot after `began`. (Sent twice, it changes nothing more
    * than the version.)
    */
-  async takeLease(vendorId: string, lease: string, began: number, expires: number): Promise<number> {
+  async takeWriterLease(vendorId: string, lease: string, began: number, expires: number): Promise<number> {
     const output = await this.client.send(
       new UpdateCommand({
         TableName: this.vendorsTable,
@@ -77,7 +84,7 @@ export class SummaryStore extends SummaryReader {
    * lets go of it (bumping the version, recording when) — only while the lease is still there, and only as the
    * lease's update number `sequence`: the update moves the sequence on, so the same update sent again (an answer
    * that came after the SDK's timeout, and its retry) is refused, and recognised here as applied — never added
-   * twice. Letting go keeps the sequence as a marker, until pruned. Throws `LeaseGoneError` when the lease is gone,
+   * twice. Letting go keeps the sequence as a marker, until pruned. Throws `SummaryLeaseLostError` when the lease is gone,
    * or the item cannot grow.
    */
   async updateUnderLease(
@@ -133,7 +140,8 @@ export class SummaryStore extends SummaryReader {
       return capacityUnits(output.ConsumedCapacity);
     } catch (error) {
       if (isConditionFailed(error) && (await this.#applied(vendorId, lease, sequence + 1))) return 0;
-      if (isConditionFailed(error) || awsFailure(error) === 'refused') throw new LeaseGoneError(vendorId);
+      if (isConditionFailed(error) || awsFailure(error) === 'refused')
+        throw new SummaryLeaseLostError(vendorId);
       throw error;
     }
   }

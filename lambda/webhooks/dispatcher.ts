@@ -26,7 +26,7 @@ import {
   signingSecrets,
   type WebhookEndpoint,
 } from './endpoint';
-import { type EndpointStore, LeaseLostError } from './endpoint-store';
+import { DispatchLeaseLostError, type EndpointStore } from './endpoint-store';
 import { changesEventBody, newEventId, resyncEventBody } from './event';
 import { signedHeaders } from './signature';
 
@@ -283,7 +283,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     // A few tries: a lease that runs out between the take and the flag is taken on the next one.
     for (let tries = 0; tries < 3; tries += 1) {
       const at = now();
-      const lease = await deps.endpoints.takeLease(endpointId, holder, at, at + leaseMs);
+      const lease = await deps.endpoints.takeDispatchLease(endpointId, holder, at, at + leaseMs);
       if (!lease.taken) {
         if (lease.reason === 'not enabled') break;
         if (await deps.endpoints.flagRerun(endpointId, at)) {
@@ -308,7 +308,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
         }
       } catch (error) {
         // Another dispatch holds it now, and sends what is left (its own guard wakes it should it die).
-        if (error instanceof LeaseLostError) break;
+        if (error instanceof DispatchLeaseLostError) break;
         // Anything else (DynamoDB failing) leaves the lease to run out: the guard wakes the endpoint after it.
         if (endpoint) await deps.wakeAt(endpoint, now() + leaseMs).catch(() => undefined);
         throw error;

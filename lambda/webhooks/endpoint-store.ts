@@ -77,7 +77,12 @@ export class EndpointStore {
    * Takes the lease of an enabled endpoint until `until` (ms) for `holder`, unless another holds one that has not
    * run out at `now`. Taking it clears the endpoint's `rerun` flag: the holder reads everything from here on.
    */
-  async takeLease(endpointId: string, holder: string, now: number, until: number): Promise<LeaseTaken> {
+  async takeDispatchLease(
+    endpointId: string,
+    holder: string,
+    now: number,
+    until: number,
+  ): Promise<LeaseTaken> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
@@ -134,7 +139,7 @@ export class EndpointStore {
     }
   }
 
-  /** An update of the holder's, refused (`LeaseLostError`) when its lease is no longer its own. */
+  /** An update of the holder's, refused (`DispatchLeaseLostError`) when its lease is no longer its own. */
   private async asHolder(
     endpointId: string,
     holder: string,
@@ -154,7 +159,7 @@ export class EndpointStore {
         }),
       );
     } catch (error) {
-      if (isConditionFailed(error)) throw new LeaseLostError(endpointId);
+      if (isConditionFailed(error)) throw new DispatchLeaseLostError(endpointId);
       throw error;
     }
   }
@@ -243,8 +248,8 @@ export class EndpointStore {
 }
 
 /** The lease an update was conditioned on is no longer the holder's (it ran out, and another took it). */
-export class LeaseLostError extends Error {
-  override readonly name = 'LeaseLostError';
+export class DispatchLeaseLostError extends Error {
+  override readonly name = 'DispatchLeaseLostError';
   constructor(readonly endpointId: string) {
     super(`the lease on webhook endpoint ${endpointId} is no longer held`);
   }

@@ -94,7 +94,7 @@ describe('a summary update that gets no answer at all', () => {
       proxy.inject({ operation: 'UpdateItem', kind: 'delay-answer', after: 0, times: 1, delayMs: 1_000 });
       await expect(put(2)).rejects.toBeDefined();
       await proxy.clear();
-      await expect(put(3)).rejects.toMatchObject({ name: 'LeaseLostError' });
+      await expect(put(3)).rejects.toMatchObject({ name: 'SummaryLeaseLostError' });
       await writers.close();
       await new Promise((resolve) => setTimeout(resolve, 1_200));
       const summary = await storedSummary(tables.documentClient, tables.names, 'silent');

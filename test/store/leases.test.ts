@@ -10,7 +10,8 @@ import { dayNumber } from '../../lambda/schema/active-index';
 import { countAttribute, dayAttribute, isCurrent } from '../../lambda/schema/summary';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
 import { recountSummary } from '../../lambda/store/recount';
-import { LEASE_MS, LeaseLostError } from '../../lambda/store/summary-leases';
+import { LEASE_MS } from '../../lambda/store/summary-leases';
+import { SummaryLeaseLostError } from '../../lambda/store/summary-store';
 import { VacancyWriters } from '../../lambda/store/writers';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -68,7 +69,7 @@ describe('leases on a summary', () => {
     // The writer stalls past its lease; a recount takes over and counts.
     now += LEASE_MS + LATE_WRITE_MS + 1_000;
     expect(await recount('globex')).toBe('recounted');
-    await expect(writer.write(11, put(11, 'globex'))).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(writer.write(11, put(11, 'globex'))).rejects.toBeInstanceOf(SummaryLeaseLostError);
     await writer.close();
     const broken = await summary('globex');
     expect(broken?.broken).toBe(true);
