@@ -15,9 +15,9 @@ import { parseImportFile } from '../lambda/import/file';
 import { importVacancies } from '../lambda/import/import';
 import { s3EventReceiver } from '../lambda/inbox/receiver';
 
-import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
-import { createListingHandler } from '../lambda/vacancies/listing-handler';
+import { vacanciesConfiguration } from '../lambda/vacancies/configuration';
 import { createVacancyRepository } from '../lambda/vacancies/reads/repository';
+import { createVacanciesHandler } from '../lambda/vacancies/route-handler';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
@@ -121,9 +121,9 @@ export async function measureInbox(
       vendorsTable: lastTables.vendors,
     }),
   );
-  const handler = createListingHandler({
+  const handler = createVacanciesHandler({
     repository: side.repository,
-    settings: listingConfigFromEnvironment(functionEnvironment('listing', DEFAULT_SETTINGS, lastTables)),
+    settings: vacanciesConfiguration(functionEnvironment('listing', DEFAULT_SETTINGS, lastTables)).settings,
     logger: silentLogger(),
     metrics: quietMetrics('listing'),
   });

@@ -17,11 +17,11 @@ import { VACANCIES_TABLE } from '../lambda/schema/tables';
 import { expiredIfPast, toVacancyItem } from '../lambda/schema/vacancy-item';
 import { recountSummary } from '../lambda/store/recount';
 import { zoneClock } from '../lambda/time/zone-clock';
-import { listingConfigFromEnvironment } from '../lambda/vacancies/config';
-import { createListingHandler } from '../lambda/vacancies/listing-handler';
+import { vacanciesConfiguration } from '../lambda/vacancies/configuration';
 import { createVacancyRepository, type VacancyRepository } from '../lambda/vacancies/reads/repository';
 import { lastPage } from '../lambda/vacancies/request/pagination';
 import type { ListingResponse } from '../lambda/vacancies/request/types';
+import { createVacanciesHandler } from '../lambda/vacancies/route-handler';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
@@ -248,9 +248,14 @@ export async function measureReads(
   );
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
   // The listing configured as deployed with the default settings: the one configuration path.
-  const settings = listingConfigFromEnvironment(functionEnvironment('listing', DEFAULT_SETTINGS, tables));
+  const { settings } = vacanciesConfiguration(functionEnvironment('listing', DEFAULT_SETTINGS, tables));
   const handlerOf = (repository: VacancyRepository) =>
-    createListingHandler({ repository, settings, logger: silentLogger(), metrics: quietMetrics('listing') });
+    createVacanciesHandler({
+      repository,
+      settings,
+      logger: silentLogger(),
+      metrics: quietMetrics('listing'),
+    });
   const handlers = { ours: handlerOf(ours.repository), naive: handlerOf(naive.repository) };
   const sides = { ours, naive };
 
@@ -437,7 +442,7 @@ export async function measureReads(
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */
 async function followPages(
-  handler: ReturnType<typeof createListingHandler>,
+  handler: ReturnType<typeof createVacanciesHandler>,
   event: (query: string) => ReturnType<typeof listingEvent>,
   first: string,
   page: (body: ListingResponse) => void,
@@ -456,7 +461,7 @@ async function followPages(
 
 /** Follows a sync from `since` to its end, and adds up what its pages cost; checks it gave `changes` changes. */
 async function measureSync(
-  handler: ReturnType<typeof createListingHandler>,
+  handler: ReturnType<typeof createVacanciesHandler>,
   side: ReturnType<typeof metered>,
   event: (query: string) => ReturnType<typeof listingEvent>,
   size: number,
@@ -492,7 +497,7 @@ async function measureSync(
  * vacancy exactly once.
  */
 async function measureWalk(
-  handler: ReturnType<typeof createListingHandler>,
+  handler: ReturnType<typeof createVacanciesHandler>,
   side: ReturnType<typeof metered>,
   event: (query: string) => ReturnType<typeof listingEvent>,
   size: number,

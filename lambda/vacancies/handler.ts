@@ -7,14 +7,14 @@ import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
 import { createDynamoDBClient } from '../dynamodb/client';
 import { createFunctionMetrics } from '../observability/metrics';
 import { mapStackTracesOnDemand } from '../observability/stack-traces';
-import { listingConfigFromEnvironment } from './config';
-import { createListingHandler } from './listing-handler';
+import { vacanciesConfiguration } from './configuration';
 import { createVacancyRepository } from './reads/repository';
+import { createVacanciesHandler } from './route-handler';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();
 
-const config = listingConfigFromEnvironment();
+const config = vacanciesConfiguration();
 const client = createDynamoDBClient({
   endpoint: config.dynamodbEndpoint,
   ...FUNCTION_LIMITS.listing.dynamodb,
@@ -22,12 +22,12 @@ const client = createDynamoDBClient({
 
 const logger = new Logger({ serviceName: SERVICE_NAME });
 
-export const handler = createListingHandler({
+export const handler = createVacanciesHandler({
   repository: createVacancyRepository(client, {
     tableName: config.vacanciesTable,
     vendorsTable: config.vendorsTable,
   }),
-  settings: config,
+  settings: config.settings,
   logger,
   metrics: createFunctionMetrics('listing', logger),
 });

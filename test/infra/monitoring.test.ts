@@ -9,7 +9,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { SERVICE_NAME } from '../../lambda/config/defaults';
 import { METRICS_NAMESPACE } from '../../lambda/observability/metrics';
-import { reportListing } from '../../lambda/vacancies/listing-report';
+import { reportPage } from '../../lambda/vacancies/report';
 import { ACCESS_LOG_FORMAT } from '../../lib/stack/rest-api';
 import { testMetrics } from '../support/lambda';
 import { stackTemplate } from '../support/stack';
@@ -253,7 +253,7 @@ describe('Contributor Insights rules', () => {
     });
     try {
       const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: 'INFO' });
-      reportListing(
+      reportPage(
         logger,
         testMetrics('listing'),
         { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
@@ -343,22 +343,17 @@ describe('the default monitoring profile', () => {
       lines.push({ message, ...(extra[0] as object) });
     });
     jest.spyOn(logger, 'info').mockImplementation(() => {});
-    reportListing(
-      logger,
-      testMetrics('listing'),
-      { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
-      {
-        body: {
-          status: 'success',
-          company: 'Acme',
-          data: [],
-          pagination: { current_page: 1, per_page: 15, total: 0 },
-        },
-        readUnits: 1,
-        calls: 1,
-        foreignItems: 2,
-      } as never,
-    );
+    reportPage(logger, testMetrics('listing'), { vendorId: 'acme', company: 'Acme', rateTier: 'standard' }, {
+      body: {
+        status: 'success',
+        company: 'Acme',
+        data: [],
+        pagination: { current_page: 1, per_page: 15, total: 0 },
+      },
+      readUnits: 1,
+      calls: 1,
+      foreignItems: 2,
+    } as never);
     const [filter] = plainOf('AWS::Logs::MetricFilter').filter(([id]) => id.includes('ForeignItems'));
     expect(filter?.[1].Properties.MetricTransformations).toEqual([
       expect.objectContaining({ MetricValue: '$.foreignItems', DefaultValue: 0 }),

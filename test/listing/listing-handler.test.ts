@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
-import type { ListingSettings } from '../../lambda/vacancies/request/request';
+import type { VacanciesSettings } from '../../lambda/vacancies/request/request';
 import type { ListingResponse } from '../../lambda/vacancies/request/types';
+import type { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { createTestTables, type TestTables } from '../support/dynamodb';
 import { listingEvent, type TestRequest } from '../support/events';
 import { lambdaContext } from '../support/lambda';
@@ -13,7 +13,7 @@ import { CLOCK, putVacancies, vacancyRecord } from '../support/vacancies';
 
 // 2026-06-15 21:30 UTC is already 2026-06-16 in Baku: "today" for deadlines is the 16th.
 const NOW = new Date('2026-06-15T21:30:00Z');
-const SETTINGS: ListingSettings = { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 };
+const SETTINGS: VacanciesSettings = { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 };
 
 /** Acme's vacancies: ids encode nothing; created_at and the filter fields are what the tests vary. */
 const ACME = [
@@ -85,7 +85,7 @@ const GLOBEX = [201, 202, 203].map((id, i) =>
 
 describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
   let tables: TestTables;
-  let handler: ReturnType<typeof createListingHandler>;
+  let handler: ReturnType<typeof createVacanciesHandler>;
 
   const buildHandler = (queryPageSize?: number) =>
     testListingHandler(tables, {

@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
-
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/request/types';
+import type { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -80,7 +79,7 @@ describe('the listing, against the slow exact path', () => {
   let run = 0;
   let now = Date.now();
   const metrics = testMetrics('listing');
-  let handler: ReturnType<typeof createListingHandler>;
+  let handler: ReturnType<typeof createVacanciesHandler>;
 
   beforeAll(async () => {
     tables = await createTestTables();

@@ -15,8 +15,8 @@ import {
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
 } from '../../lambda/observability/metrics';
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/request/types';
+import type { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { issueApiKey } from '../../lib/ops/api-keys';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -97,7 +97,7 @@ describe('the metrics of the functions (EMF on stdout)', () => {
         metrics: createFunctionMetrics('listing', logger),
         now: () => new Date('2026-06-15T12:00:00Z'),
       });
-    let handler: ReturnType<typeof createListingHandler>;
+    let handler: ReturnType<typeof createVacanciesHandler>;
     const call = (request: TestRequest, target = handler) =>
       target(listingEvent({ authorizer: vendor, ...request }), lambdaContext('listing'));
 

@@ -7,8 +7,8 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { strongETag } from '../../lambda/http/conditional';
 import { VACANCY_SERVED } from '../../lambda/observability/log-fields';
 import { parseVacancyId } from '../../lambda/vacancies/answers/one-vacancy';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { VacancyRepository } from '../../lambda/vacancies/reads/repository';
+import { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { deleteVacancy } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -206,7 +206,7 @@ describe('GET /vendor/vacancies/{id}', () => {
   it('answers 503 with Retry-After when DynamoDB throttles, readable by a page', async () => {
     const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
     const repository = { readVacancy: () => Promise.reject(throttled) } as unknown as VacancyRepository;
-    const failing = createListingHandler({
+    const failing = createVacanciesHandler({
       repository,
       settings: { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 },
       logger: silentLogger(),

@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { INDEX_SETTLE_MS } from '../../lambda/config/recovery-waits';
-
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { SyncResponse } from '../../lambda/vacancies/request/types';
+import type { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -25,7 +24,7 @@ const since = (ms: number) => `updated_since=${encodeURIComponent(iso(ms))}`;
 
 describe('incremental sync', () => {
   let tables: TestTables;
-  let handler: ReturnType<typeof createListingHandler>;
+  let handler: ReturnType<typeof createVacanciesHandler>;
   const metrics = testMetrics('listing');
   // Writes at T0, T0 + 1 s, …: whole seconds, in the past of the handler's "now".
   const T0 = Date.UTC(2026, 10, 20, 6, 0, 0);

@@ -5,8 +5,8 @@
  * changed, is another vendor's or was made for other filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { ListingResponse } from '../../lambda/vacancies/request/types';
+import type { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { deleteVacancy, setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../support/dynamodb';
@@ -36,7 +36,7 @@ const createdAt = (next: () => number) => {
 
 describe('walks by next_page_url under concurrent writers', () => {
   let tables: TestTables;
-  let handler: ReturnType<typeof createListingHandler>;
+  let handler: ReturnType<typeof createVacanciesHandler>;
   const call = (request: TestRequest) => handler(listingEvent(request), lambdaContext('listing'));
   const importRecords = (records: Record<string, unknown>[]) => importInto(tables, records);
 

@@ -11,9 +11,9 @@ import { createDynamoDBClient } from '../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../lambda/dynamodb/document-client';
 
 import { SEARCH_INDEX, VACANCIES_TABLE, VENDORS_TABLE } from '../../lambda/schema/tables';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
 import type { ListingResponse } from '../../lambda/vacancies/request/types';
+import { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { createTableInput, createTables, localTableNames } from '../../lib/create-tables';
 import { setVacancyStatus } from '../../lib/ops/vacancies';
 import { putVendor } from '../../lib/ops/vendors';
@@ -51,7 +51,7 @@ function listingOf(tables: Pick<TestTables, 'client' | 'names'>) {
   });
   const entriesRead = jest.spyOn(repository, 'readSearchEntries');
   let now = Date.now() + INDEX_SETTLE_MS + 1_000;
-  const handler = createListingHandler({
+  const handler = createVacanciesHandler({
     repository,
     settings: {
       defaultLocale: 'en',
@@ -258,7 +258,7 @@ describe('a write that lands while a request reads the entries', () => {
         }
         return entries;
       });
-      const handler = createListingHandler({
+      const handler = createVacanciesHandler({
         repository: { ...repository, readSearchEntries: entriesRead },
         settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
         logger: silentLogger(),

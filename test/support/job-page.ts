@@ -7,8 +7,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Vacancy } from '../../lambda/schema/vacancy';
 import { toVacancyItem } from '../../lambda/schema/vacancy-item';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import type { VacancyRepository } from '../../lambda/vacancies/reads/repository';
+import { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import { vacancyEvent } from './events';
 import { lambdaContext, silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';
@@ -62,7 +62,7 @@ export async function servedJobPosting(
   const repository = {
     readVacancy: async () => ({ item, readUnits: 0.5, calls: 1 }),
   } as unknown as VacancyRepository;
-  const handler = createListingHandler({
+  const handler = createVacanciesHandler({
     repository,
     settings: { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 },
     logger: silentLogger(),

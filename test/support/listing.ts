@@ -3,12 +3,12 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseImportFile } from '../../lambda/import/file';
 import { type ImportOptions, importVacancies } from '../../lambda/import/import';
 import type { FunctionMetrics } from '../../lambda/observability/metrics';
-import { createListingHandler } from '../../lambda/vacancies/listing-handler';
 import {
   createVacancyRepository,
   type VacancyRepositoryOptions,
 } from '../../lambda/vacancies/reads/repository';
-import type { ListingSettings } from '../../lambda/vacancies/request/request';
+import type { VacanciesSettings } from '../../lambda/vacancies/request/request';
+import { createVacanciesHandler } from '../../lambda/vacancies/route-handler';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';
@@ -20,14 +20,14 @@ import { CLOCK } from './vacancies';
 export function testListingHandler(
   tables: Pick<TestTables, 'client' | 'names'>,
   options: {
-    readonly settings?: Partial<ListingSettings>;
+    readonly settings?: Partial<VacanciesSettings>;
     readonly repository?: Omit<VacancyRepositoryOptions, 'tableName' | 'vendorsTable'>;
     readonly now?: () => Date;
     readonly logger?: Logger;
     readonly metrics?: FunctionMetrics;
   } = {},
 ) {
-  return createListingHandler({
+  return createVacanciesHandler({
     repository: createVacancyRepository(tables.client, {
       tableName: tables.names.vacancies,
       vendorsTable: tables.names.vendors,

@@ -13,11 +13,11 @@ import type { VacancyPage, VacancyRepository } from '../reads/repository';
 import { encodeCursor, type ListingCursor } from '../request/cursor';
 import { pageOffset, pageUrlBuilder, paginate } from '../request/pagination';
 import type {
-  ListingRequest,
-  ListingResult,
-  ListingSettings,
   NotModifiedResult,
   ResolvedRequest,
+  VacanciesRequest,
+  VacanciesResult,
+  VacanciesSettings,
 } from '../request/request';
 import type { Facets } from '../request/types';
 import { type BodyInputs, summaryETag } from './etag';
@@ -27,8 +27,8 @@ export type ActiveRequest = Extract<ResolvedRequest, { kind: 'active' }>;
 
 /** What decides the body, for its entity tag, once the summary is known to be current. */
 export function bodyInputs(
-  request: ListingRequest,
-  settings: ListingSettings,
+  request: VacanciesRequest,
+  settings: VacanciesSettings,
   resolved: ActiveRequest,
   summary: Summary,
 ): BodyInputs {
@@ -77,12 +77,12 @@ function linkCursors(page: VacancyPage, from: ListingCursor | undefined) {
  * from it; when not, the index is counted and the tag is the body's digest.
  */
 export async function listActive(
-  request: ListingRequest,
+  request: VacanciesRequest,
   resolved: ActiveRequest,
   repository: VacancyRepository,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
   meter: ReadMeter,
-): Promise<ListingResult | NotModifiedResult> {
+): Promise<VacanciesResult | NotModifiedResult> {
   const { query, perPage, today } = resolved;
   const vendorId = request.vendor.vendorId;
   const signal = request.signal;
@@ -153,12 +153,12 @@ export interface ListingFound {
 
 /** The answer of a listing from what it found: the body, its links and their cursors, and what the reads cost. */
 export function listingAnswer(
-  request: ListingRequest,
+  request: VacanciesRequest,
   resolved: ActiveRequest,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
   meter: ReadMeter,
   { page, total, etag, facets }: ListingFound,
-): ListingResult {
+): VacanciesResult {
   const { query, perPage } = resolved;
   const pageUrl = pageUrlBuilder(resolved.routeUrl, query);
   const cursors = linkCursors(page, resolved.cursor);

@@ -1,6 +1,6 @@
 /**
  * `GET /vendor/vacancies`, stripped of its transport (docs/api.md): the request is validated and resolved once
- * (`request.ts`), then answered by its strategy — the active listing (`active-listing.ts`; with search's parameters,
+ * (`request/request.ts`), then answered by its strategy — the active listing (`active-listing.ts`; with search's parameters,
  * `search-listing.ts`) or, with
  * `updated_since`, the sync (`sync.ts`) — with one meter of what its reads cost.
  */
@@ -10,11 +10,11 @@ import type { VacancyRepository } from '../reads/repository';
 import type { SearchIndexCache } from '../reads/search-index';
 import { isSearch } from '../request/query';
 import {
-  type ListingRequest,
-  type ListingResult,
-  type ListingSettings,
   type NotModifiedResult,
   resolveRequest,
+  type VacanciesRequest,
+  type VacanciesResult,
+  type VacanciesSettings,
 } from '../request/request';
 import { listActive } from './active-listing';
 import { listSearch } from './search-listing';
@@ -24,12 +24,12 @@ import { syncVacancies } from './sync';
  * Answers one request of the vacancies route: a page of the listing or of a sync, or a 304. A listing with search's
  * parameters is answered from the vendor's search index as the function holds it (`searchIndexes`).
  */
-export async function listVacancies(
-  request: ListingRequest,
+export async function answerVacancies(
+  request: VacanciesRequest,
   repository: VacancyRepository,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
   searchIndexes: SearchIndexCache,
-): Promise<ListingResult | NotModifiedResult> {
+): Promise<VacanciesResult | NotModifiedResult> {
   const resolved = resolveRequest(request, settings);
   const meter = new ReadMeter();
   if (resolved.kind === 'sync') return syncVacancies(request, resolved, repository, settings, meter);

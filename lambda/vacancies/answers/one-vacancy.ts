@@ -17,7 +17,7 @@ import { negotiateLocale } from '../../vacancy/locale';
 import { toVacancyObjects } from '../../vacancy/presenter';
 import type { VacancyRepository } from '../reads/repository';
 import { type MultiValueParameters, parseListingQuery } from '../request/query';
-import type { ListingSettings, Served } from '../request/request';
+import type { Served, VacanciesSettings } from '../request/request';
 
 /** A request of one vacancy, stripped of its transport. */
 export interface VacancyRequest {
@@ -72,7 +72,7 @@ export function parseVacancyId(segment: string): number | undefined {
  * The response's locale: `lang` as the listing reads it (an invalid or repeated one is a 422), then
  * `Accept-Language`, then the default. The route has no other parameter: the rest are ignored.
  */
-function requestLocale(request: VacancyRequest, settings: ListingSettings): Locale {
+function requestLocale(request: VacancyRequest, settings: VacanciesSettings): Locale {
   const lang =
     request.parameters && Object.hasOwn(request.parameters, 'lang') ? request.parameters.lang : undefined;
   const parsed = parseListingQuery(lang ? { lang } : null);
@@ -84,7 +84,7 @@ function requestLocale(request: VacancyRequest, settings: ListingSettings): Loca
 export async function showVacancy(
   request: VacancyRequest,
   repository: VacancyRepository,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
 ): Promise<VacancyResult> {
   // The locale first: an invalid `lang` is a 422 whatever the id.
   const locale = requestLocale(request, settings);

@@ -18,7 +18,12 @@ import {
 } from '../reads/search-index';
 import { pageOffset } from '../request/pagination';
 import type { SearchFilters } from '../request/query';
-import type { ListingRequest, ListingResult, ListingSettings, NotModifiedResult } from '../request/request';
+import type {
+  NotModifiedResult,
+  VacanciesRequest,
+  VacanciesResult,
+  VacanciesSettings,
+} from '../request/request';
 import { type ActiveRequest, bodyInputs, listingAnswer } from './active-listing';
 import { summaryETag } from './etag';
 
@@ -29,13 +34,13 @@ import { summaryETag } from './etag';
  * the summary again: current as of before that read, it proves the entries exact for its state, and they are held.
  */
 export async function listSearch(
-  request: ListingRequest,
+  request: VacanciesRequest,
   resolved: ActiveRequest,
   repository: VacancyRepository,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
   meter: ReadMeter,
   held: SearchIndexCache,
-): Promise<ListingResult | NotModifiedResult> {
+): Promise<VacanciesResult | NotModifiedResult> {
   const { query, perPage, today } = resolved;
   const search = query.search as SearchFilters;
   const vendorId = request.vendor.vendorId;

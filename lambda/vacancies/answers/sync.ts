@@ -24,7 +24,12 @@ import type { ReadMeter } from '../reads/read-meter';
 import type { VacancyRepository } from '../reads/repository';
 import { encodeSyncCursor, type SyncCursor } from '../request/cursor';
 import { lastPage, nextSyncUrl, pageUrlBuilder } from '../request/pagination';
-import type { ListingRequest, ListingResult, ListingSettings, ResolvedRequest } from '../request/request';
+import type {
+  ResolvedRequest,
+  VacanciesRequest,
+  VacanciesResult,
+  VacanciesSettings,
+} from '../request/request';
 import type { SyncedVacancy, SyncResponse, SyncTombstone } from '../request/types';
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
@@ -56,12 +61,12 @@ type SyncRequest = Extract<ResolvedRequest, { kind: 'sync' }>;
 
 /** Answers a sync request; see the module's comment. */
 export async function syncVacancies(
-  request: ListingRequest,
+  request: VacanciesRequest,
   resolved: SyncRequest,
   repository: VacancyRepository,
-  settings: ListingSettings,
+  settings: VacanciesSettings,
   meter: ReadMeter,
-): Promise<ListingResult> {
+): Promise<VacanciesResult> {
   const { query, perPage, since } = resolved;
   const vendorId = request.vendor.vendorId;
   const signal = request.signal;

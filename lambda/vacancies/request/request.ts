@@ -1,7 +1,7 @@
 /**
  * A request of the vacancies route (docs/api.md#query-parameters), stripped of its transport: the deployment's
- * settings, the request, what it resolves to — the active listing or a sync, a tagged union the dispatcher
- * (`listing.ts`) switches on — and what either answers.
+ * settings, the request, what it resolves to — the active listing or a sync, a tagged union the choice of answer
+ * (`answers/answer.ts`) switches on — and what either answers.
  */
 import type { AuthorizedVendor } from '../../auth/context';
 import type { RateTier } from '../../config/defaults';
@@ -23,8 +23,8 @@ import { type RequestLocation, routeUrl } from './pagination';
 import { type MultiValueParameters, parseListingQuery } from './query';
 import type { ListingQuery, ListingResponse, SyncResponse } from './types';
 
-/** Per-deployment behaviour of the listing (docs/operating.md#settings). */
-export interface ListingSettings {
+/** Per-deployment behaviour of the vacancies route (docs/operating.md#settings): its settings. */
+export interface VacanciesSettings {
   readonly defaultLocale: Locale;
   /** The deployment's rate tiers: each 200 states the vendor's in `RateLimit-Policy`. */
   readonly rateTiers?: Readonly<Record<string, RateTier>>;
@@ -37,8 +37,8 @@ export interface ListingSettings {
   readonly jobPosting?: Omit<JobPostingSettings, 'clock'>;
 }
 
-/** A listing request, stripped of its transport. */
-export interface ListingRequest {
+/** A request of the vacancies route — for the listing or a sync — stripped of its transport. */
+export interface VacanciesRequest {
   readonly vendor: AuthorizedVendor;
   readonly parameters: MultiValueParameters;
   readonly acceptLanguage: string | undefined;
@@ -62,7 +62,7 @@ export interface Served {
  * A listing's response body (a sync's, with `updated_since`), with its entity tag when the vendor's summary gave
  * one (docs/design.md#etags).
  */
-export interface ListingResult extends Served {
+export interface VacanciesResult extends Served {
   readonly body: ListingResponse | SyncResponse;
   readonly etag?: string;
 }
@@ -100,7 +100,7 @@ export type ResolvedRequest =
     });
 
 /** Validates the query (422 naming every invalid parameter, the cursor last) and resolves its defaults. */
-export function resolveRequest(request: ListingRequest, settings: ListingSettings): ResolvedRequest {
+export function resolveRequest(request: VacanciesRequest, settings: VacanciesSettings): ResolvedRequest {
   const parsed = parseListingQuery(request.parameters);
   const errors: FieldErrors = parsed.ok ? {} : parsed.errors;
   const query = parsed.ok ? parsed.query : undefined;

@@ -1,3 +1,8 @@
+/**
+ * The vacancies function's handler, as wiring (docs/design.md#layout): both of its routes — the listing or a sync
+ * (`answers/answer.ts`) and one vacancy (`answers/one-vacancy.ts`) — with their key checks, conditional requests,
+ * headers and reports. (The function keeps its deployed name, "listing", in the template, metrics and logs.)
+ */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -13,18 +18,18 @@ import { requestHeader } from '../http/headers';
 import { errorResponses, requestIdHeader } from '../http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../http/routes';
 import type { FunctionMetrics } from '../observability/metrics';
-import { listVacancies } from './answers/answer';
+import { answerVacancies } from './answers/answer';
 import { showVacancy } from './answers/one-vacancy';
-import { reportListing, reportVacancy } from './listing-report';
 import type { VacancyRepository } from './reads/repository';
 import { SearchIndexCache } from './reads/search-index';
+import { reportPage, reportVacancy } from './report';
 import { givesValue } from './request/query';
-import type { ListingSettings } from './request/request';
+import type { VacanciesSettings } from './request/request';
 
-/** What the listing handler is built from; the Lambda entry point makes them once per container. */
-export interface ListingHandlerDependencies {
+/** What the vacancies handler is built from; the Lambda entry point makes them once per container. */
+export interface VacanciesHandlerDependencies {
   readonly repository: VacancyRepository;
-  readonly settings: ListingSettings;
+  readonly settings: VacanciesSettings;
   readonly logger: Logger;
   /** The function's metrics (`observability/metrics.ts`). */
   readonly metrics: FunctionMetrics;
@@ -50,7 +55,7 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
  * The vacancies routes — `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, told apart by API Gateway's
  * resource — as one Middy-wrapped Lambda handler for API Gateway REST proxy events.
  */
-export function createListingHandler(dependencies: ListingHandlerDependencies) {
+export function createVacanciesHandler(dependencies: VacanciesHandlerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
   const searchIndexes = dependencies.searchIndexes ?? new SearchIndexCache();
@@ -86,7 +91,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
     vendor: AuthorizedVendor,
     signal: AbortSignal,
   ): Promise<APIGatewayProxyResult> => {
-    const result = await listVacancies(
+    const result = await answerVacancies(
       {
         vendor,
         parameters: event.multiValueQueryStringParameters,
@@ -100,7 +105,7 @@ export function createListingHandler(dependencies: ListingHandlerDependencies) {
       settings,
       searchIndexes,
     );
-    reportListing(logger, metrics, vendor, result);
+    reportPage(logger, metrics, vendor, result);
     const headers = {
       ...successHeaders(event, vendor, result.locale, 'Accept-Language'),
       // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).

@@ -1,5 +1,5 @@
 /**
- * What a served listing or vacancy reports: one structured log line, and its metrics (docs/operating.md#metrics).
+ * What a served page (of the listing or a sync), or a vacancy, reports: one structured log line, and its metrics (docs/operating.md#metrics).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AuthorizedVendor } from '../auth/context';
@@ -11,7 +11,7 @@ import {
 } from '../observability/log-fields';
 import type { FunctionMetrics } from '../observability/metrics';
 import type { VacancyResult } from './answers/one-vacancy';
-import type { ListingResult, NotModifiedResult } from './request/request';
+import type { NotModifiedResult, VacanciesResult } from './request/request';
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds
@@ -20,11 +20,11 @@ import type { ListingResult, NotModifiedResult } from './request/request';
  * vendor named by the index — left out of the page — are an isolation breach: alarmed on, and logged with the
  * vendor for the investigation.
  */
-export function reportListing(
+export function reportPage(
   logger: Logger,
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
-  result: ListingResult | NotModifiedResult,
+  result: VacanciesResult | NotModifiedResult,
 ): void {
   const served =
     'notModified' in result
