@@ -1,6 +1,6 @@
 /**
  * What a key may be used for (docs/api.md#from-a-web-page): a publishable key only from one of its origins and never
- * for a sync; a secret key never from a browser. A rule of the keys, checked by the listing function with what the
+ * for a sync; a secret key never from a browser. A rule of the keys, checked by the vacancies function with what the
  * authorizer put in its context.
  *
  * An origin check is not authentication: any program can send any `Origin`. It keeps a publishable key, which is
