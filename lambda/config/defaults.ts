@@ -90,6 +90,14 @@ export const FUNCTION_LIMITS = {
   },
 } as const satisfies Record<string, FunctionLimits>;
 
+/**
+ * The webhooks function's wake-ups (docs/design.md#webhooks; the policy is `lambda/webhooks/wake-up.ts`): one due
+ * within `inRunWaitMs` is waited for in the run, a later one is a one-time schedule; a dispatch stops before its next
+ * event when less than `stopMarginMs` of the run's time is left (a delivery takes up to 10 s), and its endpoint is
+ * woken again to go on.
+ */
+export const WEBHOOK_WAKE_UPS = { inRunWaitMs: 20_000, stopMarginMs: 15_000 } as const;
+
 /** The functions of the service. */
 export type FunctionName = keyof typeof FUNCTION_LIMITS;
 /** Their names, for what is done for each function. */
