@@ -24,10 +24,11 @@ import { createVacancyRepository, type VacancyRepository } from '../lambda/vacan
 import type { ListingResponse } from '../lambda/vacancies/types';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
-import { lambdaContext, quietMetrics, silentLogger } from '../lib/local/lambda-runtime';
+import { lambdaContext } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
 import { putVendor } from '../lib/ops/vendors';
 import { DEFAULT_SETTINGS } from '../lib/settings';
+import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
 import { vacancyRecords } from './dataset';
 import { indexEntries, itemSize } from './item-size';
 import { loadItems } from './loader';
