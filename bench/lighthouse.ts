@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
-import { launchBrowser } from '../lib/local/browser';
 import { COMPONENT_FILE } from '../lib/local/career-page';
 import { DEMO_SEED_FILE, startLocalApi } from '../lib/local/local-api';
+import { launchBrowser } from '../testkit/browser';
 
 /** The least score each category must reach (0–100). */
 const TARGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 } as const;

@@ -1,21 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { flag, matching, oneOf, text, whole } from '../lambda/config/checks';
 import {
-  BROWSER_TIER,
-  DEFAULT_RATE_TIER,
-  DEFAULT_RATE_TIERS,
-  type RateTier,
-} from '../lambda/config/defaults';
-import {
-  BURST_LIMIT_MAX,
   checkSetting,
   FUNCTION_SETTINGS,
   notAllowed,
-  RATE_LIMIT_MAX,
   type SettingDefinition,
   SettingError,
-  TIER_NAME,
 } from '../lambda/config/function-settings';
+import {
+  BROWSER_TIER,
+  BURST_LIMIT_MAX,
+  DEFAULT_RATE_TIER,
+  isVendorTier,
+  RATE_LIMIT_MAX,
+  type RateTier,
+  TIER_NAME,
+  withBrowserTier,
+} from '../lambda/config/rate-tiers';
 import { canonicalTimeZone } from './time-zone';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
@@ -166,7 +167,7 @@ function checkTogether(settings: ServiceSettings): void {
     }
   }
   const tiers = Object.keys(settings.rateTiers);
-  if (settings.defaultRateTier === BROWSER_TIER) {
+  if (!isVendorTier(settings.defaultRateTier)) {
     throw notAllowed(
       'defaultRateTier',
       settings.defaultRateTier,
@@ -248,17 +249,10 @@ export function readSettings(lookup: SettingLookup): ServiceSettings {
   }
   // Publishable keys always have their tier: the default one (never faster than the stage), unless the
   // deployment's tiers name it.
-  const tiers = settings.rateTiers as Readonly<Record<string, RateTier>>;
-  if (!Object.hasOwn(tiers, BROWSER_TIER)) {
-    const browser = DEFAULT_RATE_TIERS[BROWSER_TIER] as RateTier;
-    settings.rateTiers = {
-      ...tiers,
-      [BROWSER_TIER]: {
-        rate: Math.min(browser.rate, settings.throttlingRateLimit as number),
-        burst: Math.min(browser.burst, settings.throttlingBurstLimit as number),
-      },
-    };
-  }
+  settings.rateTiers = withBrowserTier(settings.rateTiers as Readonly<Record<string, RateTier>>, {
+    rate: settings.throttlingRateLimit as number,
+    burst: settings.throttlingBurstLimit as number,
+  });
   checkTogether(settings as ServiceSettings);
   return settings as ServiceSettings;
 }

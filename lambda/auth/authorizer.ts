@@ -2,7 +2,8 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { BROWSER_TIER, FUNCTION_LIMITS } from '../config/defaults';
+import { FUNCTION_LIMITS } from '../config/defaults';
+import { keyTier } from '../config/rate-tiers';
 import { deadlineSignal } from '../dynamodb/deadline';
 import type { ReadClient } from '../dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../http/gateway-responses';
@@ -113,8 +114,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     }
     // A publishable key counts against the vendor's browser tier, apart from its secret keys' tier.
     const publishable = key.keyKind === 'publishable';
-    const usageKey = publishable ? vendor.browserUsageKey : vendor.usageKey;
-    const rateTier = publishable ? BROWSER_TIER : vendor.rateTier;
+    const { tier: rateTier, usageKey } = keyTier(publishable ? 'publishable' : 'secret', vendor);
     if (!usageKey || !rateTier) {
       // An operator's mistake (the vendor was never given its usage key): without one, its requests would count
       // against no tier. Not an Allow: an error, logged (and alarmed on), answered as the 503.

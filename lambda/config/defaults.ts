@@ -90,6 +90,14 @@ export const FUNCTION_LIMITS = {
   },
 } as const satisfies Record<string, FunctionLimits>;
 
+/**
+ * The webhooks function's wake-ups (docs/design.md#webhooks; the policy is `lambda/webhooks/wake-up.ts`): one due
+ * within `inRunWaitMs` is waited for in the run, a later one is a one-time schedule; a dispatch stops before its next
+ * event when less than `stopMarginMs` of the run's time is left (a delivery takes up to 10 s), and its endpoint is
+ * woken again to go on.
+ */
+export const WEBHOOK_WAKE_UPS = { inRunWaitMs: 20_000, stopMarginMs: 15_000 } as const;
+
 /** The functions of the service. */
 export type FunctionName = keyof typeof FUNCTION_LIMITS;
 /** Their names, for what is done for each function. */
@@ -100,29 +108,3 @@ export const RETRY_AFTER_SECONDS = 1;
 
 /** The service's name in its logs and metrics. */
 export const SERVICE_NAME = 'vendor-vacancy-api';
-
-/** A rate tier: a steady rate and a burst, in requests per second. */
-export interface RateTier {
-  readonly rate: number;
-  readonly burst: number;
-}
-
-/**
- * The rate tiers a deployment has unless its settings say otherwise (setting `rateTiers`), and the one a vendor
- * is on unless an operator moves it (`defaultRateTier`).
- */
-export const DEFAULT_RATE_TIERS: Readonly<Record<string, RateTier>> = {
-  standard: { rate: 10, burst: 20 },
-  browser: { rate: 20, burst: 40 },
-};
-export const DEFAULT_RATE_TIER = 'standard';
-
-/**
- * The tier of every vendor's publishable keys (docs/api.md#from-a-web-page): a usage plan of its own, so that a flood
- * from pages never throttles the vendor's sync jobs, nor the reverse. Always among a deployment's tiers (its
- * default rate unless `rateTiers` names it); never a vendor's own tier.
- */
-export const BROWSER_TIER = 'browser';
-
-/** A tier's policy as the `RateLimit-Policy` header states it (IETF draft "RateLimit header fields for HTTP"). */
-export const rateLimitPolicy = (name: string, tier: RateTier) => `"${name}";q=${tier.rate};w=1`;

@@ -7,8 +7,9 @@
 
 import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
 import { isTimeZone } from '../time/zone-clock';
-import { type Check, httpUrl, jsonObject, matching, oneOf, whole, wholeList } from './checks';
-import { DEFAULT_RATE_TIERS, PER_PAGE_LIMITS, type RateTier, SERVICE_DEFAULTS } from './defaults';
+import { type Check, httpUrl, matching, oneOf, whole, wholeList } from './checks';
+import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from './defaults';
+import { checkRateTiers, DEFAULT_RATE_TIERS, RATE_TIERS_ALLOWED } from './rate-tiers';
 
 /** A setting: its default, its check, and what it allows, in words, for the one-line error. */
 export interface SettingDefinition<T> {
@@ -23,30 +24,9 @@ export interface FunctionSettingDefinition<T> extends SettingDefinition<T> {
   readonly variable: string;
 }
 
-/** A rate tier's name: lower case letters, digits and `-`, starting with a letter. */
-export const TIER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
-/** The largest steady rate and burst a usage plan (and a stage) takes, in requests per second. */
-export const RATE_LIMIT_MAX = 10_000;
-export const BURST_LIMIT_MAX = 5_000;
-
 /** The most retries of a webhook event, and the longest delay before one (a day, in seconds). */
 export const WEBHOOK_RETRIES_MAX = 20;
 export const WEBHOOK_DELAY_MAX = 86_400;
-
-/** Rate tiers: at least one, each named like `TIER_NAME`, with a whole rate and burst of at least 1. */
-const rateTiers: Check<Readonly<Record<string, RateTier>>> = (value) => {
-  const object = jsonObject(value);
-  if (!object || Object.keys(object).length === 0) return undefined;
-  const tiers: Record<string, RateTier> = {};
-  for (const [name, tier] of Object.entries(object)) {
-    const { rate, burst } = jsonObject(tier) ?? {};
-    const checkedRate = whole(1, RATE_LIMIT_MAX)(rate);
-    const checkedBurst = whole(1, BURST_LIMIT_MAX)(burst);
-    if (!TIER_NAME.test(name) || checkedRate === undefined || checkedBurst === undefined) return undefined;
-    tiers[name] = { rate: checkedRate, burst: checkedBurst };
-  }
-  return tiers;
-};
 
 /** The settings the functions receive. */
 export const FUNCTION_SETTINGS = {
@@ -107,8 +87,8 @@ export const FUNCTION_SETTINGS = {
   rateTiers: {
     variable: 'RATE_TIERS',
     default: DEFAULT_RATE_TIERS,
-    check: rateTiers,
-    allowed: `an object of tiers named a-z, 0-9 and "-", each {"rate": 1-${RATE_LIMIT_MAX}, "burst": 1-${BURST_LIMIT_MAX}}`,
+    check: checkRateTiers,
+    allowed: RATE_TIERS_ALLOWED,
   },
 } as const satisfies Record<string, FunctionSettingDefinition<unknown>>;
 

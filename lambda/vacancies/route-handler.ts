@@ -9,7 +9,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../auth/context';
 import { checkKeyUse } from '../auth/key-use';
-import { FUNCTION_LIMITS, rateLimitPolicy } from '../config/defaults';
+import { FUNCTION_LIMITS } from '../config/defaults';
+import { cacheControl, findTier, rateLimitPolicy } from '../config/rate-tiers';
 import { deadlineSignal } from '../dynamodb/deadline';
 import { conditionalGet, notModified } from '../http/conditional';
 import { crossOriginHeaders, withHeaders } from '../http/cors';
@@ -70,15 +71,14 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
     locale: string,
     vary: string,
   ) => {
-    const tiers = settings.rateTiers ?? {};
-    const tier = Object.hasOwn(tiers, vendor.rateTier) ? tiers[vendor.rateTier] : undefined;
+    const tier = findTier(settings.rateTiers, vendor.rateTier);
     if (!tier)
       logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
     const headers = {
       'Content-Type': JSON_CONTENT_TYPE,
       'Content-Language': locale,
       Vary: vary,
-      'Cache-Control': vendor.keyKind === 'publishable' ? 'private, max-age=60' : 'private, no-cache',
+      'Cache-Control': cacheControl(vendor.keyKind),
       // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
       ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
     };

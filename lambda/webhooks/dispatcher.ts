@@ -140,7 +140,8 @@ export interface Dispatcher {
   dispatchAll(): Promise<DispatchReport>;
 }
 
-const sum = (reports: readonly DispatchReport[]): DispatchReport => ({
+/** The reports of several dispatches as one: what a run did, for its log line. */
+export const sumReports = (reports: readonly DispatchReport[]): DispatchReport => ({
   delivered: reports.reduce((total, r) => total + r.delivered, 0),
   failed: reports.reduce((total, r) => total + r.failed, 0),
   disabled: reports.reduce((total, r) => total + r.disabled, 0),
@@ -317,14 +318,14 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
       await deps.unguard?.(lease.endpoint, guardAt).catch(() => undefined);
       break;
     }
-    return sum(reports);
+    return sumReports(reports);
   }
 
   return {
     dispatchEndpoint,
     async dispatchVendor(vendorId) {
       const endpoints = await deps.endpoints.ofVendor(vendorId);
-      return sum(
+      return sumReports(
         await Promise.all(
           endpoints.filter((e) => e.status === 'enabled').map((e) => dispatchEndpoint(e.endpointId)),
         ),
@@ -332,7 +333,7 @@ export function createDispatcher(deps: DispatcherDependencies): Dispatcher {
     },
     async dispatchAll() {
       const endpoints = await deps.endpoints.all();
-      return sum(
+      return sumReports(
         await Promise.all(
           endpoints.filter((e) => e.status === 'enabled').map((e) => dispatchEndpoint(e.endpointId)),
         ),

@@ -8,7 +8,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { createChangeFeedReader } from '../change-feed/reader';
-import { FUNCTION_LIMITS, SERVICE_NAME } from '../config/defaults';
+import { FUNCTION_LIMITS, SERVICE_NAME, WEBHOOK_WAKE_UPS } from '../config/defaults';
 import { functionConfiguration, WEBHOOK_SCHEDULE_VARIABLES } from '../config/environment';
 import { createDynamoDBClient } from '../dynamodb/client';
 import { createDocumentClient } from '../dynamodb/document-client';
@@ -18,8 +18,9 @@ import { SummaryReader } from '../store/summary-reader';
 import { attemptDelivery } from './delivery';
 import { createDispatcher, deliveryAttemptFields } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
-import { EndpointDisabledError, type InRunWakes, runWebhooks, type WebhooksEvent } from './run';
-import { cancelWake, IN_RUN_WAIT_MS, scheduleWake } from './schedules';
+import { EndpointDisabledError, runWebhooks, type WebhooksEvent } from './run';
+import { cancelWake, scheduleWake } from './schedules';
+import { askWakeUp, type InRunWakes, stopsBeforeNextEvent } from './wake-up';
 
 mapStackTracesOnDemand();
 
@@ -55,10 +56,8 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     }),
     deliver: (url, headers, body) => attemptDelivery(url, headers, body, { allowLoopbackHttp: false }),
     async wakeAt(endpoint, at) {
-      if (at - now() <= IN_RUN_WAIT_MS) {
-        const asked = wakes.get(endpoint.endpointId);
-        if (asked === undefined || at < asked) wakes.set(endpoint.endpointId, at);
-      } else await schedule(endpoint.endpointId, at);
+      if (askWakeUp(wakes, endpoint.endpointId, at, now(), WEBHOOK_WAKE_UPS) === 'schedule')
+        await schedule(endpoint.endpointId, at);
     },
     // A lease's guard must outlive the run: always a schedule, deleted when the lease is let go.
     guard: (endpoint, at) => schedule(endpoint.endpointId, at),
@@ -73,7 +72,7 @@ async function dispatch(event: WebhooksEvent, context: Context) {
     onAttempt: (attempt) => logger.info('Webhook attempt', { ...deliveryAttemptFields(attempt) }),
     retrySchedule: config.settings.webhookRetrySchedule,
     apiBaseUrl: config.settings.publicBaseUrl,
-    shouldStop: () => timeLeft() < 15_000,
+    shouldStop: () => stopsBeforeNextEvent(timeLeft(), WEBHOOK_WAKE_UPS),
     now,
   });
   const { report, response } = await runWebhooks(event, {

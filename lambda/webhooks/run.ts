@@ -5,7 +5,8 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { ITEM } from '../schema/tables';
-import type { Dispatcher, DispatchReport } from './dispatcher';
+import { type Dispatcher, type DispatchReport, sumReports } from './dispatcher';
+import { delayUntil, type InRunWakes, nextInRunWake } from './wake-up';
 
 /** What invokes the function. */
 export type WebhooksEvent =
@@ -17,9 +18,6 @@ export type WebhooksEvent =
 export class EndpointDisabledError extends Error {
   override readonly name = 'EndpointDisabledError';
 }
-
-/** The wake-ups asked for during a run that are due soon enough to wait for in it, by endpoint. */
-export type InRunWakes = Map<string, number>;
 
 export interface RunDependencies {
   readonly dispatcher: Dispatcher;
@@ -66,20 +64,17 @@ export async function runWebhooks(
   else reports.push(await deps.dispatcher.dispatchVendor(event.vendorId));
 
   // The wake-ups due within the run, earliest first, while there is time for them.
-  while (deps.wakes.size > 0) {
-    const [endpointId, at] = [...deps.wakes].sort(([, a], [, b]) => a - b)[0] as [string, number];
-    if (at - now() > deps.timeLeft()) break;
-    deps.wakes.delete(endpointId);
-    await deps.sleep(Math.max(0, at - now()));
-    reports.push(await deps.dispatcher.dispatchEndpoint(endpointId));
+  for (
+    let next = nextInRunWake(deps.wakes, now(), deps.timeLeft());
+    next;
+    next = nextInRunWake(deps.wakes, now(), deps.timeLeft())
+  ) {
+    deps.wakes.delete(next.endpointId);
+    await deps.sleep(delayUntil(now(), next.dueAt));
+    reports.push(await deps.dispatcher.dispatchEndpoint(next.endpointId));
   }
   for (const [endpointId, at] of deps.wakes) await deps.schedule(endpointId, at);
   deps.wakes.clear();
 
-  const report = {
-    delivered: reports.reduce((total, r) => total + r.delivered, 0),
-    failed: reports.reduce((total, r) => total + r.failed, 0),
-    disabled: reports.reduce((total, r) => total + r.disabled, 0),
-  };
-  return { report, ...(response && { response }) };
+  return { report: sumReports(reports), ...(response && { response }) };
 }

@@ -1,14 +1,11 @@
 /**
  * The webhooks' timers on AWS (docs/design.md#webhooks): a wake-up due within the run is waited for in the run; a
- * later one is an EventBridge Scheduler one-time schedule that invokes the function with the endpoint's id, and
+ * later one (`wake-up.ts` decides) is an EventBridge Scheduler one-time schedule that invokes the function with the endpoint's id, and
  * deletes itself once it has. Nothing runs per minute or per vendor: a schedule exists only for an endpoint with
  * a retry (or a settling change) due, or held by a dispatch (the lease's guard, deleted when it lets go).
  */
 import { createOneTimeSchedule, deleteOneTimeSchedule, type ScheduleTarget } from '../aws/one-time-schedules';
 import type { WebhookEndpoint } from './endpoint';
-
-/** A wake-up due this soon is waited for in the run rather than scheduled. */
-export const IN_RUN_WAIT_MS = 20_000;
 
 /** Where the schedules go: the webhooks function, invoked with an endpoint's id. */
 export type { ScheduleTarget };

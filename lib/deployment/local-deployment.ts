@@ -4,7 +4,7 @@
  * The server records them in its vendors table when it starts; `vacancy-admin --endpoint` reads them there.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateTier } from '../../lambda/config/defaults';
+import type { RateTier } from '../../lambda/config/rate-tiers';
 import { LOCAL_DEPLOYMENT_ITEM_KEY } from '../../lambda/schema/vendors';
 import type { ServiceSettings } from '../settings';
 

@@ -1,13 +1,10 @@
 /**
  * What Lambda hands a handler, outside Lambda: a context whose remaining time counts down — for the local server,
- * the tests and the benchmark — and, for code that runs handlers without wanting their output (the tests, the
- * benchmark), a logger and metrics that print nothing.
+ * the tests and the benchmark. (A logger and metrics that print nothing, which only the tests and the benchmark
+ * want, are testkit/quiet-runtime.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import type { FunctionName } from '../../lambda/config/defaults';
-import { createFunctionMetrics, type FunctionMetrics } from '../../lambda/observability/metrics';
 
 /**
  * A Lambda context as the runtime passes it to a handler: enough for Middy and the Powertools logger, with the
@@ -33,17 +30,4 @@ export function lambdaContext(
     fail: noop,
     succeed: noop,
   };
-}
-
-/** A logger that writes nothing. */
-export function silentLogger(): Logger {
-  return new Logger({ serviceName: 'quiet', logLevel: 'SILENT' });
-}
-
-/**
- * A function's metrics, as its entry point makes them. They print nothing while `POWERTOOLS_METRICS_DISABLED` is
- * set, as the test environment and the benchmark set it; a test that reads them unsets it first.
- */
-export function quietMetrics(functionName: FunctionName): FunctionMetrics {
-  return createFunctionMetrics(functionName, silentLogger());
 }

@@ -3,7 +3,7 @@
  * usage key, with the rate and burst of the vendor's tier, under the stage's own bucket — the same settings as
  * the deployed usage plans and stage.
  */
-import type { RateTier } from '../../lambda/config/defaults';
+import { findTier, type RateTier } from '../../lambda/config/rate-tiers';
 
 /** A token bucket: holds up to `burst` tokens, refilled at `rate` a second; a request takes one. */
 export class TokenBucket {
@@ -50,10 +50,11 @@ export class RateLimiter {
 
   /** Admits a request of a usage key whose plan is `tier`. */
   admit(usageKey: string, tier: string): Admission {
-    if (!Object.hasOwn(this.tiers, tier)) return 'invalid-key';
+    const rates = findTier(this.tiers, tier);
+    if (!rates) return 'invalid-key';
     let bucket = this.#keys.get(usageKey);
     if (!bucket) {
-      bucket = new TokenBucket(this.tiers[tier] as RateTier, this.now);
+      bucket = new TokenBucket(rates, this.now);
       this.#keys.set(usageKey, bucket);
     }
     return bucket.take() && this.#stage.take() ? 'admitted' : 'throttled';

@@ -25,6 +25,7 @@ import {
 } from '../../lambda/webhooks/dispatcher';
 import type { DisabledReason, WebhookEndpoint } from '../../lambda/webhooks/endpoint';
 import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
+import { delayUntil, replacesHeld } from '../../lambda/webhooks/wake-up';
 import type { EngineWrite } from './embedded-dynamodb';
 
 /** The user agent of the dispatch's own requests: its writes (leases, positions) wake nothing. */
@@ -63,7 +64,8 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
   const client = createDynamoDBClient({
     endpoint: options.endpoint,
     customUserAgent: WEBHOOK_USER_AGENT,
-    ...FUNCTION_LIMITS.listing.dynamodb,
+    // The webhooks function's limits, as the deployed dispatch has them.
+    ...FUNCTION_LIMITS.webhooks.dynamodb,
   });
   let readUnits = 0;
   let writeUnits = 0;
@@ -109,15 +111,17 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
         ...(options.resolve && { resolve: options.resolve }),
       }),
     async wakeAt(endpoint, at) {
+      // This process outlives every run: a wake-up, due soon or late, is its timer — one an endpoint, the earliest
+      // asked, as in a run on AWS (lambda/webhooks/wake-up.ts).
       const existing = timers.get(endpoint.endpointId);
-      if (stopped || (existing && existing.at <= at)) return;
+      if (stopped || !replacesHeld(existing?.at, at)) return;
       if (existing) clearTimeout(existing.timer);
       const timer = setTimeout(
         () => {
           timers.delete(endpoint.endpointId);
           if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
         },
-        Math.max(0, at - now()),
+        delayUntil(now(), at),
       );
       timer.unref();
       timers.set(endpoint.endpointId, { at, timer });
@@ -130,7 +134,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
           guards.delete(key);
           if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
         },
-        Math.max(0, at - now()),
+        delayUntil(now(), at),
       );
       timer.unref();
       guards.set(key, timer);

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsFailure } from '../../lambda/aws/failure';
-import { BROWSER_TIER } from '../../lambda/config/defaults';
+import { BROWSER_TIER } from '../../lambda/config/rate-tiers';
 import { generateUsageKey, saveVendorBrowserUsage, saveVendorUsage, type VendorRecord } from './vendors';
 
 /**

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../lambda/aws/failure';
-import { DEFAULT_RATE_TIER } from '../../lambda/config/defaults';
+import { DEFAULT_RATE_TIER } from '../../lambda/config/rate-tiers';
 import { queryAll } from '../../lambda/dynamodb/query-all';
 import { VENDOR_INDEXES } from '../../lambda/schema/tables';
 import {

@@ -1,12 +1,12 @@
 /**
- * A real browser for the tests (lib/local/browser.ts: the Chromium of `@sparticuz/chromium`, CORS on), and what the
+ * A real browser for the tests (testkit/browser.ts: the Chromium of `@sparticuz/chromium`, CORS on), and what the
  * tests do with its pages.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 
-export { BROWSER_ARGS, launchBrowser } from '../../lib/local/browser';
+export { BROWSER_ARGS, launchBrowser } from '../../testkit/browser';
 
 /** How long launching may take on a loaded machine (about 5 s on an idle one). */
 export const BROWSER_LAUNCH_MS = 60_000;

@@ -1,1 +1,2 @@
-export { lambdaContext, quietMetrics as testMetrics, silentLogger } from '../../lib/local/lambda-runtime';
+export { lambdaContext } from '../../lib/local/lambda-runtime';
+export { quietMetrics as testMetrics, silentLogger } from '../../testkit/quiet-runtime';

@@ -4,7 +4,7 @@
  * (`answers/answer.ts`) switches on — and what either answers.
  */
 import type { AuthorizedVendor } from '../../auth/context';
-import type { RateTier } from '../../config/defaults';
+import type { RateTier } from '../../config/rate-tiers';
 import { type FieldErrors, invalidInput } from '../../http/errors';
 import type { Locale } from '../../schema/vacancy';
 import type { ZoneClock } from '../../time/zone-clock';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BROWSER_TIER } from '../../../lambda/config/defaults';
+import { isVendorTier, NOT_A_VENDOR_TIER } from '../../../lambda/config/rate-tiers';
 import type { VendorStatus } from '../../../lambda/schema/vendors';
 import { normalizeUrl } from '../../../lambda/schema/web-url';
 import { UserError } from '../errors';
@@ -13,10 +13,7 @@ export const MAX_COMPANY_CHARACTERS = 200;
 
 /** A tier of the target, or a one-line error naming the ones there are. */
 function knownTier(target: Target, tier: string): string {
-  if (tier === BROWSER_TIER)
-    throw new UserError(
-      `"${BROWSER_TIER}" is the tier of every vendor's publishable keys, not a vendor's own tier.`,
-    );
+  if (!isVendorTier(tier)) throw new UserError(`${NOT_A_VENDOR_TIER}.`);
   if (!target.rateTiers.names.includes(tier)) {
     throw new UserError(
       `"${tier}" is not a rate tier of ${target.description}: ${target.rateTiers.names.join(', ')}.`,
