@@ -1,0 +1,110 @@
+/**
+ * `npm start`'s API reference at `/docs`, in a real browser: Scalar renders docs/openapi.yaml — the operation, its
+ * parameters and responses — from files the server serves itself (nothing is fetched from elsewhere), and "try it"
+ * sends a request with the demo key filled in and shows the demo vendor's page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'puppeteer-core';
+import { RECOGNISED_PARAMETERS } from '../../../lambda/vacancies/request/query';
+import {
+  BROWSER_LAUNCH_MS,
+  clickButton,
+  documentScreenshot,
+  launchBrowser,
+  pageText,
+  recordingPage,
+  waitForText,
+} from '../../support/browser';
+import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
+
+const SCREENSHOT = new URL('../../../docs/images/api-reference.png', import.meta.url).pathname;
+/** `npm run screenshots` shows the server where the README's `npm start` puts it; a test run takes any free port. */
+const SCREENSHOT_PORT = process.env.UPDATE_SCREENSHOTS ? 3000 : 0;
+
+describe('the API reference at /docs, in a browser', () => {
+  let api: LocalApiProcess;
+  let browser: Browser;
+  beforeAll(async () => {
+    [api, browser] = await Promise.all([
+      startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }),
+      launchBrowser(),
+    ]);
+  }, BROWSER_LAUNCH_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('renders the operation, its parameters and responses from the server alone; / leads there', async () => {
+    const { page, requested } = await recordingPage(browser);
+    const response = await page.goto(`${api.url}/`, { waitUntil: 'networkidle0' });
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    expect(response?.status()).toBe(200);
+    await waitForText(page, ["List the vendor's active vacancies", 'Query Parameters']);
+    const text = await pageText(page);
+    for (const parameter of RECOGNISED_PARAMETERS) expect(text).toContain(parameter);
+    for (const status of ['200', '304', '401', '403', '410', '422', '429', '503'])
+      expect(text).toContain(status);
+    await documentScreenshot(page, SCREENSHOT);
+    const elsewhere = requested.filter((url) => !url.startsWith(`${api.url}/`) && !url.startsWith('data:'));
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('links to docs/api.md where the link lands: the document, as text', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    const href = await page.$$eval('a', (links) =>
+      links.find((link) => link.textContent?.trim() === 'docs/api.md')?.getAttribute('href'),
+    );
+    expect(href).toBe('api.md');
+    const response = await page.goto(new URL(href as string, page.url()).href);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    expect(await pageText(page)).toMatch(/^# /);
+    await page.close();
+  }, 60_000);
+
+  it('"try it" shows no value it would not send: optional parameters carry no example', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    await clickButton(page, 'Test Request');
+    await waitForText(page, ['Query Parameters']);
+    // Each parameter row: its name, the value shown, and whether it is ticked (sent).
+    const rows = await page.$$eval('tr', (trs) =>
+      trs.map((tr) => ({
+        text: (tr as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim(),
+        ticked:
+          (tr.querySelector('input[type=checkbox]') as unknown as { checked: boolean } | null)?.checked ??
+          false,
+      })),
+    );
+    for (const name of ['lang', 'updated_since', 'Accept-Language']) {
+      const row = rows.find((candidate) => candidate.text.startsWith(`${name} `));
+      expect(row).toBeDefined();
+      // Unticked and empty ("Value" is the placeholder): the first Send means what the panel shows.
+      expect(row).toMatchObject({ ticked: false, text: `${name} Value` });
+    }
+    await page.close();
+  }, 60_000);
+
+  it('"try it" sends the request with the demo key and shows the demo vendor\'s page', async () => {
+    const { page } = await recordingPage(browser);
+    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    const answered = page.waitForResponse(
+      (candidate) =>
+        new URL(candidate.url()).pathname === '/vendor/vacancies' && candidate.request().method() === 'GET',
+      { timeout: 30_000 },
+    );
+    await clickButton(page, 'Test Request');
+    await clickButton(page, 'Send');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe('Bearer vvk_demo_pasha_bank_primary');
+    const body = (await response.json()) as { company: string; data: unknown[] };
+    expect(body.company).toBe('Pasha Bank');
+    expect(body.data.length).toBeGreaterThan(0);
+    await waitForText(page, ['200', 'Pasha Bank']);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,151 @@
+/**
+ * Every command the documents show either runs here, as shown, or says why it cannot (it needs an AWS account). A
+ * transcript runs against a local server of its own, started as `npm start` starts (`-c` and all); commands that
+ * name the local server's usual ports (3000, and 8000 for its engine) reach this one's, and its ports read back as
+ * those. `npx vacancy-admin` is the CLI of this checkout, `npx cdk` its CDK.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import {
+  type Block,
+  blocks,
+  documents,
+  matchOutput,
+  NOT_RUN_REASONS,
+  ROOT,
+  steps,
+  withValues,
+} from '../../support/transcripts';
+
+const ALL = documents().flatMap(blocks);
+const TRANSCRIPTS = ALL.filter((block) => block.language === 'console');
+const SHELL = ALL.filter((block) => ['sh', 'bash', 'shell'].includes(block.language));
+
+/** A local server as `npm start` runs it, on free ports. */
+interface Server {
+  readonly process: ChildProcess;
+  readonly banner: string;
+  /** Turns the documents' ports into this server's, or back. */
+  toLocal(text: string): string;
+  toDocumented(text: string): string;
+}
+
+async function startServer(options: readonly string[]): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bin/local-server.ts'), ...options, '--port', '0', '--dynamodb-port', '0'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const banner = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ctrl-C to stop.*\n\n/.test(output)) resolve(output);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output}`)));
+  });
+  child.stdout?.resume();
+  const port = /Vendor Vacancy API: http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1] ?? '';
+  const dynamodbPort = /DynamoDB \(embedded\): http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1] ?? '';
+  return {
+    process: child,
+    banner,
+    // The career page is served on the same port under another name (localhost: another origin).
+    toLocal: (text) =>
+      text
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+        .replaceAll('localhost:3000', `localhost:${port}`)
+        .replaceAll('127.0.0.1:8000', `127.0.0.1:${dynamodbPort}`),
+    toDocumented: (text) =>
+      text
+        .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:3000')
+        .replaceAll(`localhost:${port}`, 'localhost:3000')
+        .replaceAll(`127.0.0.1:${dynamodbPort}`, '127.0.0.1:8000'),
+  };
+}
+
+/** A documented command as this checkout runs it. */
+function localCommand(command: string): string {
+  return command
+    .replace(/^npx vacancy-admin\b/, 'node --import tsx bin/admin.ts')
+    .replace(/^npm run admin --/, 'node --import tsx bin/admin.ts')
+    .replace(/^npx cdk\b/, 'node_modules/.bin/cdk')
+    .replace(/^npx tsx\b/, 'node --import tsx');
+}
+
+/** Runs one command in a shell, as a terminal shows it: standard output and error together, and its status. */
+function run(command: string, env: Record<string, string>): Promise<{ printed: string; status: number }> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-c', `${command} 2>&1`],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DYNAMODB_ENDPOINT: '', SERVICE_TIMEZONE: '', ...env },
+        timeout: 90_000,
+      },
+      (error, stdout) => resolve({ printed: stdout, status: error ? Number(error.code) || 1 : 0 }),
+    );
+  });
+}
+
+/** Expects printed text to be what a transcript shows (the diff of the two when it is not). */
+function expectShown(expected: string, actual: string, values: Map<string, string>, where: string) {
+  if (!matchOutput(expected, actual, values))
+    expect(`${where}\n${actual.trimEnd()}`).toBe(`${where}\n${expected}`);
+}
+
+async function runTranscript(block: Block): Promise<void> {
+  const [first, ...rest] = steps(block.text);
+  if (!first) return;
+  const startsServer = /^npm start\b/.test(first.command);
+  const options = startsServer
+    ? first.command
+        .replace(/^npm start( --)?/, '')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+    : [];
+  const server = await startServer(options);
+  try {
+    const values = new Map<string, string>();
+    const env: Record<string, string> = {};
+    // `$?`: the status of the previous command, as a shell keeps it.
+    let status = 0;
+    if (startsServer)
+      expectShown(first.output, server.toDocumented(server.banner), values, `$ ${first.command}`);
+    for (const step of startsServer ? rest : [first, ...rest]) {
+      const command = server.toLocal(withValues(step.command, values)).replaceAll('$?', String(status));
+      const exported = /^export ([A-Z_][A-Z0-9_]*)=(\S+)$/.exec(command);
+      if (exported) {
+        env[exported[1] as string] = exported[2] as string;
+        expect(step.output).toBe('');
+        continue;
+      }
+      const result = await run(localCommand(command), env);
+      status = result.status;
+      expectShown(step.output, server.toDocumented(result.printed), values, `$ ${step.command}`);
+    }
+  } finally {
+    const exited = new Promise((resolve) => server.process.once('exit', resolve));
+    server.process.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe("the documents' commands", () => {
+  it('are there to run, and every shell block not run says why on its first line', () => {
+    expect(TRANSCRIPTS.length).toBeGreaterThan(3);
+    const unexplained = SHELL.filter(
+      (block) => !NOT_RUN_REASONS.some((reason) => block.text.split('\n')[0]?.startsWith(reason)),
+    ).map((block) => `${block.file}:${block.line}`);
+    expect(unexplained).toEqual([]);
+  });
+
+  it.each(TRANSCRIPTS.map((block) => [`${block.file}:${block.line}`, block] as const))(
+    '%s runs as shown',
+    async (_where, block) => runTranscript(block),
+    120_000,
+  );
+});

@@ -1,0 +1,76 @@
+/**
+ * Per-vendor rate limits on the local server (`--rate-limits`), which enforces the deployment's tiers the way
+ * API Gateway's usage plans do: one vendor's runaway sync job is throttled (429, `Retry-After`) while another
+ * vendor, at a modest pace at the same time, gets only 200s — each stating its tier in `RateLimit-Policy`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DEFAULT_SETTINGS } from '../../../lib/settings';
+import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
+import { documentedFetch } from '../../support/openapi';
+
+const SEED_FILE = new URL('../../fixtures/seed-rate-tiers.json', import.meta.url).pathname;
+const settings = {
+  ...DEFAULT_SETTINGS,
+  rateTiers: { standard: { rate: 10, burst: 20 }, partner: { rate: 40, burst: 60 } },
+  defaultRateTier: 'standard',
+};
+
+describe('per-vendor rate limits on the local server', () => {
+  let api: LocalApiProcess;
+  let listing: string;
+  const get = (key: string) => documentedFetch(listing, { headers: { Authorization: `Bearer ${key}` } });
+
+  beforeAll(async () => {
+    api = await startLocalApiProcess({
+      port: 0,
+      dynamodbPort: 0,
+      seedFile: SEED_FILE,
+      settings,
+      rateLimits: true,
+    });
+    listing = `${api.url}/vendor/vacancies`;
+  });
+  afterAll(async () => api?.stop());
+
+  it('throttles a vendor bursting past its tier, and not another vendor at a modest pace meanwhile', async () => {
+    const steady: Response[] = [];
+    const pacedSteady = (async () => {
+      for (let i = 0; i < 8; i += 1) {
+        steady.push(await get('vvk_test_steady'));
+        await new Promise((resolve) => setTimeout(resolve, 125));
+      }
+    })();
+    // 120 requests at once from the runaway vendor: its tier allows a burst of 20 and 10 a second.
+    const started = performance.now();
+    const runaway = await Promise.all(Array.from({ length: 120 }, () => get('vvk_test_runaway')));
+    const seconds = (performance.now() - started) / 1000;
+    await pacedSteady;
+
+    const statuses = runaway.map((response) => response.status);
+    const throttled = runaway.filter((response) => response.status === 429);
+    const admitted = statuses.filter((status) => status === 200).length;
+    // The burst is admitted; beyond it, no more than the tier's rate over the time the requests took, however long
+    // that was on this machine (a bound from the time measured, not a count of what happened in wall time).
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThanOrEqual(20 + Math.ceil(10 * seconds));
+    expect(throttled.length).toBe(120 - admitted);
+    expect(new Set(statuses)).toEqual(new Set([200, 429]));
+    for (const response of throttled.slice(0, 5)) {
+      expect(response.headers.get('retry-after')).toBe('1');
+      const body = await response.json();
+      expect(body).toEqual({
+        status: 'error',
+        message: 'Too Many Requests.',
+        request_id: response.headers.get('x-request-id'),
+      });
+    }
+    expect(steady.map((response) => response.status)).toEqual(Array(8).fill(200));
+  });
+
+  it("states each vendor's tier on its 200s, as RateLimit-Policy", async () => {
+    // The runaway vendor's bucket refills at 10 a second.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await get('vvk_test_runaway')).headers.get('ratelimit-policy')).toBe('"standard";q=10;w=1');
+    expect((await get('vvk_test_steady')).headers.get('ratelimit-policy')).toBe('"partner";q=40;w=1');
+  });
+});
