@@ -14,7 +14,12 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IMPORT_LIMITS, ImportFileError, type ImportLimits, readImportFile } from '../../../../lambda/import/file';
+import {
+  IMPORT_LIMITS,
+  ImportFileError,
+  type ImportLimits,
+  readImportFile,
+} from '../../../../lambda/import/file';
 import { handleInboxKey, type InboxContext, type InboxObjects } from '../../../../lambda/inbox/inbox';
 import type { FileReport } from '../../../../lambda/inbox/report';
 import { folderObjects } from '../../../../lib/local/inbox-folder';

@@ -12,7 +12,13 @@ import { LOCALES, type Locale } from '../../../../lambda/schema/vacancy';
 import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
 import { serializeJobPosting, toJobPosting } from '../../../../lambda/vacancy/job-posting';
 import { toVacancyObjects } from '../../../../lambda/vacancy/presenter';
-import { AFTER_ID, jobPage, type StoredStrings, servedJobPosting, storedVacancy } from '../../../support/job-page';
+import {
+  AFTER_ID,
+  jobPage,
+  type StoredStrings,
+  servedJobPosting,
+  storedVacancy,
+} from '../../../support/job-page';
 import { CLOCK } from '../../../support/vacancies';
 
 type ParsedNode = DefaultTreeAdapterMap['node'];

@@ -6,7 +6,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { checkedAddress, isPublicAddress, NonPublicAddressError } from '../../../../lambda/webhooks/address-guard';
+import {
+  checkedAddress,
+  isPublicAddress,
+  NonPublicAddressError,
+} from '../../../../lambda/webhooks/address-guard';
 import { attemptDelivery } from '../../../../lambda/webhooks/delivery';
 import { webhookUrlProblem } from '../../../../lambda/webhooks/endpoint';
 

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { FUNCTION_LIMITS } from '../../../../lambda/config/defaults';
-import { answerRefusedRequests, createLocalGateway, type GatewayHandlers } from '../../../../lib/local/gateway';
+import {
+  answerRefusedRequests,
+  createLocalGateway,
+  type GatewayHandlers,
+} from '../../../../lib/local/gateway';
 
 const allow = (context: Record<string, string>): APIGatewayAuthorizerResult => ({
   principalId: 'acme',

@@ -8,7 +8,12 @@ import fc from 'fast-check';
 import { ifNoneMatchMatches, strongETag } from '../../../../../lambda/http/conditional';
 import { validateVacancyRecord } from '../../../../../lambda/import/record';
 import { LOCALES } from '../../../../../lambda/schema/vacancy';
-import { lastPage, pageOffset, pageUrlBuilder, paginate } from '../../../../../lambda/vacancies/request/pagination';
+import {
+  lastPage,
+  pageOffset,
+  pageUrlBuilder,
+  paginate,
+} from '../../../../../lambda/vacancies/request/pagination';
 import { parseListingQuery } from '../../../../../lambda/vacancies/request/query';
 import { negotiateLocale } from '../../../../../lambda/vacancy/locale';
 import { multiValueQuery } from '../../../../support/events';
