@@ -3,7 +3,8 @@
  * functions — imports only Node's built-ins, the DynamoDB SDK, Powertools, Middy, the Lambda types and its own
  * modules; nothing of the tools, the stack, the tests or the benchmark. `lib/` and `bin/` — the tools — import
  * nothing of the tests' and the benchmark's (`testkit/`, `test/`, `bench/`, and the packages only they use), and
- * `testkit/` — what those two share — neither of them. A probe file in each is linted with the project's own
+ * `testkit/` — what those two share — neither of them; `test/unit/`, the inner loop, no engine, process, browser or
+ * synthesized stack (those are `test/integration/`'s). A probe file in each is linted with the project's own
  * configuration, as `npm run lint` lints every file.
  */
 import { execFile } from 'node:child_process';
@@ -116,5 +117,27 @@ describe('the layers', () => {
       "import { round } from '../bench/stats';",
     ];
     expect(await refusedLines(refused, 'testkit')).toEqual([1, 2]);
+  });
+
+  it('keep test/unit/ to tests in process: no engine, process, browser or stack; test/integration/ may', async () => {
+    const refused = [
+      "import { createTestTables } from '../../support/dynamodb';",
+      "import { startFaultProxy } from '../../support/fault-proxy';",
+      "import { startNpmStart } from '../../support/npm-start';",
+      "import { launchBrowser } from '../../support/browser';",
+      "import { stackTemplate } from '../../support/stack';",
+      "import { spawn } from 'node:child_process';",
+      "import { startTestS3 } from '../../../testkit/s3-server';",
+      "import { App } from 'aws-cdk-lib';",
+      "import { round } from '../../../bench/stats';",
+    ];
+    const allowed = [
+      "import { CLOCK, vacancyRecord } from '../../support/vacancies';",
+      "import { FACET_NAMES } from '../../../lambda/vacancies/request/query';",
+    ];
+    expect(await refusedLines([...refused, ...allowed], 'test/unit/lambda')).toEqual(
+      refused.map((_, i) => i + 1),
+    );
+    expect(await refusedLines(refused.slice(0, -1), 'test/integration/lambda')).toEqual([]);
   });
 });
