@@ -21,6 +21,7 @@ const ESTIMATES = {
   'docs/sync-hint.test.ts': 18,
   'ops/smoke-stack.test.ts': 17,
   'examples/webhook-receiver.test.ts': 16,
+  'http/fault-matrix.test.ts': 24,
 };
 
 /** Jest's sequencer, with `ESTIMATES` for files its cache has no time for. */
