@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Jest runs in native ESM mode (`--experimental-vm-modules`, set by the npm scripts): Middy 7 ships ESM
  * only, and the Lambda bundles are ESM too. `@swc/jest` strips the TypeScript and keeps `import`/`export`;
@@ -23,4 +25,10 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,
+  // Jest's default is one worker fewer than the cores: on 2 cores, one, in band, beside the engine. Most files
+  // mostly wait (settle windows, leases, processes starting), so two a core (four on 2 cores) overlap their waits;
+  // the engine stays in the parent process, which then does nothing else. A number, not '200%': Jest reads a
+  // percentage above 100 as that many workers.
+  maxWorkers: 2 * availableParallelism(),
+  testSequencer: '<rootDir>/test/support/sequencer.js',
 };

@@ -59,7 +59,7 @@ describe('the layers', () => {
       "import { marshall } from '@aws-sdk/util-dynamodb';",
       "import middy from '@middy/core';",
       "import type { Context } from 'aws-lambda';",
-      "import { SERVICE_NAME } from '../foundation/config/defaults';",
+      "import { SERVICE_NAME } from './config/defaults';",
       'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, marshall, middy, SERVICE_NAME };',
       'export type { Context };',
     ];

@@ -28,14 +28,8 @@ describe('the structure', () => {
   it('has a lint rule that refuses an import circle', async () => {
     const id = randomUUID().slice(0, 8);
     const [a, b] = [`lib/cycle-probe-a-${id}.ts`, `lib/cycle-probe-b-${id}.ts`];
-    await writeFile(
-      `${ROOT}${a}`,
-      `import { b } from '../foundation/cycle-probe-b-${id}';\nexport const a = () => b;\n`,
-    );
-    await writeFile(
-      `${ROOT}${b}`,
-      `import { a } from '../foundation/cycle-probe-a-${id}';\nexport const b = () => a;\n`,
-    );
+    await writeFile(`${ROOT}${a}`, `import { b } from './cycle-probe-b-${id}';\nexport const a = () => b;\n`);
+    await writeFile(`${ROOT}${b}`, `import { a } from './cycle-probe-a-${id}';\nexport const b = () => a;\n`);
     try {
       expect(await firedRules([a, b])).toContain('lint/suspicious/noImportCycles');
     } finally {
@@ -68,7 +62,8 @@ describe('the structure', () => {
       },
     )
       .split('\n')
-      .filter(Boolean);
+      // Not the lint probes test/project/layers.test.ts writes into lambda/ and removes, maybe while this reads.
+      .filter((file) => file !== '' && !/-probe-/.test(file));
     /** Folder → the folders of lambda/ its files import. */
     const arrows = new Map<string, Set<string>>();
     for (const file of files) {

@@ -86,7 +86,10 @@ describe('the examples, in the second hour', () => {
       db,
     ]);
     expect(found.code).toBe(0);
-    expect(said(found)).toMatch(/^full sync: \d+ pages, \d+ upserted, 0 removed; \d+ vacancies in /);
+    // How many of the demo seed's closed vacancies a first full sync reports removed depends on how much of the seed
+    // has settled when it runs (docs/design.md#incremental-sync: a sync serves changes older than the settle window),
+    // so only the shape is held here; that a synced copy equals the listing is test/e2e/examples/sync-client.test.ts's.
+    expect(said(found)).toMatch(/^full sync: \d+ pages, \d+ upserted, \d+ removed; \d+ vacancies in /);
     // Where it stands, not on which host.
     const next = copy.prepare("SELECT value FROM sync_state WHERE name = 'next_url'").get() as {
       value: string;

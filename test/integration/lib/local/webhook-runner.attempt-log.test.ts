@@ -69,11 +69,16 @@ describe('npm start, delivering webhooks', () => {
   it('prints a line per attempt — the failed one with its next attempt — and webhook list shows that time', async () => {
     const engine = /DynamoDB \(embedded\): (http:\/\/127\.0\.0\.1:\d+)/.exec(server.banner)?.[1] as string;
     const admin = (...args: string[]) => runAdmin(['--endpoint', engine, ...args]);
-    // The first attempt fails, with a Retry-After longer than the schedule: the next one waits for it.
+    // The first attempt fails, with a Retry-After longer than the schedule: the next one waits for it — longer, too,
+    // than twice a CLI run as measured here (the `add`), so that `webhook list` runs while the retry still waits: at
+    // load ~5 a fixed 3 s was spent before the list had started, and it showed the retry's 204.
+    let retryAfterSeconds = 3;
     receiver.answer = (_delivery, index) =>
-      index === 0 ? { status: 503, headers: { 'Retry-After': '3' } } : { status: 204 };
+      index === 0 ? { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } } : { status: 204 };
+    const adding = performance.now();
     const added = await admin('--json', 'webhook', 'add', 'pasha-bank', '--url', receiver.url);
     expect(added.code).toBe(0);
+    retryAfterSeconds = Math.min(20, Math.max(3, Math.ceil((2 * (performance.now() - adding)) / 1000)));
     const { endpointId } = JSON.parse(added.stdout) as { endpointId: string };
     const file = join(folder, `${randomUUID()}.ndjson`);
     writeFileSync(file, `${JSON.stringify(vacancyRecord({ id: 880_001, vendor_id: 'pasha-bank' }))}\n`);

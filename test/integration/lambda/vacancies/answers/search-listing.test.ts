@@ -4,7 +4,12 @@
  * written before the search index existed, upgraded, answering them.
  */
 
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/config/recovery-waits';
 import { createDynamoDBClient } from '../../../../../lambda/dynamodb/client';
@@ -298,6 +303,10 @@ describe('a table written before the search index existed', () => {
     };
     await client.send(new CreateTableCommand(createTableInput(before, names.vacancies)));
     await client.send(new CreateTableCommand(createTableInput(VENDORS_TABLE, names.vendors)));
+    // Active before the first write, as on AWS: the engine answers CreateTable with a table still CREATING, and a
+    // write that comes before it is ACTIVE is refused (ResourceNotFoundException) — seen with four workers.
+    for (const TableName of [names.vacancies, names.vendors])
+      await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName });
     const documentClient = createDocumentClient(client);
     const tables = { client, documentClient, names } as unknown as TestTables;
     await putVendor(documentClient, names.vendors, { vendorId: VENDOR, company: 'Acme' });
