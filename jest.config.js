@@ -24,7 +24,9 @@ export default {
   setupFiles: ['<rootDir>/test/support/environment.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30_000,
+  // A guard against a test that hangs, not a measure of speed: a test that runs a dozen CLI processes (tsx starting
+  // each, about 0.6 s of CPU) took over 30 s with two suites at once on 2 cores (load ~12).
+  testTimeout: 120_000,
   // Jest's default is one worker fewer than the cores: on 2 cores, one, in band, beside the engine. Most files
   // mostly wait (settle windows, leases, processes starting), so two a core (four on 2 cores) overlap their waits;
   // the engine stays in the parent process, which then does nothing else. A number, not '200%': Jest reads a

@@ -28,11 +28,17 @@ import { vacancyRecord } from '../../support/vacancies';
 const ADMIN = new URL('../../../bin/admin.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
-/** The recovery waits, shortened (a deployment refuses these: docs/operating.md#recovery-waits). */
+/**
+ * The recovery waits, shortened (a deployment refuses these: docs/operating.md#recovery-waits) — all but the settle
+ * window, which stays what AWS needs: it must outlast how late a write lands after its stamp — up to the writers'
+ * 2 s window (`WRITE_WINDOW_MS`, docs/design.md#writes-the-import) and a second of a stamp's lag. At 1 s, on a
+ * machine at load ~12 (two suites at once on 2 cores), a batch of an inbox import landed after the dispatch had
+ * passed its stamp (a receiver's copy 24 short of the listing).
+ */
 const WAITS = {
   VVA_SUMMARY_LEASE_MS: 1_500,
   VVA_LATE_WRITE_MS: 1_500,
-  VVA_SETTLE_MS: 1_000,
+  VVA_SETTLE_MS: 5_000,
   VVA_WEBHOOK_LEASE_MS: 1_000,
 };
 /**

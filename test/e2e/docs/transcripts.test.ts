@@ -5,8 +5,10 @@
  * those. `npx vacancy-admin` is the CLI of this checkout, `npx cdk` its CDK.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import {
   type Block,
   blocks,
@@ -22,11 +24,20 @@ const ALL = documents().flatMap(blocks);
 const TRANSCRIPTS = ALL.filter((block) => block.language === 'console');
 const SHELL = ALL.filter((block) => ['sh', 'bash', 'shell'].includes(block.language));
 
+/**
+ * Where the documents' `/tmp/` is for this run: a folder of its own, so that two runs of the suite on one machine
+ * (or a reader's own files there) do not share the sync client's copy or the inbox folder. Read back as `/tmp/`.
+ */
+const RUN_TMP = `${mkdtempSync(join(tmpdir(), 'transcripts-'))}/`;
+const localPaths = (text: string) => text.replaceAll('/tmp/', RUN_TMP);
+const documentedPaths = (text: string) => text.replaceAll(RUN_TMP, '/tmp/');
+afterAll(() => rmSync(RUN_TMP, { recursive: true, force: true }));
+
 /** A local server as `npm start` runs it, on free ports. */
 interface Server {
   readonly process: ChildProcess;
   readonly banner: string;
-  /** Turns the documents' ports into this server's, or back. */
+  /** Turns the documents' ports and `/tmp/` into this server's and this run's, or back. */
   toLocal(text: string): string;
   toDocumented(text: string): string;
 }
@@ -53,12 +64,12 @@ async function startServer(options: readonly string[]): Promise<Server> {
     banner,
     // The career page is served on the same port under another name (localhost: another origin).
     toLocal: (text) =>
-      text
+      localPaths(text)
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
         .replaceAll('localhost:3000', `localhost:${port}`)
         .replaceAll('127.0.0.1:8000', `127.0.0.1:${dynamodbPort}`),
     toDocumented: (text) =>
-      text
+      documentedPaths(text)
         .replaceAll(`127.0.0.1:${port}`, '127.0.0.1:3000')
         .replaceAll(`localhost:${port}`, 'localhost:3000')
         .replaceAll(`127.0.0.1:${dynamodbPort}`, '127.0.0.1:8000'),
@@ -101,7 +112,7 @@ async function runTranscript(block: Block): Promise<void> {
   if (!first) return;
   const startsServer = /^npm start\b/.test(first.command);
   const options = startsServer
-    ? first.command
+    ? localPaths(first.command)
         .replace(/^npm start( --)?/, '')
         .trim()
         .split(/\s+/)
