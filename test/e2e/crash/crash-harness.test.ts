@@ -28,17 +28,11 @@ import { vacancyRecord } from '../../support/vacancies';
 const ADMIN = new URL('../../../bin/admin.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
-/**
- * The recovery waits, shortened (a deployment refuses these: docs/operating.md#recovery-waits), in the order AWS's
- * keep them: the settle window outlasts how late a write lands after its stamp — the writers' 2 s window
- * (`WRITE_WINDOW_MS`, docs/design.md#writes-the-import) and a second of a stamp's lag — and the summary lease and the
- * lateness window outlast the settle window. At 1 s, on a machine at load ~12 (two suites at once on 2 cores), a
- * batch of an inbox import landed after the dispatch had passed its stamp (a receiver's copy 24 short).
- */
+/** The recovery waits, shortened (a deployment refuses these: docs/operating.md#recovery-waits). */
 const WAITS = {
-  VVA_SUMMARY_LEASE_MS: 4_000,
-  VVA_LATE_WRITE_MS: 4_000,
-  VVA_SETTLE_MS: 3_000,
+  VVA_SUMMARY_LEASE_MS: 1_500,
+  VVA_LATE_WRITE_MS: 1_500,
+  VVA_SETTLE_MS: 1_000,
   VVA_WEBHOOK_LEASE_MS: 1_000,
 };
 /**
