@@ -13,11 +13,16 @@ import { earliestLeaseStart, type Summary } from '../schema/summary';
  * whole second, for the changes still reaching the index — and while a writer is at work (or one stopped without
  * letting go), not after its lease began, since a write of its may land late. A sync's snapshot and a webhook event
  * end there; what changed after it is the next one's.
+ *
+ * Never before 0: a lease whose start is not known (a recount's) holds everything back to the start of time, and a
+ * change key cannot hold a time before it (`schema/change-index.ts`).
  */
 export function settledUntil(now: number, summary: Summary | undefined, settleMs = INDEX_SETTLE_MS): number {
   const settled = Math.ceil((now - settleMs) / 1000) * 1000;
   const leaseStart = earliestLeaseStart(summary);
-  return leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
+  const until =
+    leaseStart === undefined ? settled : Math.min(settled, Math.floor(leaseStart / 1000) * 1000 - 1000);
+  return Math.max(0, until);
 }
 
 /** When (ms) a change stamped at `stamp` has surely reached the indexes. */
