@@ -137,6 +137,11 @@ async function main(): Promise<void> {
       ? [`Career page:        ${api.careerPageUrl}   (a vendor's page, calling the API from another origin)`]
       : []),
     `DynamoDB (${api.embedded ? 'embedded' : 'given'}): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
+    ...(api.repaired
+      ? [
+          `  not stopped cleanly last time: its indexes were rebuilt from its tables (${api.repaired.items} items; ${api.repaired.removed} index entries removed, ${api.repaired.added} written)`,
+        ]
+      : []),
   ];
   if (api.seed) {
     const { summary, data, file } = api.seed;

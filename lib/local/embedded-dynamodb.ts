@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { closeStore, type IndexRepair, openStore } from './engine-repair';
 
 /** Where and how the embedded engine runs. */
 export interface EmbeddedDynamoDBOptions {
@@ -53,6 +54,11 @@ function writtenTables(operation: string, body: string): string[] {
 export interface EmbeddedDynamoDB {
   /** `http://127.0.0.1:<port>`, for any DynamoDB client. */
   readonly endpoint: string;
+  /**
+   * What was mended at start: the store in `dataDir` was not closed cleanly last time (its process killed), and its
+   * indexes were rebuilt from its tables (`engine-repair.ts`).
+   */
+  readonly repaired?: IndexRepair;
   /** Closes open connections and the store. */
   stop(): Promise<void>;
 }
@@ -94,6 +100,8 @@ export async function startEmbeddedDynamoDB(
 ): Promise<EmbeddedDynamoDB> {
   closeIteratorsOnDestroy();
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  // A store left open by a killed process may hold index entries its items do not: mended before it is served.
+  const repaired = options.dataDir ? await openStore(options.dataDir) : undefined;
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,
@@ -120,13 +128,19 @@ export async function startEmbeddedDynamoDB(
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const { dataDir } = options;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
+    ...(repaired && { repaired }),
+    stop: async () => {
+      await new Promise<void>((resolve, reject) => {
         // SDK clients keep connections alive; without this, close() would wait for them to time out.
         server.closeAllConnections();
+        // dynalite closes its store with its server.
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+      // Closed cleanly: nothing to mend at the next start.
+      if (dataDir) await closeStore(dataDir);
+    },
   };
 }

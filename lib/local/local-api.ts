@@ -16,6 +16,7 @@ import { storeApiKey } from '../ops/api-keys';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './career-page';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
+import type { IndexRepair } from './engine-repair';
 import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
 import { tapFunctionOutput } from './function-output';
 import {
@@ -113,6 +114,8 @@ export interface LocalApi {
   readonly careerPageUrl: string;
   /** Whether the engine is the embedded one (else one that was given). */
   readonly embedded: boolean;
+  /** The embedded engine's store was not closed cleanly last time: what was mended at start (`engine-repair.ts`). */
+  readonly repaired?: IndexRepair;
   readonly tables: TableNames;
   /** The seed loaded at start, if any. */
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
@@ -361,6 +364,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       careerPageUrl: `${careerPageOrigin(port)}${CAREER_PAGE_PATH}`,
       dynamodbEndpoint: endpoint,
       embedded: engine !== undefined,
+      ...(engine?.repaired && { repaired: engine.repaired }),
       tables,
       ...(seed && { seed }),
       served,

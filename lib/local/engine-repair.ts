@@ -1,0 +1,164 @@
+/**
+ * The embedded engine's indexes made whole again after an unclean stop (docs/design.md#a-kill-timeline).
+ *
+ * dynalite writes an item's index entries first and the item after, as separate LevelDB writes. A process killed
+ * between them — `npm start` killed mid-import — leaves an index entry with no item behind it, an item with no entry,
+ * or the entry of an item's earlier state beside its new one: a recount would count a vacancy that is not there, and
+ * a listing would walk past one that is. DynamoDB derives its indexes from its tables; so does this, once, when the
+ * store is opened again: every index of every table is made exactly what the table's items put in it.
+ *
+ * Whether a stop was clean is known by a mark: the engine writes `OPEN_MARK` into its folder before it opens the
+ * store, and removes it once the store has closed. A mark found at start is an unclean stop (a killed process, a
+ * machine gone); the repair runs before the engine serves, and the mark stays until it is done, so a repair that is
+ * itself killed is done again.
+ *
+ * The store's layout is dynalite 4's (a LevelDB of JSON values whose keys are `table~<table>`,
+ * `item-<table>~<key>` and `index-<local|global>~<table>~<index>~<key>`); what entries an item makes is dynalite's
+ * own `getIndexActions`, so that the repair writes exactly what a write would have.
+ */
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+/** The file whose presence says the store was not closed cleanly. */
+export const OPEN_MARK = 'vva-engine-open';
+
+/** What a repair did. */
+export interface IndexRepair {
+  readonly tables: number;
+  readonly items: number;
+  /** Index entries removed: of an item that is not there, or of an item's earlier state. */
+  readonly removed: number;
+  /** Index entries written: missing, or not what the item makes. */
+  readonly added: number;
+}
+
+/** A table as dynalite keeps its description. */
+interface TableDescription {
+  readonly TableName: string;
+  readonly LocalSecondaryIndexes?: readonly { readonly IndexName: string }[];
+  readonly GlobalSecondaryIndexes?: readonly { readonly IndexName: string }[];
+}
+
+type Json = Record<string, unknown>;
+
+/** The parts of a LevelDB store (abstract-level) the repair uses. */
+interface Store {
+  open(): Promise<void>;
+  close(): Promise<void>;
+  iterator(range: { gte: string; lt: string }): AsyncIterable<[string, Json]>;
+  batch(
+    operations: ({ type: 'put'; key: string; value: Json } | { type: 'del'; key: string })[],
+  ): Promise<void>;
+}
+
+interface Dynalite {
+  readonly Level: new (location: string, options: { valueEncoding: 'json' }) => Store;
+  readonly getIndexActions: (
+    indexes: readonly Json[],
+    existing: Json | undefined,
+    item: Json,
+    table: TableDescription,
+  ) => { puts: { key: string; item: Json }[] };
+}
+
+/** dynalite's LevelDB and index rules, from its own copies. */
+function dynaliteInternals(): Dynalite {
+  const fromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
+  return {
+    Level: (fromDynalite('level') as { Level: Dynalite['Level'] }).Level,
+    getIndexActions: (fromDynalite('./db') as Pick<Dynalite, 'getIndexActions'>).getIndexActions,
+  };
+}
+
+/** Every key and value under a prefix. */
+async function* under(store: Store, prefix: string): AsyncGenerator<[string, Json]> {
+  yield* store.iterator({ gte: prefix, lt: `${prefix}\xff` });
+}
+
+/** Writes in batches of this many operations: each batch is one atomic LevelDB write. */
+const BATCH = 1_000;
+
+/** Makes every index of every table of the store in `dataDir` what its items put in it. */
+export async function rebuildIndexes(dataDir: string): Promise<IndexRepair> {
+  const { Level, getIndexActions } = dynaliteInternals();
+  const store = new Level(dataDir, { valueEncoding: 'json' });
+  await store.open();
+  let tables = 0;
+  let items = 0;
+  let removed = 0;
+  let added = 0;
+  try {
+    const descriptions: TableDescription[] = [];
+    for await (const [, table] of under(store, 'table~'))
+      descriptions.push(table as unknown as TableDescription);
+    for (const table of descriptions) {
+      tables += 1;
+      const indexes = [
+        ...(table.LocalSecondaryIndexes ?? []).map((index) => ({ type: 'local', index })),
+        ...(table.GlobalSecondaryIndexes ?? []).map((index) => ({ type: 'global', index })),
+      ];
+      // What each index should hold, by its key in the store.
+      const expected = new Map<string, Map<string, string>>();
+      for (const { type, index } of indexes)
+        expected.set(`index-${type}~${table.TableName}~${index.IndexName}~`, new Map());
+      for await (const [, item] of under(store, `item-${table.TableName}~`)) {
+        items += 1;
+        for (const { type, index } of indexes) {
+          const prefix = `index-${type}~${table.TableName}~${index.IndexName}~`;
+          for (const put of getIndexActions([index as Json], undefined, item, table).puts)
+            expected.get(prefix)?.set(`${prefix}${put.key}`, JSON.stringify(put.item));
+        }
+      }
+      const operations: Parameters<Store['batch']>[0] = [];
+      const flush = async (force: boolean) => {
+        if (operations.length === 0 || (!force && operations.length < BATCH)) return;
+        await store.batch(operations.splice(0));
+      };
+      for (const [prefix, entries] of expected) {
+        const missing = new Map(entries);
+        for await (const [key, value] of under(store, prefix)) {
+          const wanted = entries.get(key);
+          if (wanted === JSON.stringify(value)) missing.delete(key);
+          else if (wanted === undefined) {
+            operations.push({ type: 'del', key });
+            removed += 1;
+          }
+          await flush(false);
+        }
+        for (const [key, value] of missing) {
+          operations.push({ type: 'put', key, value: JSON.parse(value) as Json });
+          added += 1;
+          await flush(false);
+        }
+      }
+      await flush(true);
+    }
+  } finally {
+    await store.close();
+  }
+  return { tables, items, removed, added };
+}
+
+/**
+ * Marks the store in `dataDir` open, first repairing its indexes if the last process to open it did not close it
+ * (its mark is still there). Returns what the repair did, if one was needed.
+ */
+export async function openStore(dataDir: string): Promise<IndexRepair | undefined> {
+  const mark = join(dataDir, OPEN_MARK);
+  const unclean = await stat(mark).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+  const repair = unclean ? await rebuildIndexes(dataDir) : undefined;
+  await writeFile(mark, `${process.pid}\n`);
+  return repair;
+}
+
+/** Marks the store in `dataDir` closed cleanly (once the engine has closed it). */
+export async function closeStore(dataDir: string): Promise<void> {
+  await rm(join(dataDir, OPEN_MARK), { force: true });
+}
