@@ -79,8 +79,8 @@ export async function* activeIndexEntries(
 
 /**
  * Counts a vendor's active index: its active vacancies by type and experience range, and by deadline day — each
- * vacancy once, as a page reads each item once: an engine killed between an index's write and its item's (the
- * embedded one is not crash-atomic) can leave an item's entry twice.
+ * vacancy once, as a page reads each item once: an index follows its table a moment behind, and may show an item
+ * at its old key and its new one at once (docs/design.md#a-kill-timeline).
  */
 async function countActiveIndex(client: DynamoDBDocumentClient, tables: TableNames, vendorId: string) {
   const counts: Counts = new Map();

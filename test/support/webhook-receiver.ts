@@ -11,11 +11,20 @@ export interface Delivery {
   readonly at: number;
 }
 
+/** What the receiver answers a delivery. */
+export interface Answer {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+}
+
 export interface TestReceiver {
   readonly url: string;
   readonly deliveries: Delivery[];
-  /** The status (and headers) of the answer to a delivery: 200 unless set. */
-  answer: (delivery: Delivery, index: number) => { status: number; headers?: Record<string, string> };
+  /**
+   * The status (and headers) of the answer to a delivery: 200 unless set. A promise holds the answer back until it
+   * settles (the delivery is kept at once).
+   */
+  answer: (delivery: Delivery, index: number) => Answer | Promise<Answer>;
   /** Waits until `done` holds of the deliveries, for at most `timeoutMs`; fails with what arrived. */
   waitFor(done: (deliveries: readonly Delivery[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -53,8 +62,9 @@ export async function startTestReceiver(): Promise<TestReceiver> {
         at: Date.now(),
       };
       deliveries.push(delivery);
-      const { status, headers } = receiver.answer(delivery, deliveries.length - 1);
-      response.writeHead(status, headers).end();
+      void Promise.resolve(receiver.answer(delivery, deliveries.length - 1)).then(({ status, headers }) => {
+        if (!response.destroyed) response.writeHead(status, headers).end();
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

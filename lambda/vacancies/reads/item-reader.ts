@@ -58,8 +58,8 @@ export async function readItems<T extends { readonly id: number; readonly [ITEM.
   const { items, readUnits, calls } = await batchGetItems(
     target.client,
     target.tableName,
-    // Each id once: an index may hold two entries of one item (the embedded engine killed between its index's write
-    // and its item's: docs/design.md#a-kill-timeline), and a batch read refuses a key twice.
+    // Each id once: an index may show one item twice — at its old key and its new one, while it follows a move
+    // (docs/design.md#a-kill-timeline) — and a batch read refuses a key twice.
     [...new Set(ids)].map((id) => ({ id })),
     {
       retry: target.retry,

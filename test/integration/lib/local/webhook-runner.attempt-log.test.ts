@@ -69,29 +69,34 @@ describe('npm start, delivering webhooks', () => {
   it('prints a line per attempt — the failed one with its next attempt — and webhook list shows that time', async () => {
     const engine = /DynamoDB \(embedded\): (http:\/\/127\.0\.0\.1:\d+)/.exec(server.banner)?.[1] as string;
     const admin = (...args: string[]) => runAdmin(['--endpoint', engine, ...args]);
-    // The first attempt fails, with a Retry-After longer than the schedule: the next one waits for it — longer, too,
-    // than twice a CLI run as measured here (the `add`), so that `webhook list` runs while the retry still waits: at
-    // load ~5 a fixed 3 s was spent before the list had started, and it showed the retry's 204.
-    let retryAfterSeconds = 3;
-    receiver.answer = (_delivery, index) =>
-      index === 0 ? { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } } : { status: 204 };
-    const adding = performance.now();
+    // The first attempt fails; the second is held by the receiver until `webhook list` has run: once it has
+    // arrived, the failure is stored, and nothing is stored of the second until it is answered — so the list shows
+    // the failed attempt and its next one whatever the machine's load (a Retry-After the list had to beat, 3 s and
+    // then twice a measured CLI run, lost the race at load ~12). A CLI run takes a few seconds at most, within the
+    // attempt's 10 s.
+    let listDone!: () => void;
+    const listed = new Promise<void>((resolve) => {
+      listDone = resolve;
+    });
+    receiver.answer = async (_delivery, index) => {
+      if (index === 0) return { status: 503, headers: { 'Retry-After': '1' } };
+      if (index === 1) await listed;
+      return { status: 204 };
+    };
     const added = await admin('--json', 'webhook', 'add', 'pasha-bank', '--url', receiver.url);
     expect(added.code).toBe(0);
-    retryAfterSeconds = Math.min(20, Math.max(3, Math.ceil((2 * (performance.now() - adding)) / 1000)));
     const { endpointId } = JSON.parse(added.stdout) as { endpointId: string };
     const file = join(folder, `${randomUUID()}.ndjson`);
     writeFileSync(file, `${JSON.stringify(vacancyRecord({ id: 880_001, vendor_id: 'pasha-bank' }))}\n`);
     expect((await admin('vacancies', 'import', file)).code).toBe(0);
 
-    await receiver.waitFor((deliveries) => deliveries.length >= 1, 30_000);
-    const listed = await admin('webhook', 'list', '--vendor', 'pasha-bank');
-    expect(listed.stdout).toMatch(
+    await receiver.waitFor((deliveries) => deliveries.length >= 2, 30_000);
+    const list = await admin('webhook', 'list', '--vendor', 'pasha-bank').finally(listDone);
+    expect(list.stdout).toMatch(
       new RegExp(
         `${endpointId} .* last attempt \\S+: 503, retrying after 1 failed, next attempt \\d{4}-\\d{2}-\\d{2}T`,
       ),
     );
-    await receiver.waitFor((deliveries) => deliveries.length >= 2, 30_000);
     const eventId = String(receiver.deliveries[0]?.headers['webhook-id']);
     /** The server's lines of this event's attempts. */
     const attemptLines = () =>
