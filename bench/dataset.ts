@@ -3,24 +3,13 @@
  * generator), a mix of types, categories, cities, salary types and experience ranges, created over a year.
  */
 import { DICTIONARY } from '../lambda/vacancy/dictionary';
+import { seededRandom } from '../testkit/seeded-random';
 
 const WORDS =
   'komanda layihə müştəri məhsul inkişaf təcrübə bilik bacarıq məsuliyyət hesabat planlaşdırma analiz ' +
   'team project customer product development experience knowledge skills responsibility reporting planning ' +
   'analysis quality delivery support service platform process improvement communication leadership data';
 const VOCABULARY = WORDS.split(' ');
-
-/** A small seeded PRNG (mulberry32): the same data on every run and machine. */
-function randomGenerator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function text(random: () => number, length: number): string {
   const words: string[] = [];
@@ -47,7 +36,7 @@ export function vacancyRecords(
   active: number,
   seed = 1,
 ): Record<string, unknown>[] {
-  const random = randomGenerator(seed);
+  const random = seededRandom(seed);
   const categories = Object.keys(DICTIONARY.category);
   const cities = Object.keys(DICTIONARY.city);
   const inactive = Math.round(active * 0.1);

@@ -67,3 +67,17 @@ export async function putVacancies(
     );
   }
 }
+
+/** Puts new vacancies of `vendor` under `ids` (active, every other field valid) into a test's tables; returns the ids. */
+export async function putNewVacancies(
+  tables: { readonly documentClient: DynamoDBDocumentClient; readonly names: { readonly vacancies: string } },
+  vendor: string,
+  ids: readonly number[],
+): Promise<readonly number[]> {
+  await putVacancies(
+    tables.documentClient,
+    tables.names.vacancies,
+    ids.map((id) => vacancyRecord({ id, vendor_id: vendor })),
+  );
+  return ids;
+}

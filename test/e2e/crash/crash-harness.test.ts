@@ -22,6 +22,7 @@ import { createDocumentClient } from '../../../lambda/dynamodb/document-client';
 import { readChangeKey } from '../../../lambda/schema/change-index';
 import { localTableNames } from '../../../lib/create-tables';
 import { addEndpoint, listEndpoints } from '../../../lib/ops/webhooks';
+import { seededRandom } from '../../../testkit/seeded-random';
 import { type NpmStart, startNpmStart } from '../../support/npm-start';
 import { vacancyRecord } from '../../support/vacancies';
 
@@ -48,18 +49,6 @@ const SERVER_KILLS = 4;
 const CLI_KILLS = KILLS - SERVER_KILLS;
 const RECORDS_PER_IMPORT = 300;
 const RECORDS_PER_INBOX_FILE = 1_500;
-
-/** mulberry32: a small seeded generator, so that a run's kill points can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -216,7 +205,7 @@ function receiverCopy(events: readonly Received[]) {
 }
 
 describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`, () => {
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   const env = { ...Object.fromEntries(Object.entries(WAITS).map(([k, v]) => [k, String(v)])) };
   let folder: string;
   let engineUrl: string;
@@ -341,7 +330,9 @@ describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`,
       receiver.hold(false);
       const restarted = await start();
       // Killed with its store open: the engine mended its indexes before it served (lib/local/engine-repair.ts).
-      expect(restarted.banner).toMatch(/not stopped cleanly last time: its indexes were rebuilt from its tables/);
+      expect(restarted.banner).toMatch(
+        /not stopped cleanly last time: its indexes were rebuilt from its tables/,
+      );
     }
     // The bound counts from the last write: here the end of the imports the restarted server resumed (up to four
     // files of 1,500 records), which a loaded machine takes longer over than the bound's room. Watching the inbox

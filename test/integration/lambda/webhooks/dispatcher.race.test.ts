@@ -11,7 +11,7 @@ import { createDispatcher } from '../../../../lambda/webhooks/dispatcher';
 import { EndpointStore } from '../../../../lambda/webhooks/endpoint-store';
 import { addEndpoint, removeEndpoint } from '../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../support/dynamodb';
-import { putVacancies, vacancyRecord } from '../../../support/vacancies';
+import { putNewVacancies } from '../../../support/vacancies';
 
 const VENDOR = 'acme';
 /** The second test's: a new endpoint also gets the changes of the few seconds before it was added. */
@@ -53,15 +53,12 @@ describe('racing webhook dispatches', () => {
     return { dispatcher, mostActive: () => mostActive };
   }
 
-  async function write(count: number, vendor = VENDOR): Promise<number[]> {
-    const ids = Array.from({ length: count }, () => (nextId += 1));
-    await putVacancies(
-      tables.documentClient,
-      tables.names.vacancies,
-      ids.map((id) => vacancyRecord({ id, vendor_id: vendor })),
+  const write = (count: number, vendor = VENDOR) =>
+    putNewVacancies(
+      tables,
+      vendor,
+      Array.from({ length: count }, () => (nextId += 1)),
     );
-    return ids;
-  }
 
   beforeAll(async () => {
     tables = await createTestTables();
@@ -101,7 +98,7 @@ describe('racing webhook dispatches', () => {
     );
     const [first] = await write(1, OTHER);
     const received: { id: string; changes: number[] }[] = [];
-    let late: number[] = [];
+    let late: readonly number[] = [];
     let racing: Promise<unknown> | undefined;
     const { dispatcher } = dispatcherFor(received, async () => {
       if (racing) return;

@@ -16,7 +16,7 @@ import { createDispatcher } from '../../../../lambda/webhooks/dispatcher';
 import { EndpointStore } from '../../../../lambda/webhooks/endpoint-store';
 import { addEndpoint } from '../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../support/dynamodb';
-import { fixtureVacancy, putVacancies, vacancyRecord } from '../../../support/vacancies';
+import { fixtureVacancy, putNewVacancies, vacancyRecord } from '../../../support/vacancies';
 
 /** Ahead of the index's settle window: every change written is settled, but for the leases. */
 const AHEAD_MS = 10_000;
@@ -52,15 +52,16 @@ describe('where a webhook event ends', () => {
     });
   }
 
-  async function write(vendor: string, count: number): Promise<number[]> {
-    const ids = Array.from({ length: count }, () => (nextId += 1));
-    await putVacancies(
-      tables.documentClient,
-      tables.names.vacancies,
-      ids.map((id) => vacancyRecord({ id, vendor_id: vendor })),
+  const write = (vendor: string, count: number) =>
+    putNewVacancies(
+      tables,
+      vendor,
+      Array.from({ length: count }, () => (nextId += 1)),
     );
-    return ids;
-  }
+  const endpointOf = (vendor: string) =>
+    addEndpoint(tables.documentClient, tables.names.vendors, vendor, 'https://receiver.example/hook', {
+      allowLoopbackHttp: false,
+    });
 
   const positionOf = async (endpointId: string) =>
     readChangeKey(
@@ -70,13 +71,7 @@ describe('where a webhook event ends', () => {
 
   it("sends nothing while a recount's lease is on the summary, and everything once it is gone", async () => {
     const vendor = 'initech';
-    const endpoint = await addEndpoint(
-      tables.documentClient,
-      tables.names.vendors,
-      vendor,
-      'https://receiver.example/hook',
-      { allowLoopbackHttp: false },
-    );
+    const endpoint = await endpointOf(vendor);
     const before = await positionOf(endpoint.endpointId);
     const ids = await write(vendor, 3);
     const summaries = new SummaryStore(tables.documentClient, tables.names.vendors);
@@ -110,13 +105,7 @@ describe('where a webhook event ends', () => {
 
   it("ends an event the second before a writer's lease began", async () => {
     const vendor = 'hooli';
-    const endpoint = await addEndpoint(
-      tables.documentClient,
-      tables.names.vendors,
-      vendor,
-      'https://receiver.example/hook',
-      { allowLoopbackHttp: false },
-    );
+    const endpoint = await endpointOf(vendor);
     const ids = await write(vendor, 2);
     const summaries = new SummaryStore(tables.documentClient, tables.names.vendors);
     // A writer at work from two seconds on: what was written before is settled, its own stamps are not.

@@ -19,6 +19,7 @@ import { createDocumentClient } from '../../../../lambda/dynamodb/document-clien
 import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
 import { createTables, localTableNames } from '../../../../lib/create-tables';
 import { type IndexRepair, OPEN_MARK } from '../../../../lib/local/engine-repair';
+import { seededRandom } from '../../../../testkit/seeded-random';
 import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
 
 const CHILD = new URL('../../../support/engine-child.ts', import.meta.url).pathname;
@@ -27,17 +28,6 @@ const TABLES = localTableNames('repair-');
 /** Writes in flight at once while the engine is killed: enough that some are between an index and their item. */
 const IN_FLIGHT = 24;
 
-/** mulberry32, seeded: the kill points of a run can be replayed (`REPAIR_SEED`). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 const SEED = Number(process.env.REPAIR_SEED ?? Date.now() % 1_000_000);
 
 /** A running engine child: its endpoint, what it mended, and its process. */
@@ -125,7 +115,7 @@ async function indexesAgainstTable(client: DynamoDBClient) {
 
 describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
   let dataDir: string;
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vva-engine-'));

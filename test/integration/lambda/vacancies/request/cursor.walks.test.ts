@@ -9,22 +9,12 @@ import type { ListingResponse } from '../../../../../lambda/vacancies/request/ty
 import type { createVacanciesHandler } from '../../../../../lambda/vacancies/route-handler';
 import { deleteVacancy, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
+import { seededRandom } from '../../../../../testkit/seeded-random';
 import { createTestTables, type TestTables } from '../../../../support/dynamodb';
 import { listingEvent, type TestRequest } from '../../../../support/events';
 import { lambdaContext } from '../../../../support/lambda';
 import { importRecords as importInto, testListingHandler } from '../../../../support/listing';
 import { vacancyRecord } from '../../../../support/vacancies';
-
-/** A small seeded generator (mulberry32), so that a failing walk can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STABLE = Array.from({ length: 40 }, (_, i) => 1 + i);
 const CHURNED = Array.from({ length: 40 }, (_, i) => 41 + i);
@@ -45,7 +35,7 @@ describe('walks by next_page_url under concurrent writers', () => {
     for (const vendorId of ['acme', 'globex']) {
       await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: vendorId });
     }
-    const next = random(7);
+    const next = seededRandom(7);
     await importRecords(
       [...STABLE, ...CHURNED].map((id) =>
         vacancyRecord({ id, type: 1 + (id % 2), created_at: createdAt(next), deadline: '2099-12-31' }),
@@ -80,7 +70,7 @@ describe('walks by next_page_url under concurrent writers', () => {
    * only for what stays active and matching); those are added to `moved`.
    */
   async function churn(seed: number, done: () => boolean, moved: Set<number>): Promise<number> {
-    const next = random(seed);
+    const next = seededRandom(seed);
     let writes = 0;
     let newId = 10_000 + seed * 1_000;
     while (!done()) {
