@@ -140,7 +140,8 @@ export async function purgeTombstones(
   asked: number,
   options: { readonly now?: () => number; readonly guard?: SummaryGuardTimer | undefined } = {},
 ): Promise<PurgeReport> {
-  const before = Math.min(asked, settledBefore((options.now ?? Date.now)()));
+  // Never before 1970: no change is stamped there, and a change key cannot hold it.
+  const before = Math.max(0, Math.min(asked, settledBefore((options.now ?? Date.now)())));
   // The horizon first, then the removals: a sync walking meanwhile is answered 410 on its next page rather than
   // missing a tombstone it was about to read (docs/design.md#incremental-sync). Recorded even where nothing is
   // removed: the vendor's changes before it are gone as far as a sync can tell.

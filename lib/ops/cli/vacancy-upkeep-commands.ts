@@ -108,6 +108,11 @@ export function addVacancyUpkeepCommands(vacancies: Command): void {
           ? zoneOf(target, 'purge --before <date>').fromLocal(`${given} 00:00:00`).getTime()
           : Date.parse(given);
         if (before > Date.now()) throw new UserError(`--before ${given} is in the future.`);
+        // No change is stamped before 1970: there is nothing to purge, and no key holds such a time.
+        if (before <= 0)
+          throw new UserError(
+            `--before ${given} is not after 1970-01-01T00:00:00Z: there is nothing before it.`,
+          );
         const reports = [];
         for (const vendorId of await vendorsOf(target, options.vendor)) {
           reports.push(

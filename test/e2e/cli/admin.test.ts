@@ -358,6 +358,22 @@ describe('vacancy-admin', () => {
         proxy.endpoint,
       );
       expect(purged.stdout).toContain('acme: removed 1 tombstones');
+      // A horizon before 1970 is refused in one line, before anything is written.
+      const seen = proxy.operations.length;
+      expect(
+        await admin(
+          ['vacancies', 'purge', '--before', '1960-01-01T00:00:00Z', '--vendor', 'acme'],
+          {},
+          proxy.endpoint,
+        ),
+      ).toMatchObject({
+        code: 1,
+        stderr:
+          'error: --before 1960-01-01T00:00:00Z is not after 1970-01-01T00:00:00Z: there is nothing before it.\n',
+      });
+      expect(
+        proxy.operations.slice(seen).filter((operation) => /Put|Update|Delete|Write/.test(operation)),
+      ).toEqual([]);
       expect(new Set(proxy.operations)).not.toContain('Scan');
       expect(proxy.operations).toEqual(
         expect.arrayContaining(['Query', 'GetItem', 'PutItem', 'BatchGetItem', 'DeleteItem']),
