@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
@@ -91,6 +91,54 @@ function closeIteratorsOnDestroy(): void {
   }
 }
 
+/** How long a stop waits for the requests the engine is answering (each takes milliseconds). */
+const STOP_DRAIN_MS = 10_000;
+
+/**
+ * Wraps dynalite's request handler so that a stop can wait for the requests it is answering: each is counted from
+ * its arrival to its answer (dynalite ends every one with `response.end`), and once `drain` has begun a request that
+ * arrives is refused by closing its connection — unanswered and not applied, which a client retries or reports.
+ */
+function answeringRequests(server: Server) {
+  const [handle] = server.listeners('request') as ((
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => void)[];
+  server.removeAllListeners('request');
+  const answering = new Set<ServerResponse>();
+  let stopping = false;
+  let drained: (() => void) | undefined;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) {
+      request.socket.destroy();
+      return;
+    }
+    answering.add(response);
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.end = ((...args: unknown[]) => {
+      answering.delete(response);
+      if (answering.size === 0) drained?.();
+      return end(...args);
+    }) as ServerResponse['end'];
+    handle?.call(server, request, response);
+  });
+  return {
+    /** Refuses new requests and resolves once none is being answered, or after `withinMs`. */
+    drain(withinMs: number): Promise<void> {
+      stopping = true;
+      server.closeIdleConnections();
+      if (answering.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, withinMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
+}
+
 /**
  * Starts dynalite — a DynamoDB engine written in JavaScript, in this process — on loopback, so the tests, the
  * local server, the ops CLI and any AWS tool reach the same data. Tables become active immediately.
@@ -108,6 +156,7 @@ export async function startEmbeddedDynamoDB(
     updateTableMs: 0,
     ...(options.dataDir && { path: options.dataDir }),
   });
+  const answering = answeringRequests(server);
   const { onWrite } = options;
   if (onWrite)
     // After dynalite's own listener, which reads the body the same way: both see every chunk.
@@ -123,16 +172,25 @@ export async function startEmbeddedDynamoDB(
         if (tables.length > 0) onWrite({ tables, userAgent: String(request.headers['user-agent'] ?? '') });
       });
     });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   const { dataDir } = options;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    // Nothing was served, so nothing was written: the store is as clean as it was found (or was mended to).
+    if (dataDir) await closeStore(dataDir);
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     ...(repaired && { repaired }),
     stop: async () => {
+      // The requests being answered finish first: dynalite writes an item after its index entries, and a store
+      // closed between the two makes dynalite throw, uncaught — a Ctrl-C mid-import killed the process.
+      await answering.drain(STOP_DRAIN_MS);
       await new Promise<void>((resolve, reject) => {
         // SDK clients keep connections alive; without this, close() would wait for them to time out.
         server.closeAllConnections();

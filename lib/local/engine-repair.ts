@@ -79,11 +79,25 @@ async function* under(store: Store, prefix: string): AsyncGenerator<[string, Jso
 /** Writes in batches of this many operations: each batch is one atomic LevelDB write. */
 const BATCH = 1_000;
 
+/** The store in `dataDir`, opened; one another process holds is said in words. */
+async function openLevel(dataDir: string): Promise<Store> {
+  const store = new (dynaliteInternals().Level)(dataDir, { valueEncoding: 'json' });
+  try {
+    await store.open();
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED')
+      throw new Error(
+        `${dataDir} is in use by another process (another npm start?): stop that, or choose another --data-dir.`,
+      );
+    throw error;
+  }
+  return store;
+}
+
 /** Makes every index of every table of the store in `dataDir` what its items put in it. */
 export async function rebuildIndexes(dataDir: string): Promise<IndexRepair> {
-  const { Level, getIndexActions } = dynaliteInternals();
-  const store = new Level(dataDir, { valueEncoding: 'json' });
-  await store.open();
+  const { getIndexActions } = dynaliteInternals();
+  const store = await openLevel(dataDir);
   let tables = 0;
   let items = 0;
   let removed = 0;
@@ -153,6 +167,9 @@ export async function openStore(dataDir: string): Promise<IndexRepair | undefine
       throw error;
     },
   );
+  // Another process's store is not this one's to mend, nor to mark: refused before either (the mark it left says it
+  // is open, not that it was killed).
+  if (!unclean) await (await openLevel(dataDir)).close();
   const repair = unclean ? await rebuildIndexes(dataDir) : undefined;
   await writeFile(mark, `${process.pid}\n`);
   return repair;

@@ -6,6 +6,7 @@
  * hand, one kind of each, to show what the repair removes and writes.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { createDynamoDBClient } from '../../../../lambda/dynamodb/client';
 import { createDocumentClient } from '../../../../lambda/dynamodb/document-client';
 import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
 import { createTables, localTableNames } from '../../../../lib/create-tables';
+import { startEmbeddedDynamoDB } from '../../../../lib/local/embedded-dynamodb';
 import { type IndexRepair, OPEN_MARK } from '../../../../lib/local/engine-repair';
 import { seededRandom } from '../../../../testkit/seeded-random';
 import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
@@ -61,11 +63,46 @@ async function kill(engine: EngineChild): Promise<void> {
   engine.client.destroy();
 }
 
-async function stopCleanly(engine: EngineChild): Promise<void> {
-  const exited = new Promise((resolve) => engine.process.once('exit', resolve));
+/** Stops it cleanly (SIGTERM: the engine's `stop()`); its exit code, and whether it said it had stopped. */
+async function stopCleanly(engine: EngineChild): Promise<{ code: number | null; stopped: boolean }> {
+  let stopped = false;
+  engine.process.on('message', (message) => {
+    if ((message as { stopped?: boolean }).stopped) stopped = true;
+  });
+  const exited = new Promise<number | null>((resolve) => engine.process.once('exit', resolve));
   engine.process.kill('SIGTERM');
-  await exited;
+  const code = await exited;
   engine.client.destroy();
+  return { code, stopped };
+}
+
+/**
+ * Writes under way, `IN_FLIGHT` at a time, until `stop()` or until the engine stops answering: new vacancies and new
+ * states of earlier ones (their index keys move).
+ */
+function writesUnderWay(engine: EngineChild, random: () => number, ids: { next: number; stamp: number }) {
+  const documents = createDocumentClient(engine.client);
+  let stop = false;
+  const writer = async () => {
+    while (!stop) {
+      const id = random() < 0.5 && ids.next > 10 ? 1 + Math.floor(random() * (ids.next - 1)) : ids.next++;
+      ids.stamp += 1;
+      const Item = toVacancyItem(
+        fixtureVacancy(
+          vacancyRecord({ id, vendor_id: 'acme', status: random() < 0.2 ? 'closed' : 'active' }),
+        ),
+        ids.stamp,
+      );
+      await documents.send(new PutCommand({ TableName: TABLES.vacancies, Item })).catch(() => {
+        stop = true;
+      });
+    }
+  };
+  const writers = Array.from({ length: IN_FLIGHT }, writer);
+  return async () => {
+    stop = true;
+    await Promise.all(writers);
+  };
 }
 
 /** Every item of a table, or every entry of one of its indexes. */
@@ -129,32 +166,12 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
     let engine = await startEngine(dataDir);
     expect(engine.repaired).toBeNull();
     await createTables(engine.client, TABLES);
-    let nextId = 1;
-    let stamp = Date.UTC(2026, 10, 1);
+    const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
     for (let round = 0; round < 3; round += 1) {
-      const documents = createDocumentClient(engine.client);
-      let stop = false;
-      // New vacancies and new states of earlier ones (their index keys move), many at once.
-      const writer = async () => {
-        while (!stop) {
-          const id = random() < 0.5 && nextId > 10 ? 1 + Math.floor(random() * (nextId - 1)) : nextId++;
-          stamp += 1;
-          const Item = toVacancyItem(
-            fixtureVacancy(
-              vacancyRecord({ id, vendor_id: 'acme', status: random() < 0.2 ? 'closed' : 'active' }),
-            ),
-            stamp,
-          );
-          await documents.send(new PutCommand({ TableName: TABLES.vacancies, Item })).catch(() => {
-            stop = true;
-          });
-        }
-      };
-      const writers = Array.from({ length: IN_FLIGHT }, writer);
+      const stopWriting = writesUnderWay(engine, random, ids);
       await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
       await kill(engine);
-      stop = true;
-      await Promise.all(writers);
+      await stopWriting();
 
       engine = await startEngine(dataDir);
       // Killed with a store open: it was mended before it served.
@@ -168,6 +185,42 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
     expect(engine.repaired).toBeNull();
     await stopCleanly(engine);
   }, 120_000);
+
+  it('stops cleanly with writes under way: it answers them first, and leaves nothing to mend', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'vva-engine-'));
+    let engine = await startEngine(folder);
+    await createTables(engine.client, TABLES);
+    const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
+    // A Ctrl-C mid-import once closed the store between an item's index entries and the item: dynalite threw.
+    for (let round = 0; round < 3; round += 1) {
+      const stopWriting = writesUnderWay(engine, random, ids);
+      await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
+      expect(await stopCleanly(engine)).toEqual({ code: 0, stopped: true });
+      await stopWriting();
+      engine = await startEngine(folder);
+      expect(engine.repaired).toBeNull();
+      const { found, implied } = await indexesAgainstTable(engine.client);
+      expect(found).toEqual(implied);
+    }
+    await stopCleanly(engine);
+    await rm(folder, { recursive: true, force: true });
+  }, 120_000);
+
+  it('leaves no mark when it could not listen, and refuses a folder another engine has open, in words', async () => {
+    const running = await startEmbeddedDynamoDB({ dataDir });
+    const busyPort = Number(new URL(running.endpoint).port);
+    const other = await mkdtemp(join(tmpdir(), 'vva-engine-'));
+    await expect(startEmbeddedDynamoDB({ dataDir: other, port: busyPort })).rejects.toThrow(/EADDRINUSE/);
+    expect(existsSync(join(other, OPEN_MARK))).toBe(false);
+    await expect(startEmbeddedDynamoDB({ dataDir })).rejects.toThrow(
+      `${dataDir} is in use by another process (another npm start?): stop that, or choose another --data-dir.`,
+    );
+    // The running engine's mark is its own: still there while it runs, gone once it stops.
+    expect(existsSync(join(dataDir, OPEN_MARK))).toBe(true);
+    await running.stop();
+    expect(existsSync(join(dataDir, OPEN_MARK))).toBe(false);
+    await rm(other, { recursive: true, force: true });
+  });
 
   it('removes the entries no item makes, and writes those missing', async () => {
     let engine = await startEngine(dataDir);
