@@ -34,25 +34,27 @@ export interface IndexRepair {
 }
 
 /** A table as dynalite keeps its description. */
-interface TableDescription {
+export interface TableDescription {
   readonly TableName: string;
   readonly LocalSecondaryIndexes?: readonly { readonly IndexName: string }[];
   readonly GlobalSecondaryIndexes?: readonly { readonly IndexName: string }[];
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** The parts of a LevelDB store (abstract-level) the repair uses. */
-interface Store {
+export interface Store {
   open(): Promise<void>;
   close(): Promise<void>;
+  get(key: string): Promise<Json>;
   iterator(range: { gte: string; lt: string }): AsyncIterable<[string, Json]>;
   batch(
     operations: ({ type: 'put'; key: string; value: Json } | { type: 'del'; key: string })[],
   ): Promise<void>;
 }
 
-interface Dynalite {
+/** What of dynalite the repair uses: its LevelDB class, and the index entries an item makes. */
+export interface Dynalite {
   readonly Level: new (location: string, options: { valueEncoding: 'json' }) => Store;
   readonly getIndexActions: (
     indexes: readonly Json[],
@@ -62,13 +64,20 @@ interface Dynalite {
   ) => { puts: { key: string; item: Json }[] };
 }
 
-/** dynalite's LevelDB and index rules, from its own copies. */
-function dynaliteInternals(): Dynalite {
+let internals: Dynalite | undefined;
+
+/**
+ * dynalite's LevelDB and index rules, from its own copies (looked up once): the one place that reaches into
+ * dynalite's insides (its tests plant damage with it too).
+ */
+export function dynaliteInternals(): Dynalite {
+  if (internals) return internals;
   const fromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
-  return {
+  internals = {
     Level: (fromDynalite('level') as { Level: Dynalite['Level'] }).Level,
     getIndexActions: (fromDynalite('./db') as Pick<Dynalite, 'getIndexActions'>).getIndexActions,
   };
+  return internals;
 }
 
 /** Every key and value under a prefix. */
@@ -108,40 +117,39 @@ export async function rebuildIndexes(dataDir: string): Promise<IndexRepair> {
       descriptions.push(table as unknown as TableDescription);
     for (const table of descriptions) {
       tables += 1;
+      // Each index's prefix in the store, and the entries its table's items put there, by key.
       const indexes = [
         ...(table.LocalSecondaryIndexes ?? []).map((index) => ({ type: 'local', index })),
         ...(table.GlobalSecondaryIndexes ?? []).map((index) => ({ type: 'global', index })),
-      ];
-      // What each index should hold, by its key in the store.
-      const expected = new Map<string, Map<string, string>>();
-      for (const { type, index } of indexes)
-        expected.set(`index-${type}~${table.TableName}~${index.IndexName}~`, new Map());
+      ].map(({ type, index }) => ({
+        index: index as Json,
+        prefix: `index-${type}~${table.TableName}~${index.IndexName}~`,
+        entries: new Map<string, Json>(),
+      }));
       for await (const [, item] of under(store, `item-${table.TableName}~`)) {
         items += 1;
-        for (const { type, index } of indexes) {
-          const prefix = `index-${type}~${table.TableName}~${index.IndexName}~`;
-          for (const put of getIndexActions([index as Json], undefined, item, table).puts)
-            expected.get(prefix)?.set(`${prefix}${put.key}`, JSON.stringify(put.item));
-        }
+        for (const { index, prefix, entries } of indexes)
+          for (const put of getIndexActions([index], undefined, item, table).puts)
+            entries.set(`${prefix}${put.key}`, put.item);
       }
       const operations: Parameters<Store['batch']>[0] = [];
       const flush = async (force: boolean) => {
         if (operations.length === 0 || (!force && operations.length < BATCH)) return;
         await store.batch(operations.splice(0));
       };
-      for (const [prefix, entries] of expected) {
+      for (const { prefix, entries } of indexes) {
         const missing = new Map(entries);
         for await (const [key, value] of under(store, prefix)) {
           const wanted = entries.get(key);
-          if (wanted === JSON.stringify(value)) missing.delete(key);
-          else if (wanted === undefined) {
+          if (wanted === undefined) {
             operations.push({ type: 'del', key });
             removed += 1;
-          }
+          } else if (JSON.stringify(wanted) === JSON.stringify(value)) missing.delete(key);
           await flush(false);
         }
+        // Those not there, and those there but not as the item makes them.
         for (const [key, value] of missing) {
-          operations.push({ type: 'put', key, value: JSON.parse(value) as Json });
+          operations.push({ type: 'put', key, value });
           added += 1;
           await flush(false);
         }

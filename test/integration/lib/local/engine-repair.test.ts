@@ -8,7 +8,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -20,7 +19,12 @@ import { createDocumentClient } from '../../../../lambda/dynamodb/document-clien
 import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
 import { createTables, localTableNames } from '../../../../lib/create-tables';
 import { startEmbeddedDynamoDB } from '../../../../lib/local/embedded-dynamodb';
-import { type IndexRepair, OPEN_MARK } from '../../../../lib/local/engine-repair';
+import {
+  dynaliteInternals,
+  type IndexRepair,
+  OPEN_MARK,
+  type TableDescription,
+} from '../../../../lib/local/engine-repair';
 import { seededRandom } from '../../../../testkit/seeded-random';
 import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
 
@@ -235,12 +239,10 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
 
     // What a kill between an index write and its item's leaves, planted in the store as dynalite keeps it: items in
     // DynamoDB's JSON, binary values in base64.
-    const fromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
-    const { Level } = fromDynalite('level');
-    const { getIndexActions } = fromDynalite('./db');
+    const { Level, getIndexActions } = dynaliteInternals();
     const store = new Level(dataDir, { valueEncoding: 'json' });
     await store.open();
-    const table = await store.get(`table~${TABLES.vacancies}`);
+    const table = (await store.get(`table~${TABLES.vacancies}`)) as unknown as TableDescription;
     const wire = (item: object) =>
       JSON.parse(
         JSON.stringify(marshall(item, { removeUndefinedValues: true }), (_key, value) =>
@@ -250,8 +252,8 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
         ),
       );
     const entriesOf = (item: Record<string, unknown>) =>
-      (table.GlobalSecondaryIndexes as { IndexName: string }[]).flatMap((index) =>
-        getIndexActions([index], undefined, item, table).puts.map((put: { key: string; item: unknown }) => ({
+      (table.GlobalSecondaryIndexes ?? []).flatMap((index) =>
+        getIndexActions([index], undefined, item, table).puts.map((put) => ({
           key: `index-global~${TABLES.vacancies}~${index.IndexName}~${put.key}`,
           value: put.item,
         })),
@@ -261,8 +263,8 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
     const earlier = entriesOf(wire(stored(900_001, Date.UTC(2026, 10, 1))));
     const dropped = entriesOf(wire(stored(900_002, Date.UTC(2026, 10, 2))));
     await store.batch([
-      ...[...ghost, ...earlier].map((entry) => ({ type: 'put', ...entry })),
-      ...dropped.map(({ key }) => ({ type: 'del', key })),
+      ...[...ghost, ...earlier].map((entry) => ({ type: 'put' as const, ...entry })),
+      ...dropped.map(({ key }) => ({ type: 'del' as const, key })),
     ]);
     await store.close();
     await writeFile(join(dataDir, OPEN_MARK), 'killed\n');
