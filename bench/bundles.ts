@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { FUNCTION_NAMES } from '../lambda/config/defaults';
+import { FUNCTION_NAMES } from '../lambda/platform/defaults';
 import { functionEnvironment } from '../lib/function-environment';
 import { DEFAULT_SETTINGS } from '../lib/settings';
 import {
@@ -26,8 +26,8 @@ export interface BundleResult {
 }
 
 export const ENTRIES = {
-  listing: 'lambda/vacancies/handler.ts',
-  authorizer: 'lambda/auth/handler.ts',
+  listing: 'lambda/functions/vacancies/handler.ts',
+  authorizer: 'lambda/functions/authorizer/handler.ts',
   bare: 'bench/bare-handler.ts',
 } as const;
 export type BundleName = keyof typeof ENTRIES;

@@ -2,7 +2,7 @@
  * Realistic vacancy records for the benchmark: about 2.5 KB each as stored, deterministic (a seeded
  * generator), a mix of types, categories, cities, salary types and experience ranges, created over a year.
  */
-import { DICTIONARY } from '../lambda/vacancy/dictionary';
+import { DICTIONARY } from '../lambda/domain/vacancy/dictionary';
 import { seededRandom } from '../testkit/seeded-random';
 
 const WORDS =

@@ -6,9 +6,9 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { parseImportFile } from '../lambda/import/file';
-import { importVacancies } from '../lambda/import/import';
-import { ITEM } from '../lambda/schema/tables';
+import { parseImportFile } from '../lambda/domain/import/file';
+import { importVacancies } from '../lambda/domain/import/import';
+import { ITEM } from '../lambda/domain/schema/tables';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { putVendor } from '../lib/ops/vendors';
 import { vacancyRecords } from './dataset';

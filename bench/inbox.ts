@@ -9,15 +9,15 @@
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { authorizerContext } from '../lambda/auth/context';
-import { INDEX_SETTLE_MS } from '../lambda/config/recovery-waits';
-import { parseImportFile } from '../lambda/import/file';
-import { importVacancies } from '../lambda/import/import';
-import { s3EventReceiver } from '../lambda/inbox/receiver';
+import { parseImportFile } from '../lambda/domain/import/file';
+import { importVacancies } from '../lambda/domain/import/import';
+import { authorizerContext } from '../lambda/domain/keys/context';
+import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
+import { s3EventReceiver } from '../lambda/functions/inbox/receiver';
 
-import { vacanciesConfiguration } from '../lambda/vacancies/configuration';
-import { createVacancyRepository } from '../lambda/vacancies/reads/repository';
-import { createVacanciesHandler } from '../lambda/vacancies/route-handler';
+import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
+import { createVacancyRepository } from '../lambda/functions/vacancies/reads/repository';
+import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext } from '../lib/local/lambda-runtime';

@@ -5,7 +5,7 @@
  * benchmark uses it for the size of an index entry and for write units, which the embedded engine reports
  * only for the table (not for the index writes DynamoDB also bills).
  */
-import { VACANCIES_TABLE } from '../lambda/schema/tables';
+import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 

@@ -6,22 +6,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { authorizerContext } from '../lambda/auth/context';
-import { INDEX_SETTLE_MS } from '../lambda/config/recovery-waits';
-import { VACANCY_RESOURCE } from '../lambda/http/routes';
-import { parseImportFile } from '../lambda/import/file';
-import { importVacancies } from '../lambda/import/import';
-import { validateVacancyRecord } from '../lambda/import/record';
-
-import { VACANCIES_TABLE } from '../lambda/schema/tables';
-import { expiredIfPast, toVacancyItem } from '../lambda/schema/vacancy-item';
-import { recountSummary } from '../lambda/store/recount';
-import { zoneClock } from '../lambda/time/zone-clock';
-import { vacanciesConfiguration } from '../lambda/vacancies/configuration';
-import { createVacancyRepository, type VacancyRepository } from '../lambda/vacancies/reads/repository';
-import { lastPage } from '../lambda/vacancies/request/pagination';
-import type { ListingResponse } from '../lambda/vacancies/request/types';
-import { createVacanciesHandler } from '../lambda/vacancies/route-handler';
+import { parseImportFile } from '../lambda/domain/import/file';
+import { importVacancies } from '../lambda/domain/import/import';
+import { validateVacancyRecord } from '../lambda/domain/import/record';
+import { authorizerContext } from '../lambda/domain/keys/context';
+import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
+import { expiredIfPast, toVacancyItem } from '../lambda/domain/schema/vacancy-item';
+import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
+import { recountSummary } from '../lambda/domain/store/recount';
+import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
+import {
+  createVacancyRepository,
+  type VacancyRepository,
+} from '../lambda/functions/vacancies/reads/repository';
+import { lastPage } from '../lambda/functions/vacancies/request/pagination';
+import type { ListingResponse } from '../lambda/functions/vacancies/request/types';
+import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
+import { VACANCY_RESOURCE } from '../lambda/platform/http/routes';
+import { zoneClock } from '../lambda/platform/time/zone-clock';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext } from '../lib/local/lambda-runtime';

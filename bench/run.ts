@@ -6,10 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
-import { FUNCTION_LIMITS } from '../lambda/config/defaults';
-import { createDynamoDBClient } from '../lambda/dynamodb/client';
-import { createDocumentClient } from '../lambda/dynamodb/document-client';
-import { ACTIVE_INDEX, SEARCH_INDEX } from '../lambda/schema/tables';
+import { ACTIVE_INDEX, SEARCH_INDEX } from '../lambda/domain/schema/tables';
+import { FUNCTION_LIMITS } from '../lambda/platform/defaults';
+import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
 import { FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';
 import { type BundleName, type BundleResult, measureBundles } from './bundles';
 import { startEngine } from './engine';

@@ -6,11 +6,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDynamoDBClient } from '../lambda/dynamodb/client';
-import { createDocumentClient } from '../lambda/dynamodb/document-client';
-import { writeVacancies } from '../lambda/import/import';
-import { validateVacancyRecord } from '../lambda/import/record';
-import { zoneClock } from '../lambda/time/zone-clock';
+import { writeVacancies } from '../lambda/domain/import/import';
+import { validateVacancyRecord } from '../lambda/domain/import/record';
+import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
+import { zoneClock } from '../lambda/platform/time/zone-clock';
 import { startLocalApi } from '../lib/local/local-api';
 import { addEndpoint } from '../lib/ops/webhooks';
 import { DEFAULT_SETTINGS } from '../lib/settings';

@@ -22,7 +22,7 @@ import {
   type TableNames,
   VACANCIES_TABLE,
   VENDORS_TABLE,
-} from '../lambda/schema/tables';
+} from '../lambda/domain/schema/tables';
 
 /** Table names for a local engine: the logical names, optionally behind a prefix (tests use one per file). */
 export function localTableNames(prefix = ''): TableNames {

@@ -1,11 +1,11 @@
-import { type FunctionName, SERVICE_NAME } from '../lambda/config/defaults';
+import type { TableNames } from '../lambda/domain/schema/tables';
 import {
   DYNAMODB_ENDPOINT_VARIABLE,
   FUNCTION_ENVIRONMENTS,
   TABLE_VARIABLES,
-} from '../lambda/config/environment';
-import { FUNCTION_SETTINGS, type FunctionSettings } from '../lambda/config/function-settings';
-import type { TableNames } from '../lambda/schema/tables';
+} from '../lambda/domain/settings/environment';
+import { FUNCTION_SETTINGS, type FunctionSettings } from '../lambda/domain/settings/function-settings';
+import { type FunctionName, SERVICE_NAME } from '../lambda/platform/defaults';
 
 /** How a setting's value is written into its environment variable; the setting's check reads it back. */
 export function writeSetting(value: unknown): string {
@@ -18,7 +18,7 @@ export function writeSetting(value: unknown): string {
 
 /**
  * The environment of one function, from the deployment's settings and its tables: the one way the stack, the
- * local server and the benchmark configure a function (`lambda/config/environment.ts` declares what each takes and
+ * local server and the benchmark configure a function (`lambda/domain/settings/environment.ts` declares what each takes and
  * reads it back). Table names may be CloudFormation tokens. `dynamodbEndpoint` only for a non-AWS engine.
  */
 export function functionEnvironment(

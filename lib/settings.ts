@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { flag, matching, oneOf, text, whole } from '../lambda/config/checks';
+import { flag, matching, oneOf, text, whole } from '../lambda/domain/settings/checks';
 import {
   checkSetting,
   FUNCTION_SETTINGS,
   notAllowed,
   type SettingDefinition,
   SettingError,
-} from '../lambda/config/function-settings';
+} from '../lambda/domain/settings/function-settings';
 import {
   BROWSER_TIER,
   BURST_LIMIT_MAX,
@@ -16,7 +16,7 @@ import {
   type RateTier,
   TIER_NAME,
   withBrowserTier,
-} from '../lambda/config/rate-tiers';
+} from '../lambda/domain/settings/rate-tiers';
 import { canonicalTimeZone } from './time-zone';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
@@ -36,7 +36,7 @@ const WAF_RATE_LIMIT_MIN = 10;
 
 /**
  * Every deployment setting (docs/operating.md#settings), written once: its default, its check and what it allows.
- * The functions' own settings come from `lambda/config/function-settings.ts`, with the very checks the functions
+ * The functions' own settings come from `lambda/domain/settings/function-settings.ts`, with the very checks the functions
  * apply at cold start; only the time zone is made canonical first (`asia/baku` → `Asia/Baku`), with `Intl`, which
  * the functions do without.
  */

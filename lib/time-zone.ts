@@ -1,4 +1,4 @@
-import { isTimeZone } from '../lambda/time/zone-clock';
+import { isTimeZone } from '../lambda/platform/time/zone-clock';
 
 /**
  * The canonical name of an IANA time zone (`asia/baku` → `Asia/Baku`), or undefined for anything else —

@@ -4,8 +4,8 @@
  * The server records them in its vendors table when it starts; `vacancy-admin --endpoint` reads them there.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateTier } from '../../lambda/config/rate-tiers';
-import { LOCAL_DEPLOYMENT_ITEM_KEY } from '../../lambda/schema/vendors';
+import { LOCAL_DEPLOYMENT_ITEM_KEY } from '../../lambda/domain/schema/vendors';
+import type { RateTier } from '../../lambda/domain/settings/rate-tiers';
 import type { ServiceSettings } from '../settings';
 
 /** The local server's settings that the ops CLI uses. */

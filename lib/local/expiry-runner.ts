@@ -3,7 +3,7 @@
  * time zone begins — where the deployed schedule runs it hourly — so that a vacancy whose deadline passed leaves the
  * local listing as it would leave the deployed one.
  */
-import type { ZoneClock } from '../../lambda/time/zone-clock';
+import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 
 /** How the runner runs. */
 export interface ExpiryRunnerOptions {

@@ -30,19 +30,19 @@ import type {
   APIGatewayTokenAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
-import { authorizedVendor } from '../../lambda/auth/context';
-import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/config/defaults';
-import { preflightHeaders } from '../../lambda/http/cors';
-import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/http/errors';
+import { authorizedVendor } from '../../lambda/domain/keys/context';
+import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
+import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/platform/defaults';
+import { preflightHeaders } from '../../lambda/platform/http/cors';
+import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/platform/http/errors';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   METHOD_NOT_ALLOWED,
   renderGatewayResponse,
-} from '../../lambda/http/gateway-responses';
-import { matchRoute } from '../../lambda/http/routes';
+} from '../../lambda/platform/http/gateway-responses';
+import { matchRoute } from '../../lambda/platform/http/routes';
 import { lambdaContext } from './lambda-runtime';
 import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';

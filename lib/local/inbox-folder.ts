@@ -13,11 +13,11 @@ import { constants, type Stats, watch } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { handleInboxKey, type InboxObjects, type OpenedObject } from '../../lambda/inbox/inbox';
-import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
-import type { FileReport } from '../../lambda/inbox/report';
-import type { TableNames } from '../../lambda/schema/tables';
-import type { ZoneClock } from '../../lambda/time/zone-clock';
+import type { TableNames } from '../../lambda/domain/schema/tables';
+import { handleInboxKey, type InboxObjects, type OpenedObject } from '../../lambda/functions/inbox/inbox';
+import { INBOX_FOLDERS } from '../../lambda/functions/inbox/layout';
+import type { FileReport } from '../../lambda/functions/inbox/report';
+import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 
 /** How long a file must stand still before it is taken. */
 const SETTLE_MS = 250;

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { awsFailure } from '../../lambda/aws/failure';
-import { FUNCTION_LIMITS, FUNCTION_NAMES, type FunctionName } from '../../lambda/config/defaults';
-import { createDynamoDBClient } from '../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import type { TableNames } from '../../lambda/schema/tables';
-import { zoneClock } from '../../lambda/time/zone-clock';
-import type { Resolver } from '../../lambda/webhooks/address-guard';
-import type { DeliveryAttempt } from '../../lambda/webhooks/dispatcher';
+import type { TableNames } from '../../lambda/domain/schema/tables';
+import type { Resolver } from '../../lambda/functions/webhooks/address-guard';
+import type { DeliveryAttempt } from '../../lambda/functions/webhooks/dispatcher';
+import { awsFailure } from '../../lambda/platform/aws/failure';
+import { FUNCTION_LIMITS, FUNCTION_NAMES, type FunctionName } from '../../lambda/platform/defaults';
+import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
+import { zoneClock } from '../../lambda/platform/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
 import { functionEnvironment } from '../function-environment';
@@ -144,7 +144,7 @@ function listen(server: Server, port: number): Promise<number> {
 
 /**
  * Starts the whole API on localhost: a DynamoDB engine (the embedded one, or the one given) with the tables of
- * `lambda/schema/tables.ts` (created if missing), the seed, and an HTTP server that plays API Gateway around the
+ * `lambda/domain/schema/tables.ts` (created if missing), the seed, and an HTTP server that plays API Gateway around the
  * real Lambda entry points (`lambda/*\/handler.ts`), which read their configuration from the environment exactly
  * as on AWS. Pagination URLs are built from the server's own address (`PUBLIC_BASE_URL`), never from a request.
  * One local API per process: the entry points configure themselves once, when first imported.
@@ -252,7 +252,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     await guards.started;
 
     // The expiry job, as the schedule runs it: now, and after each day boundary of the service zone.
-    const expiryHandler = (await import('../../lambda/expiry/handler')).handler;
+    const expiryHandler = (await import('../../lambda/functions/expiry/handler')).handler;
     expiry = startExpiryRunner({
       clock: zoneClock(settings.serviceTimeZone),
       run: () =>
@@ -308,8 +308,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     }
 
     const handlers: GatewayHandlers = {
-      authorizer: (await import('../../lambda/auth/handler')).handler,
-      listing: (await import('../../lambda/vacancies/handler')).handler,
+      authorizer: (await import('../../lambda/functions/authorizer/handler')).handler,
+      listing: (await import('../../lambda/functions/vacancies/handler')).handler,
     };
     answerRefusedRequests(server);
     server.on('request', (_request, response) => {

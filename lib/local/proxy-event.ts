@@ -4,7 +4,12 @@
  * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { LISTING_PATH, type Route, VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../lambda/http/routes';
+import {
+  LISTING_PATH,
+  type Route,
+  VACANCY_ID_PARAMETER,
+  VACANCY_RESOURCE,
+} from '../../lambda/platform/http/routes';
 
 /** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
 export function namedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
@@ -35,7 +40,7 @@ export interface ListingEventInput {
   readonly query?: string;
   /** Each header's values, under the name the client first wrote it with. */
   readonly headers?: ReadonlyMap<string, readonly string[]>;
-  /** The authorizer's context (`lambda/auth/context.ts`); null when no authorizer ran. */
+  /** The authorizer's context (`lambda/domain/keys/context.ts`); null when no authorizer ran. */
   readonly authorizer: Record<string, unknown> | null;
   readonly requestId: string;
   /** The API's own domain name (`requestContext.domainName`), never the client's `Host`. */

@@ -3,7 +3,7 @@
  * usage key, with the rate and burst of the vendor's tier, under the stage's own bucket — the same settings as
  * the deployed usage plans and stage.
  */
-import { findTier, type RateTier } from '../../lambda/config/rate-tiers';
+import { findTier, type RateTier } from '../../lambda/domain/settings/rate-tiers';
 
 /** A token bucket: holds up to `burst` tokens, refilled at `rate` a second; a request takes one. */
 export class TokenBucket {

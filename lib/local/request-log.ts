@@ -9,10 +9,10 @@
  * parameters' names are enough to see what was asked), headers, the key.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { reportKey } from '../../lambda/inbox/layout';
-import { type FileReport, inboxLogLine } from '../../lambda/inbox/report';
-import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/observability/log-fields';
-import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/webhooks/dispatcher';
+import { reportKey } from '../../lambda/functions/inbox/layout';
+import { type FileReport, inboxLogLine } from '../../lambda/functions/inbox/report';
+import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/functions/webhooks/dispatcher';
+import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/platform/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
 
 /** The formats of `npm start -- --log-format`. */

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { writeVacancies } from '../../lambda/import/import';
-import { parseRecordJson, validateVacancyRecord } from '../../lambda/import/record';
-import type { TableNames } from '../../lambda/schema/tables';
-import type { Vacancy } from '../../lambda/schema/vacancy';
+import { writeVacancies } from '../../lambda/domain/import/import';
+import { parseRecordJson, validateVacancyRecord } from '../../lambda/domain/import/record';
+import type { TableNames } from '../../lambda/domain/schema/tables';
+import type { Vacancy } from '../../lambda/domain/schema/vacancy';
 import {
   isVendorId,
   KEY_ORIGIN_RULE,
@@ -12,9 +12,9 @@ import {
   VENDOR_ID_RULE,
   VENDOR_STATUSES,
   type VendorStatus,
-} from '../../lambda/schema/vendors';
-import { normalizeUrl } from '../../lambda/schema/web-url';
-import type { ZoneClock } from '../../lambda/time/zone-clock';
+} from '../../lambda/domain/schema/vendors';
+import { normalizeUrl } from '../../lambda/domain/schema/web-url';
+import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { putVendor } from '../ops/vendors';
 

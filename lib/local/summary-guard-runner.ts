@@ -1,6 +1,6 @@
 /**
  * The summaries' guards in the local server (docs/design.md#a-kill-timeline): the runtime's policy
- * (`lambda/store/summary-guard.ts`), the same the deployed expiry function runs when a one-time schedule fires, on
+ * (`lambda/domain/store/summary-guard.ts`), the same the deployed expiry function runs when a one-time schedule fires, on
  * timers of this process. A writer here may be another process (a CLI import against the server's engine) that
  * cannot reach those timers, so the server arms them itself: at start — what a killed run left, the server's own
  * among them — and after each write to the vendors table it did not make (a lease taken, renewed or let go), it reads
@@ -8,22 +8,22 @@
  * already be taken over. Reads of the local engine cost nothing; nothing runs while nothing is written.
  */
 
-import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
-import { LATE_WRITE_MS } from '../../lambda/config/recovery-waits';
-import { createDynamoDBClient } from '../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import { queryAll } from '../../lambda/dynamodb/query-all';
-import { needsRecount } from '../../lambda/schema/summary';
-import { type TableNames, VENDOR_INDEXES } from '../../lambda/schema/tables';
-import { ITEM_KIND } from '../../lambda/schema/vendors';
-import { serverClock } from '../../lambda/store/clock';
+import { needsRecount } from '../../lambda/domain/schema/summary';
+import { type TableNames, VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
+import { ITEM_KIND } from '../../lambda/domain/schema/vendors';
+import { LATE_WRITE_MS } from '../../lambda/domain/settings/recovery-waits';
+import { serverClock } from '../../lambda/domain/store/clock';
 import {
   guardNeeded,
   type RecoveryOutcome,
   recoverSummary,
   type SummaryGuardTimer,
-} from '../../lambda/store/summary-guard';
-import { SummaryStore } from '../../lambda/store/summary-store';
+} from '../../lambda/domain/store/summary-guard';
+import { SummaryStore } from '../../lambda/domain/store/summary-store';
+import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
+import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
+import { queryAll } from '../../lambda/platform/dynamodb/query-all';
 import type { EngineWrite } from './embedded-dynamodb';
 
 /** The user agent of the guards' own requests: their writes (a recount's) start no sweep. */

@@ -1,5 +1,5 @@
 /**
- * Webhooks in the local server (docs/design.md#webhooks): the runtime's dispatch (`lambda/webhooks/dispatcher.ts`),
+ * Webhooks in the local server (docs/design.md#webhooks): the runtime's dispatch (`lambda/functions/webhooks/dispatcher.ts`),
  * the same code the deployed function runs, woken the way DynamoDB Streams wake it on AWS — by the writes the
  * embedded engine receives, not by a timer — with retries, settling changes and the guards of leases on timers of
  * this process. At start it wakes every endpoint: one that a killed server left with work (an event pending, changes
@@ -8,24 +8,24 @@
  */
 
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { createChangeFeedReader } from '../../lambda/change-feed/reader';
-import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
-import { capacityUnits } from '../../lambda/dynamodb/capacity';
-import { createDynamoDBClient } from '../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import type { TableNames } from '../../lambda/schema/tables';
-import { serverClock } from '../../lambda/store/clock';
-import { SummaryReader } from '../../lambda/store/summary-reader';
-import type { Resolver } from '../../lambda/webhooks/address-guard';
-import { attemptDelivery } from '../../lambda/webhooks/delivery';
+import { createChangeFeedReader } from '../../lambda/domain/change-feed/reader';
+import type { TableNames } from '../../lambda/domain/schema/tables';
+import { serverClock } from '../../lambda/domain/store/clock';
+import { SummaryReader } from '../../lambda/domain/store/summary-reader';
+import type { Resolver } from '../../lambda/functions/webhooks/address-guard';
+import { attemptDelivery } from '../../lambda/functions/webhooks/delivery';
 import {
   createDispatcher,
   type DeliveryAttempt,
   type DispatchReport,
-} from '../../lambda/webhooks/dispatcher';
-import type { DisabledReason, WebhookEndpoint } from '../../lambda/webhooks/endpoint';
-import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
-import { delayUntil, replacesHeld } from '../../lambda/webhooks/wake-up';
+} from '../../lambda/functions/webhooks/dispatcher';
+import type { DisabledReason, WebhookEndpoint } from '../../lambda/functions/webhooks/endpoint';
+import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
+import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
+import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
+import { capacityUnits } from '../../lambda/platform/dynamodb/capacity';
+import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import type { EngineWrite } from './embedded-dynamodb';
 
 /** The user agent of the dispatch's own requests: its writes (leases, positions) wake nothing. */
@@ -112,7 +112,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
       }),
     async wakeAt(endpoint, at) {
       // This process outlives every run: a wake-up, due soon or late, is its timer — one an endpoint, the earliest
-      // asked, as in a run on AWS (lambda/webhooks/wake-up.ts).
+      // asked, as in a run on AWS (lambda/functions/webhooks/wake-up.ts).
       const existing = timers.get(endpoint.endpointId);
       if (stopped || !replacesHeld(existing?.at, at)) return;
       if (existing) clearTimeout(existing.timer);

@@ -5,11 +5,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../lambda/auth/key-lookup';
-import { isConditionFailed } from '../../lambda/aws/failure';
-import { queryAll } from '../../lambda/dynamodb/query-all';
-import { VENDOR_INDEXES } from '../../lambda/schema/tables';
-import { type ApiKey, apiKeyItemKey, ITEM_KIND, type KeyKind } from '../../lambda/schema/vendors';
+import { VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
+import { type ApiKey, apiKeyItemKey, ITEM_KIND, type KeyKind } from '../../lambda/domain/schema/vendors';
+import { hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
+import { isConditionFailed } from '../../lambda/platform/aws/failure';
+import { queryAll } from '../../lambda/platform/dynamodb/query-all';
 import { getVendorRecord } from './vendors';
 
 /**

@@ -14,8 +14,8 @@ import {
   GetUsagePlanKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { awsFailure } from '../../lambda/aws/failure';
-import { BROWSER_TIER } from '../../lambda/config/rate-tiers';
+import { BROWSER_TIER } from '../../lambda/domain/settings/rate-tiers';
+import { awsFailure } from '../../lambda/platform/aws/failure';
 import { generateUsageKey, saveVendorBrowserUsage, saveVendorUsage, type VendorRecord } from './vendors';
 
 /**

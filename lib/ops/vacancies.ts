@@ -1,16 +1,14 @@
 /**
  * The operator's changes to vacancies (docs/operating.md#the-ops-cli, #upkeep): a status, a deletion — addressed by id, the
  * table's key — and the purge of old tombstones, addressed through the change index. Each goes through the writers
- * (`lambda/store/writers.ts`), so it stamps when the vacancy changed and moves its vendor's summary. No Scan, ever.
+ * (`lambda/domain/store/writers.ts`), so it stamps when the vacancy changed and moves its vendor's summary. No Scan, ever.
  */
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { settledBefore } from '../../lambda/change-feed/settle';
-import { queryPages } from '../../lambda/dynamodb/query-all';
-import { changeKey } from '../../lambda/schema/change-index';
-
-import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/schema/tables';
-import type { VacancyStatus } from '../../lambda/schema/vacancy';
+import { settledBefore } from '../../lambda/domain/change-feed/settle';
+import { changeKey } from '../../lambda/domain/schema/change-index';
+import { CHANGE_INDEX, ITEM, type TableNames } from '../../lambda/domain/schema/tables';
+import type { VacancyStatus } from '../../lambda/domain/schema/vacancy';
 import {
   expiredIfPast,
   fromVacancyItem,
@@ -20,11 +18,12 @@ import {
   toTombstone,
   toVacancyItem,
   type VacancyItem,
-} from '../../lambda/schema/vacancy-item';
-import type { SummaryGuardTimer } from '../../lambda/store/summary-guard';
-import { SummaryStore } from '../../lambda/store/summary-store';
-import { VacancyWriters } from '../../lambda/store/writers';
-import type { ZoneClock } from '../../lambda/time/zone-clock';
+} from '../../lambda/domain/schema/vacancy-item';
+import type { SummaryGuardTimer } from '../../lambda/domain/store/summary-guard';
+import { SummaryStore } from '../../lambda/domain/store/summary-store';
+import { VacancyWriters } from '../../lambda/domain/store/writers';
+import { queryPages } from '../../lambda/platform/dynamodb/query-all';
+import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 
 /** What a change found and did. */
 export type VacancyChange =
@@ -43,7 +42,7 @@ export interface ChangeOptions {
   readonly clock?: ZoneClock | undefined;
   /** The clock of change times (ms); the writers' own unless given. */
   readonly now?: () => number;
-  /** The timer of the summary leases' guards (`lambda/store/summary-guard.ts`). */
+  /** The timer of the summary leases' guards (`lambda/domain/store/summary-guard.ts`). */
   readonly guard?: SummaryGuardTimer | undefined;
 }
 

@@ -1,18 +1,18 @@
 /** The operator's writes and listings of vendors (docs/operating.md#vendors-and-keys). Each addresses what it touches by key. */
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../../lambda/aws/failure';
-import { DEFAULT_RATE_TIER } from '../../lambda/config/rate-tiers';
-import { queryAll } from '../../lambda/dynamodb/query-all';
-import { VENDOR_INDEXES } from '../../lambda/schema/tables';
+import { VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
 import {
   ITEM_KIND,
   type Vendor,
   type VendorStatus,
   type VendorUsageKeyRecord,
   vendorItemKey,
-} from '../../lambda/schema/vendors';
-import { SummaryStore } from '../../lambda/store/summary-store';
+} from '../../lambda/domain/schema/vendors';
+import { DEFAULT_RATE_TIER } from '../../lambda/domain/settings/rate-tiers';
+import { SummaryStore } from '../../lambda/domain/store/summary-store';
+import { isConditionFailed } from '../../lambda/platform/aws/failure';
+import { queryAll } from '../../lambda/platform/dynamodb/query-all';
 
 /** A vendor as the ops CLI sees it: with what it keeps about the vendor's API Gateway key. */
 export type VendorRecord = Vendor & VendorUsageKeyRecord;

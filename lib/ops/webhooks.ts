@@ -1,6 +1,6 @@
 /**
  * The operator's writes of webhook endpoints (docs/operating.md#webhooks): add, list, enable, disable, remove,
- * rotate the secret. The dispatch's own reads and writes are the runtime's (`lambda/webhooks/endpoint-store.ts`).
+ * rotate the secret. The dispatch's own reads and writes are the runtime's (`lambda/functions/webhooks/endpoint-store.ts`).
  * A secret is returned by `addEndpoint` and `rotateSecret` only, to be shown once; `listEndpoints` never has it.
  */
 
@@ -13,14 +13,11 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailed } from '../../lambda/aws/failure';
-import { settledBefore } from '../../lambda/change-feed/settle';
-import { queryAll } from '../../lambda/dynamodb/query-all';
-import { changeKey } from '../../lambda/schema/change-index';
-
-import { VENDOR_INDEXES } from '../../lambda/schema/tables';
-import { ITEM_KIND } from '../../lambda/schema/vendors';
-import { serverClock } from '../../lambda/store/clock';
+import { settledBefore } from '../../lambda/domain/change-feed/settle';
+import { changeKey } from '../../lambda/domain/schema/change-index';
+import { VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
+import { ITEM_KIND } from '../../lambda/domain/schema/vendors';
+import { serverClock } from '../../lambda/domain/store/clock';
 import {
   MAX_ENDPOINTS_PER_VENDOR,
   PREVIOUS_SECRET_MS,
@@ -28,8 +25,10 @@ import {
   type WebhookEndpoint,
   webhookItemKey,
   webhookUrlProblem,
-} from '../../lambda/webhooks/endpoint';
-import { SECRET_PREFIX } from '../../lambda/webhooks/signature';
+} from '../../lambda/functions/webhooks/endpoint';
+import { SECRET_PREFIX } from '../../lambda/functions/webhooks/signature';
+import { isConditionFailed } from '../../lambda/platform/aws/failure';
+import { queryAll } from '../../lambda/platform/dynamodb/query-all';
 import { UserError } from './errors';
 
 /** A new secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks allows 24 to 64). */
@@ -226,7 +225,7 @@ async function freePlace(
 /**
  * Adds an endpoint for a vendor: its URL checked (one line when refused), a place taken among the vendor's
  * `MAX_ENDPOINTS_PER_VENDOR` (atomically: `takePlace`), a new secret, and its position the moment it was added by the
- * service's clock — DynamoDB's, as bounded from its answers (`lambda/store/clock.ts`), whatever the operator's
+ * service's clock — DynamoDB's, as bounded from its answers (`lambda/domain/store/clock.ts`), whatever the operator's
  * clock says (`localNow`, which tests skew). The first event has the changes after it, and those of the few seconds
  * before.
  */
@@ -256,7 +255,7 @@ export async function addEndpoint(
       secret: newWebhookSecret(),
       status: 'enabled',
       // The moment it was added, less the index's settle window: a change written just after the add may carry a
-      // stamp a second earlier (lambda/store/clock.ts). It is sent rather than missed — at least once, as a sync
+      // stamp a second earlier (lambda/domain/store/clock.ts). It is sent rather than missed — at least once, as a sync
       // delivers.
       position: changeKey(settledBefore(at), 0),
       createdAt: at,

@@ -9,10 +9,10 @@ import { aws_lambda_nodejs as nodejs } from 'aws-cdk-lib';
  *
  * ESM output (tree-shaken better than CommonJS, and what Node 24 prefers), minified, source maps without the
  * sources embedded (smaller files; a bundle reads its map only when a stack trace is formatted, and the trace
- * then points at the TypeScript lines: lambda/observability/stack-traces.ts), `module` entry points
+ * then points at the TypeScript lines: lambda/platform/observability/stack-traces.ts), `module` entry points
  * first, and the AWS SDK bundled rather than taken from the runtime, so the deployed SDK is the tested one — with
  * its default credential chain reduced to the environment, where Lambda puts the role's credentials
- * (lambda/aws/environment-credentials.ts).
+ * (lambda/platform/aws/environment-credentials.ts).
  */
 export const ESBUILD_SETTINGS = {
   platform: 'node',
@@ -23,7 +23,7 @@ export const ESBUILD_SETTINGS = {
   sourcesContent: false,
   mainFields: ['module', 'main'],
   // Resolved from the project root, where both esbuild and `NodejsFunction` run it.
-  alias: { '@aws-sdk/credential-provider-node': './lambda/aws/environment-credentials.ts' },
+  alias: { '@aws-sdk/credential-provider-node': './lambda/platform/aws/environment-credentials.ts' },
   // Some bundled CommonJS dependencies call `require` for Node built-ins; ESM has no `require` of its own.
   banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
 } as const;
@@ -53,7 +53,7 @@ export function functionsBuildId(): string {
 export interface BundleOptions {
   /**
    * Whether Powertools Metrics is bundled: only under the `detailed` monitoring profile; the `default` one
-   * publishes none, and its bundles leave it out (lambda/observability/metrics.ts, docs/design.md#cold-start).
+   * publishes none, and its bundles leave it out (lambda/platform/observability/metrics.ts, docs/design.md#cold-start).
    */
   readonly metrics: boolean;
 }
@@ -63,7 +63,7 @@ export const DEFAULT_BUNDLE: BundleOptions = { metrics: false };
 
 /**
  * esbuild's `define` of the functions: the build id, whether metrics are bundled, and that the bundle maps its stack
- * traces through its source map when one is read (lambda/observability/stack-traces.ts).
+ * traces through its source map when one is read (lambda/platform/observability/stack-traces.ts).
  */
 export const esbuildDefine = ({ metrics }: BundleOptions) => ({
   VVA_BUILD_ID: JSON.stringify(functionsBuildId()),
@@ -77,7 +77,7 @@ export const esbuildDefine = ({ metrics }: BundleOptions) => ({
  */
 export const FUNCTION_NODE_OPTIONS: readonly string[] = [];
 
-/** The metrics modules a build without metrics resolves to `lambda/observability/metrics-left-out.ts`. */
+/** The metrics modules a build without metrics resolves to `lambda/platform/observability/metrics-left-out.ts`. */
 const METRICS_MODULES = [
   '@aws-lambda-powertools/metrics',
   '@aws-lambda-powertools/metrics/middleware',
@@ -85,7 +85,7 @@ const METRICS_MODULES = [
 
 /** esbuild's `alias` of a build: `ESBUILD_SETTINGS.alias`, and Powertools Metrics left out unless bundled. */
 export function esbuildAlias({ metrics }: BundleOptions): Record<string, string> {
-  const leftOut = './lambda/observability/metrics-left-out.ts';
+  const leftOut = './lambda/platform/observability/metrics-left-out.ts';
   return {
     ...ESBUILD_SETTINGS.alias,
     ...(metrics ? {} : Object.fromEntries(METRICS_MODULES.map((module) => [module, leftOut]))),

@@ -6,7 +6,7 @@ import {
   Token,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { SettingError } from '../../lambda/config/function-settings';
+import { SettingError } from '../../lambda/domain/settings/function-settings';
 import type { ServiceSettings } from '../settings';
 
 /** What the custom domain is built from. */

@@ -6,7 +6,7 @@ import {
   type TableDefinition,
   VACANCIES_TABLE,
   VENDORS_TABLE,
-} from '../../lambda/schema/tables';
+} from '../../lambda/domain/schema/tables';
 
 /** Options that apply to every table of a deployment. */
 export interface DataTablesProps {
@@ -40,7 +40,7 @@ function globalIndexProps(index: GlobalIndexDefinition): dynamodb.GlobalSecondar
 }
 
 /**
- * The service's DynamoDB tables, built from the definitions in `lambda/schema/tables.ts`: on-demand billing,
+ * The service's DynamoDB tables, built from the definitions in `lambda/domain/schema/tables.ts`: on-demand billing,
  * point-in-time recovery, encryption at rest (AWS owned key), and — unless `destroyOnRemoval` — deletion
  * protection with a `RETAIN` removal policy, so vendor data survives a mistaken `cdk destroy`.
  */

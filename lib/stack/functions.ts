@@ -5,17 +5,17 @@ import {
   RemovalPolicy,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { FUNCTION_LIMITS } from '../../lambda/config/defaults';
-import { SUMMARY_KEY_PATTERN } from '../../lambda/schema/summary';
+import { SUMMARY_KEY_PATTERN } from '../../lambda/domain/schema/summary';
 import {
   ACTIVE_INDEX,
   CHANGE_INDEX,
   EXPIRY_INDEX,
   SEARCH_INDEX,
   VENDOR_INDEXES,
-} from '../../lambda/schema/tables';
-import { vendorItemKey } from '../../lambda/schema/vendors';
-import { webhookItemKey } from '../../lambda/webhooks/endpoint';
+} from '../../lambda/domain/schema/tables';
+import { vendorItemKey } from '../../lambda/domain/schema/vendors';
+import { webhookItemKey } from '../../lambda/functions/webhooks/endpoint';
+import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
@@ -62,13 +62,13 @@ export class ServiceFunctions extends Construct {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       tracing: settings.tracing,
-      // Metrics, bundled and on, only under the detailed profile (lambda/observability/metrics.ts).
+      // Metrics, bundled and on, only under the detailed profile (lambda/platform/observability/metrics.ts).
       bundle,
     };
 
     this.authorizer = new ApiFunction(this, 'Authorizer', {
       ...common,
-      entry: entry('auth/handler.ts'),
+      entry: entry('functions/authorizer/handler.ts'),
       description: 'Vendor Vacancy API: resolves a Bearer API key to its vendor',
       limits: FUNCTION_LIMITS.authorizer,
       environment: environmentOf('authorizer'),
@@ -79,7 +79,7 @@ export class ServiceFunctions extends Construct {
 
     this.listing = new ApiFunction(this, 'Listing', {
       ...common,
-      entry: entry('vacancies/handler.ts'),
+      entry: entry('functions/vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
       limits: FUNCTION_LIMITS.listing,
       environment: environmentOf('listing'),
@@ -105,7 +105,7 @@ export class ServiceFunctions extends Construct {
     const index = (table: dynamodb.ITable, name: string) => `${table.tableArn}/index/${name}`;
     this.expiry = new ApiFunction(this, 'Expiry', {
       ...common,
-      entry: entry('expiry/handler.ts'),
+      entry: entry('functions/expiry/handler.ts'),
       description: 'Vendor Vacancy API: records expired vacancies, and counts untrusted summaries anew',
       limits: FUNCTION_LIMITS.expiry,
       environment: environmentOf('expiry'),
@@ -136,7 +136,7 @@ export class ServiceFunctions extends Construct {
 
     this.inbox = new ApiFunction(this, 'Inbox', {
       ...common,
-      entry: entry('inbox/handler.ts'),
+      entry: entry('functions/inbox/handler.ts'),
       description: 'Vendor Vacancy API: imports the files put under incoming/ in the inbox bucket',
       limits: FUNCTION_LIMITS.inbox,
       environment: environmentOf('inbox'),
@@ -172,7 +172,7 @@ export class ServiceFunctions extends Construct {
 
     this.webhooks = new ApiFunction(this, 'Webhooks', {
       ...common,
-      entry: entry('webhooks/handler.ts'),
+      entry: entry('functions/webhooks/handler.ts'),
       description: "Vendor Vacancy API: sends vendors' webhook events when their vacancies change",
       limits: FUNCTION_LIMITS.webhooks,
       environment: environmentOf('webhooks'),

@@ -11,13 +11,13 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { INBOX_FOLDERS } from '../../lambda/inbox/layout';
+import { INBOX_FOLDERS } from '../../lambda/functions/inbox/layout';
 import { deadLetterQueue } from './dead-letters';
 import { acknowledgeWildcardResources } from './nag';
 
 /** What the inbox is built from. */
 export interface InboxProps {
-  /** The import function (`lambda/inbox/handler.ts`); the inbox grants it its objects. */
+  /** The import function (`lambda/functions/inbox/handler.ts`); the inbox grants it its objects. */
   readonly function: lambda.IFunction & { readonly role?: iam.IRole | undefined };
   readonly removalPolicy: RemovalPolicy;
 }

@@ -1,6 +1,6 @@
 import { type aws_apigateway as apigateway, Validations, aws_wafv2 as wafv2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { ERROR_MESSAGES, errorEnvelope } from '../../lambda/http/errors';
+import { ERROR_MESSAGES, errorEnvelope } from '../../lambda/platform/http/errors';
 import type { ServiceSettings } from '../settings';
 
 /** What the rate tiers are built from. */

@@ -6,17 +6,17 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { BEARER_HEADER_PATTERN } from '../../lambda/auth/bearer';
-import { EXPOSED_HEADERS, preflightHeaders } from '../../lambda/http/cors';
-import { ERROR_HEADERS } from '../../lambda/http/errors';
+import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
+import { EXPOSED_HEADERS, preflightHeaders } from '../../lambda/platform/http/cors';
+import { ERROR_HEADERS } from '../../lambda/platform/http/errors';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   type GatewayResponseType,
   gatewayResponseTemplate,
   METHOD_NOT_ALLOWED,
-} from '../../lambda/http/gateway-responses';
-import { ROUTES } from '../../lambda/http/routes';
+} from '../../lambda/platform/http/gateway-responses';
+import { ROUTES } from '../../lambda/platform/http/routes';
 import type { ServiceSettings } from '../settings';
 import type { ServiceFunctions } from './functions';
 

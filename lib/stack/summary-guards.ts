@@ -6,7 +6,7 @@ import {
   aws_scheduler as scheduler,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { SUMMARY_GUARD_VARIABLES } from '../../lambda/config/environment';
+import { SUMMARY_GUARD_VARIABLES } from '../../lambda/domain/settings/environment';
 import { acknowledgeWildcardResources } from './nag';
 
 /** What the summaries' guards are wired to. */

@@ -10,14 +10,14 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/config/environment';
-import { ITEM } from '../../lambda/schema/tables';
+import { ITEM } from '../../lambda/domain/schema/tables';
+import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/domain/settings/environment';
 import { deadLetterQueue } from './dead-letters';
 import { acknowledgeWildcardResources } from './nag';
 
 /** What the webhook dispatch is wired to. */
 export interface WebhookDispatchProps {
-  /** The webhooks function (`lambda/webhooks/handler.ts`). */
+  /** The webhooks function (`lambda/functions/webhooks/handler.ts`). */
   readonly function: lambda.Function;
   /** The vacancies table, whose stream wakes the function. */
   readonly vacancies: dynamodb.Table;

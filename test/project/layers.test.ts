@@ -37,7 +37,7 @@ async function refusedLines(imports: readonly string[], folder = 'lambda'): Prom
     return [
       ...new Set(
         diagnostics
-          .filter(({ category }) => /noRestrictedImports|noUndeclaredDependencies/.test(category))
+          .filter(({ category }) => /noRestrictedImports|noUndeclaredDependencies|^plugin$/.test(category))
           .map(({ location }) => location.start.line),
       ),
     ].sort((a, b) => a - b);
@@ -59,11 +59,29 @@ describe('the layers', () => {
       "import { marshall } from '@aws-sdk/util-dynamodb';",
       "import middy from '@middy/core';",
       "import type { Context } from 'aws-lambda';",
-      "import { SERVICE_NAME } from './config/defaults';",
+      "import { SERVICE_NAME } from './platform/defaults';",
       'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, marshall, middy, SERVICE_NAME };',
       'export type { Context };',
     ];
     expect(await refusedLines(allowed)).toEqual([]);
+  });
+
+  it("point lambda/'s layers one way: platform/ imports neither domain/ nor functions/, domain/ not functions/", async () => {
+    const upward = [
+      "import { ITEM } from '../../domain/schema/tables';",
+      "import type { VendorContext } from '../../domain/keys/context';",
+      "export { handler } from '../../functions/vacancies/handler';",
+      "import type { InboxReport } from '../../functions/inbox/report';",
+    ];
+    expect(await refusedLines(upward, 'lambda/platform/http')).toEqual([1, 2, 3, 4]);
+    expect(await refusedLines(upward, 'lambda/domain/store')).toEqual([3, 4]);
+    const downward = [
+      "import { SERVICE_NAME } from '../../platform/defaults';",
+      "import type { ReadCost } from '../dynamodb/capacity';",
+      'export { SERVICE_NAME };',
+      'export type { ReadCost };',
+    ];
+    expect(await refusedLines(downward, 'lambda/platform/http')).toEqual([]);
   });
 
   it('refuse in lambda/ the CDK, the tools, test and benchmark packages, and the other layers', async () => {
@@ -89,7 +107,7 @@ describe('the layers', () => {
       "import { App } from 'aws-cdk-lib';",
       "import { Command } from 'commander';",
       "import dynalite from 'dynalite';",
-      "import { SERVICE_NAME } from '../lambda/config/defaults';",
+      "import { SERVICE_NAME } from '../lambda/platform/defaults';",
       "import { lambdaContext } from '../lib/local/lambda-runtime';",
       'export { App, Command, dynalite, SERVICE_NAME, lambdaContext };',
     ];
@@ -133,7 +151,7 @@ describe('the layers', () => {
     ];
     const allowed = [
       "import { CLOCK, vacancyRecord } from '../../support/vacancies';",
-      "import { FACET_NAMES } from '../../../lambda/vacancies/request/query';",
+      "import { FACET_NAMES } from '../../../lambda/functions/vacancies/request/query';",
     ];
     expect(await refusedLines([...refused, ...allowed], 'test/unit/lambda')).toEqual(
       refused.map((_, i) => i + 1),

@@ -93,7 +93,7 @@ describe('docs/design.md#layout', () => {
 
   it('fails on a folder it does not name (the check can fail)', () => {
     expect(named('lambda/no-such-folder', true)).toBe(false);
-    expect(named('lambda/vacancies/answers', true)).toBe(true);
+    expect(named('lambda/functions/vacancies/answers', true)).toBe(true);
   });
 });
 
@@ -122,11 +122,15 @@ describe('the test tree', () => {
   });
 
   it('reads a mirrored name as the docs say (the check can fail)', () => {
-    expect(mirroredModule('test/unit/lambda/vacancies/request/query.properties.test.ts', 'test/unit')).toBe(
-      'lambda/vacancies/request/query.ts',
+    expect(
+      mirroredModule('test/unit/lambda/functions/vacancies/request/query.properties.test.ts', 'test/unit'),
+    ).toBe('lambda/functions/vacancies/request/query.ts');
+    expect(mirroredModule('test/unit/lambda/domain/schema.test.ts', 'test/unit')).toBe(
+      'lambda/domain/schema',
     );
-    expect(mirroredModule('test/unit/lambda/schema.test.ts', 'test/unit')).toBe('lambda/schema');
-    expect(mirroredModule('test/unit/lambda/vacancies/no-such-module.test.ts', 'test/unit')).toBeUndefined();
+    expect(
+      mirroredModule('test/unit/lambda/functions/vacancies/no-such-module.test.ts', 'test/unit'),
+    ).toBeUndefined();
   });
 });
 

@@ -8,11 +8,12 @@
  * Environment: DYNAMODB_ENDPOINT, VENDORS_TABLE, VACANCIES_TABLE, ENDPOINT_ID, CLOCK_AHEAD_MS (its clock is ahead of
  * the index's settle window by this much, as the parent's is).
  */
-import { createDynamoDBClient } from '../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../lambda/dynamodb/document-client';
-import { createVacancyRepository } from '../../lambda/vacancies/reads/repository';
-import { createDispatcher } from '../../lambda/webhooks/dispatcher';
-import { EndpointStore } from '../../lambda/webhooks/endpoint-store';
+
+import { createVacancyRepository } from '../../lambda/functions/vacancies/reads/repository';
+import { createDispatcher } from '../../lambda/functions/webhooks/dispatcher';
+import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
+import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 
 const env = process.env;
 const client = createDynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT ?? '' });

@@ -2,7 +2,7 @@ import { TestEnvironment } from 'jest-environment-node';
 
 /**
  * Jest's Node environment, except that `process.env.TZ` is the real one. Jest gives each test file a copy of
- * `process.env`, so setting `TZ` in a test would never reach Node's time-zone hook, and `lambda/time/zone-clock.ts`
+ * `process.env`, so setting `TZ` in a test would never reach Node's time-zone hook, and `lambda/platform/time/zone-clock.ts`
  * (which switches `TZ` to compute wall-clock times without ICU's costly `Intl` start-up) would silently
  * compute in UTC. Every other variable stays sandboxed.
  */

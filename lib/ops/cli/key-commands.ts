@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/schema/vendors';
+import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/domain/schema/vendors';
 import { API_KEY_PREFIXES, issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
 import type { Target } from '../target';

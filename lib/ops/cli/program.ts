@@ -6,10 +6,10 @@ import { APIGatewayServiceException } from '@aws-sdk/client-api-gateway';
 import { CloudFormationServiceException } from '@aws-sdk/client-cloudformation';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { awsFailure } from '../../../lambda/aws/failure';
-import { httpUrl } from '../../../lambda/config/checks';
-import { FUNCTION_SETTINGS } from '../../../lambda/config/function-settings';
-import { isVendorId, VENDOR_ID_RULE } from '../../../lambda/schema/vendors';
+import { isVendorId, VENDOR_ID_RULE } from '../../../lambda/domain/schema/vendors';
+import { httpUrl } from '../../../lambda/domain/settings/checks';
+import { FUNCTION_SETTINGS } from '../../../lambda/domain/settings/function-settings';
+import { awsFailure } from '../../../lambda/platform/aws/failure';
 import { UserError } from '../errors';
 import { resolveTarget, type Target, type TargetOptions } from '../target';
 

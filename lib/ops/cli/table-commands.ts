@@ -9,7 +9,7 @@ export function addTableCommands(program: Command): void {
     .command('tables')
     .description('manage the tables of a local engine')
     .command('create')
-    .description('create the tables (from lambda/schema/tables.ts) on the local endpoint; idempotent')
+    .description('create the tables (from lambda/domain/schema/tables.ts) on the local endpoint; idempotent')
     .action(
       action(async (target) => {
         if (!target.local)

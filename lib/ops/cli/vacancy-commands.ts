@@ -1,15 +1,15 @@
 import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
-import { SERVICE_DEFAULTS } from '../../../lambda/config/defaults';
-import { ImportFileError, readImportFile } from '../../../lambda/import/file';
+import { ImportFileError, readImportFile } from '../../../lambda/domain/import/file';
 import {
   type CheckedRecords,
   checkRecords,
   type ImportReport,
   importVacancies,
-} from '../../../lambda/import/import';
-import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/import/snapshot';
-import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/schema/vacancy';
+} from '../../../lambda/domain/import/import';
+import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/domain/import/snapshot';
+import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/domain/schema/vacancy';
+import { SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
 import { UserError } from '../errors';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus } from '../vacancies';

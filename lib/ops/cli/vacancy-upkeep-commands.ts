@@ -6,11 +6,11 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { runExpiry } from '../../../lambda/expiry/job';
-import { countMatching } from '../../../lambda/schema/summary';
-import { recountSummary } from '../../../lambda/store/recount';
-import { SummaryStore } from '../../../lambda/store/summary-store';
-import type { ZoneClock } from '../../../lambda/time/zone-clock';
+import { countMatching } from '../../../lambda/domain/schema/summary';
+import { recountSummary } from '../../../lambda/domain/store/recount';
+import { SummaryStore } from '../../../lambda/domain/store/summary-store';
+import { runExpiry } from '../../../lambda/functions/expiry/job';
+import type { ZoneClock } from '../../../lambda/platform/time/zone-clock';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { purgeTombstones } from '../vacancies';

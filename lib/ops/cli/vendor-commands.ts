@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { isVendorTier, NOT_A_VENDOR_TIER } from '../../../lambda/config/rate-tiers';
-import type { VendorStatus } from '../../../lambda/schema/vendors';
-import { normalizeUrl } from '../../../lambda/schema/web-url';
+import type { VendorStatus } from '../../../lambda/domain/schema/vendors';
+import { normalizeUrl } from '../../../lambda/domain/schema/web-url';
+import { isVendorTier, NOT_A_VENDOR_TIER } from '../../../lambda/domain/settings/rate-tiers';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { moveUsageKey, syncUsageKeys, type UsageKeyActions } from '../usage-keys';
@@ -33,7 +33,7 @@ function usageKeyLines(target: Target, actions: UsageKeyActions | undefined): st
 }
 
 /**
- * `--website` and `--logo` as they are stored: each given one normalized by the URL rule (`schema/web-url.ts`), ""
+ * `--website` and `--logo` as they are stored: each given one normalized by the URL rule (`domain/schema/web-url.ts`), ""
  * kept as "" (it removes the link), one that breaks the rule refused in one line naming its option.
  */
 function vendorLinks(options: { website?: string; logo?: string }): { website?: string; logo?: string } {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { attemptDelivery } from '../../../lambda/webhooks/delivery';
+import { attemptDelivery } from '../../../lambda/functions/webhooks/delivery';
 import {
   MAX_ENDPOINTS_PER_VENDOR,
   MAX_WEBHOOK_URL_LENGTH,
   MIN_WEBHOOK_PORT,
   signingSecrets,
-} from '../../../lambda/webhooks/endpoint';
-import { newEventId, testEventBody } from '../../../lambda/webhooks/event';
-import { signedHeaders } from '../../../lambda/webhooks/signature';
+} from '../../../lambda/functions/webhooks/endpoint';
+import { newEventId, testEventBody } from '../../../lambda/functions/webhooks/event';
+import { signedHeaders } from '../../../lambda/functions/webhooks/signature';
 import { UserError } from '../errors';
 import type { Target } from '../target';
 import { getVendorRecord } from '../vendors';

@@ -5,11 +5,11 @@
  * (`run.ts`) makes the vendor, bounds each check in time, and removes everything afterwards.
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/config/defaults';
-import { readRateLimitPolicy } from '../../../lambda/config/rate-tiers';
-import { PREFLIGHT } from '../../../lambda/http/cors';
-import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/http/errors';
-import { VACANCY_FIELDS } from '../../../lambda/schema/vacancy';
+import { VACANCY_FIELDS } from '../../../lambda/domain/schema/vacancy';
+import { readRateLimitPolicy } from '../../../lambda/domain/settings/rate-tiers';
+import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
+import { PREFLIGHT } from '../../../lambda/platform/http/cors';
+import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/platform/http/errors';
 import { type Answer, type Api, CheckFailure, jsonOf } from './http';
 
 /** A vacancy the smoke check imported. */

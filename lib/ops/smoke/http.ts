@@ -3,8 +3,8 @@
  * request bounded in time, and every way of not getting an answer said in one line that names the URL.
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { FUNCTION_LIMITS, RETRY_AFTER_SECONDS } from '../../../lambda/config/defaults';
-import { LISTING_PATH } from '../../../lambda/http/routes';
+import { FUNCTION_LIMITS, RETRY_AFTER_SECONDS } from '../../../lambda/platform/defaults';
+import { LISTING_PATH } from '../../../lambda/platform/http/routes';
 
 /**
  * The longest a request may take: the listing function's timeout (its answer, a 503 included, comes before it) and

@@ -8,14 +8,13 @@
 
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
-import { settlesAt } from '../../../lambda/change-feed/settle';
-import { INDEX_SETTLE_MS } from '../../../lambda/config/recovery-waits';
-import { parseImportFile } from '../../../lambda/import/file';
-import { importVacancies } from '../../../lambda/import/import';
-import { readChangeKey } from '../../../lambda/schema/change-index';
-
-import { ITEM } from '../../../lambda/schema/tables';
-import type { UrlRules } from '../../../lambda/webhooks/endpoint';
+import { settlesAt } from '../../../lambda/domain/change-feed/settle';
+import { parseImportFile } from '../../../lambda/domain/import/file';
+import { importVacancies } from '../../../lambda/domain/import/import';
+import { readChangeKey } from '../../../lambda/domain/schema/change-index';
+import { ITEM } from '../../../lambda/domain/schema/tables';
+import { INDEX_SETTLE_MS } from '../../../lambda/domain/settings/recovery-waits';
+import type { UrlRules } from '../../../lambda/functions/webhooks/endpoint';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import type { Target } from '../target';
 import { deleteVendorUsageKeys, syncUsageKeys } from '../usage-keys';

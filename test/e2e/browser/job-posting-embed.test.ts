@@ -1,7 +1,7 @@
 /**
  * The JobPosting of a hostile vacancy, embedded in a job page as docs/api.md#jobposting says, in a real browser: the
  * page has one script element, nothing in the vacancy runs (no alert, no global set), and the script's text is the
- * document. (test/integration/lambda/vacancy/job-posting.embed.test.ts checks the same over arbitrary strings with an HTML parser.)
+ * document. (test/integration/lambda/domain/vacancy/job-posting.embed.test.ts checks the same over arbitrary strings with an HTML parser.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';

@@ -7,11 +7,11 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
-import { KEY_USE_MESSAGES } from '../../../lambda/auth/key-use';
-import { RETRY_AFTER_SECONDS } from '../../../lambda/config/defaults';
-import { createDynamoDBClient } from '../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../lambda/dynamodb/document-client';
-import { ERROR_MESSAGES } from '../../../lambda/http/errors';
+import { KEY_USE_MESSAGES } from '../../../lambda/domain/keys/key-use';
+import { RETRY_AFTER_SECONDS } from '../../../lambda/platform/defaults';
+import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
+import { ERROR_MESSAGES } from '../../../lambda/platform/http/errors';
 import { demoPageKey } from '../../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { issueApiKey, revokeApiKey } from '../../../lib/ops/api-keys';

@@ -6,9 +6,9 @@
 import { createServer } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDynamoDBClient } from '../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../lambda/dynamodb/document-client';
-import { CHANGE_INDEX } from '../../../lambda/schema/tables';
+import { CHANGE_INDEX } from '../../../lambda/domain/schema/tables';
+import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
 import { GATEWAY_CHECKS, VENDOR_CHECKS, WEBHOOK_CHECK } from '../../../lib/ops/smoke/checks';
 import type { SmokeReport } from '../../../lib/ops/smoke/run';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { DICTIONARY } from '../../../lambda/vacancy/dictionary';
+import { DICTIONARY } from '../../../lambda/domain/vacancy/dictionary';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })

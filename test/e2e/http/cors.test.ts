@@ -4,8 +4,8 @@
  * policy of a page's answers — and the browser tier, throttled apart from the same vendor's secret key.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KEY_USE_MESSAGES } from '../../../lambda/auth/key-use';
-import { EXPOSED_HEADERS } from '../../../lambda/http/cors';
+import { KEY_USE_MESSAGES } from '../../../lambda/domain/keys/key-use';
+import { EXPOSED_HEADERS } from '../../../lambda/platform/http/cors';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { jobPostingProblems } from '../../support/job-posting-rules';

@@ -4,7 +4,7 @@
  * client gets the contract's 503 — in the envelope, with `Retry-After` — before the failing function's timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FUNCTION_LIMITS } from '../../../lambda/config/defaults';
+import { FUNCTION_LIMITS } from '../../../lambda/platform/defaults';
 
 import { testEndpoint } from '../../support/dynamodb';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../../support/fault-proxy';

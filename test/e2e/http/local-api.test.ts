@@ -3,9 +3,9 @@
  * entry points) started on a free port with a test seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDynamoDBClient } from '../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../lambda/dynamodb/document-client';
-import type { ListingResponse } from '../../../lambda/vacancies/request/types';
+import type { ListingResponse } from '../../../lambda/functions/vacancies/request/types';
+import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { revokeApiKey, storeApiKey } from '../../../lib/ops/api-keys';
 import { documentedFetch } from '../../support/openapi';

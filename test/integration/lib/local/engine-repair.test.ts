@@ -14,9 +14,9 @@ import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynam
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDynamoDBClient } from '../../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../../lambda/dynamodb/document-client';
-import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
+import { toVacancyItem } from '../../../../lambda/domain/schema/vacancy-item';
+import { createDynamoDBClient } from '../../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../../lambda/platform/dynamodb/document-client';
 import { createTables, localTableNames } from '../../../../lib/create-tables';
 import { startEmbeddedDynamoDB } from '../../../../lib/local/embedded-dynamodb';
 import {

@@ -7,7 +7,7 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { FileReport } from '../../../../lambda/inbox/report';
+import type { FileReport } from '../../../../lambda/functions/inbox/report';
 import { writeGzipBomb } from '../../../support/gzip-bomb';
 import { type NpmStart, startNpmStart } from '../../../support/npm-start';
 import { vacancyRecord } from '../../../support/vacancies';

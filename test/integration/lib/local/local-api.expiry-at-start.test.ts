@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDynamoDBClient } from '../../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../../lambda/dynamodb/document-client';
-import { toVacancyItem } from '../../../../lambda/schema/vacancy-item';
+import { toVacancyItem } from '../../../../lambda/domain/schema/vacancy-item';
+import { createDynamoDBClient } from '../../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../../lambda/platform/dynamodb/document-client';
 import { createTables, localTableNames } from '../../../../lib/create-tables';
 import { type LocalApi, startLocalApi } from '../../../../lib/local/local-api';
 import { putVendor } from '../../../../lib/ops/vendors';

@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { createDynamoDBClient } from '../../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../../lambda/dynamodb/document-client';
-import { writeVacancies } from '../../../../lambda/import/import';
+import { writeVacancies } from '../../../../lambda/domain/import/import';
+import { createDynamoDBClient } from '../../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../../lambda/platform/dynamodb/document-client';
 import { type LocalApi, startLocalApi } from '../../../../lib/local/local-api';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../lib/ops/vendors';

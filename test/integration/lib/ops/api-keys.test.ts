@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { findApiKey, hashApiKey } from '../../../../lambda/auth/key-lookup';
-import { getVendor } from '../../../../lambda/auth/vendor-lookup';
+import { findApiKey, hashApiKey } from '../../../../lambda/functions/authorizer/key-lookup';
+import { getVendor } from '../../../../lambda/functions/authorizer/vendor-lookup';
 import {
   API_KEY_PREFIX,
   generateApiKey,

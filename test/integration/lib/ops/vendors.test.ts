@@ -6,10 +6,10 @@ import { BatchGetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createDynamoDBClient } from '../../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../../lambda/dynamodb/document-client';
-import { writeVacancies } from '../../../../lambda/import/import';
-import { vendorItemKey } from '../../../../lambda/schema/vendors';
+import { writeVacancies } from '../../../../lambda/domain/import/import';
+import { vendorItemKey } from '../../../../lambda/domain/schema/vendors';
+import { createDynamoDBClient } from '../../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../../lambda/platform/dynamodb/document-client';
 import { issueApiKey } from '../../../../lib/ops/api-keys';
 import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
 

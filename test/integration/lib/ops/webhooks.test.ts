@@ -7,9 +7,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { changeKey } from '../../../../lambda/schema/change-index';
-import { ITEM_KIND } from '../../../../lambda/schema/vendors';
-import { webhookItemKey } from '../../../../lambda/webhooks/endpoint';
+import { changeKey } from '../../../../lambda/domain/schema/change-index';
+import { ITEM_KIND } from '../../../../lambda/domain/schema/vendors';
+import { webhookItemKey } from '../../../../lambda/functions/webhooks/endpoint';
 import { newWebhookSecret } from '../../../../lib/ops/webhooks';
 import { type AdminRun, cliTarget, runAdmin } from '../../../support/admin-cli';
 import { createTestTables, type TestTables } from '../../../support/dynamodb';

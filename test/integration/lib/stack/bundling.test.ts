@@ -15,8 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
-import { TABLE_VARIABLES } from '../../../../lambda/config/environment';
-import { FUNCTION_METRICS, METRICS_EMITTED } from '../../../../lambda/observability/metrics';
+import { TABLE_VARIABLES } from '../../../../lambda/domain/settings/environment';
+import { FUNCTION_METRICS, METRICS_EMITTED } from '../../../../lambda/platform/observability/metrics';
 import { putVendor } from '../../../../lib/ops/vendors';
 import { readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
@@ -194,7 +194,9 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect([...functions.keys()].sort()).toEqual(['Authorizer', 'Expiry', 'Inbox', 'Listing', 'Webhooks']);
     for (const fn of functions.values()) {
       const sources = bundledSources(fn);
-      expect(sources.some((source) => source.includes('lambda/aws/environment-credentials.ts'))).toBe(true);
+      expect(
+        sources.some((source) => source.includes('lambda/platform/aws/environment-credentials.ts')),
+      ).toBe(true);
       expect(sources.some((source) => source.includes('@aws-sdk/credential-provider-env/'))).toBe(true);
       expect(
         sources.filter((source) =>
@@ -237,7 +239,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     });
     expect(proxy.operations.length).toBe(before);
     // Logged with the TypeScript sources' lines, though Node runs without `--enable-source-maps`: the bundle maps
-    // a stack when one is read (lambda/observability/stack-traces.ts).
+    // a stack when one is read (lambda/platform/observability/stack-traces.ts).
     const logged = loggedErrors(response.output);
     expect(logged.length).toBeGreaterThan(0);
     for (const { stack } of logged) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TABLES } from '../../../../lambda/schema/tables';
+import { TABLES } from '../../../../lambda/domain/schema/tables';
 import { createTableInput } from '../../../../lib/create-tables';
 import { stackTemplate } from '../../../support/stack';
 

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, jest } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { SERVICE_NAME } from '../../../../lambda/config/defaults';
-import { METRICS_NAMESPACE } from '../../../../lambda/observability/metrics';
-import { reportPage } from '../../../../lambda/vacancies/report';
+import { reportPage } from '../../../../lambda/functions/vacancies/report';
+import { SERVICE_NAME } from '../../../../lambda/platform/defaults';
+import { METRICS_NAMESPACE } from '../../../../lambda/platform/observability/metrics';
 import { ACCESS_LOG_FORMAT } from '../../../../lib/stack/rest-api';
 import { testMetrics } from '../../../support/lambda';
 import { stackTemplate } from '../../../support/stack';
@@ -320,7 +320,7 @@ describe('the default monitoring profile', () => {
     expect(uses('LatencyP99')).toContain('"Namespace":"AWS/ApiGateway"');
     expect(uses('ExpiryFailing')).toContain('"Namespace":"AWS/Lambda"');
     expect(uses('ImportFailing')).toContain('"Namespace":"AWS/Lambda"');
-    // A run that disabled an endpoint fails on purpose (lambda/webhooks/handler.ts): the free Errors metric says so.
+    // A run that disabled an endpoint fails on purpose (lambda/functions/webhooks/handler.ts): the free Errors metric says so.
     expect(uses('WebhookEndpointDisabled')).toContain('"Namespace":"AWS/Lambda"');
     expect(uses('WebhookEndpointDisabled')).toContain('"MetricName":"Errors"');
     expect(uses('DynamoDBThrottling')).toContain('"Namespace":"AWS/DynamoDB"');

@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { BEARER_HEADER_PATTERN } from '../../../../lambda/auth/bearer';
-import { SERVICE_DEFAULTS } from '../../../../lambda/config/defaults';
-import { SettingError } from '../../../../lambda/config/function-settings';
-import { GATEWAY_RESPONSES } from '../../../../lambda/http/gateway-responses';
+import { SettingError } from '../../../../lambda/domain/settings/function-settings';
+import { BEARER_HEADER_PATTERN } from '../../../../lambda/functions/authorizer/bearer';
+import { SERVICE_DEFAULTS } from '../../../../lambda/platform/defaults';
+import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';
 import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
 import { CDK_CONTEXT, stackTemplate } from '../../../support/stack';
@@ -78,7 +78,7 @@ describe('the stack, with default settings', () => {
           LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } },
         });
         // No `--enable-source-maps`, which indexes the whole source map at every cold start: the bundle maps a
-        // stack trace itself when one is read (lambda/observability/stack-traces.ts).
+        // stack trace itself when one is read (lambda/platform/observability/stack-traces.ts).
         expect(properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
         // Well inside API Gateway's 29-second integration limit.
         expect(properties.Timeout).toBeLessThan(29);

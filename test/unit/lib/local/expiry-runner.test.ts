@@ -1,6 +1,6 @@
 /** The local server's expiry runner: once at start, then just after each day of the service zone begins. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { zoneClock } from '../../../../lambda/time/zone-clock';
+import { zoneClock } from '../../../../lambda/platform/time/zone-clock';
 import { startExpiryRunner } from '../../../../lib/local/expiry-runner';
 
 describe('the expiry runner of the local server', () => {

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDynamoDBClient } from '../../../../../lambda/dynamodb/client';
-import { createDocumentClient } from '../../../../../lambda/dynamodb/document-client';
-import { zoneClock } from '../../../../../lambda/time/zone-clock';
+import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
+import { zoneClock } from '../../../../../lambda/platform/time/zone-clock';
 import { localTableNames } from '../../../../../lib/create-tables';
 import { runSmoke } from '../../../../../lib/ops/smoke/run';
 import type { Target } from '../../../../../lib/ops/target';

@@ -1,0 +1,36 @@
+import type { ZoneClock } from '../../platform/time/zone-clock';
+import { type Locale, VACANCY_FIELDS, VACANCY_OBJECT, type VacancyObject } from '../schema/vacancy';
+import type { ListedVacancy } from '../schema/vacancy-item';
+import { localize } from './dictionary';
+
+/**
+ * The vacancy objects of a page (docs/api.md#the-vacancy-object): each field of `VACANCY_OBJECT` in its order, dictionary codes in
+ * the chosen locale, unset salaries as `null`, `created_at` on the service time zone's wall clock.
+ */
+export function toVacancyObjects(
+  vacancies: readonly ListedVacancy[],
+  locale: Locale,
+  clock: ZoneClock,
+): VacancyObject[] {
+  const createdAt = clock.formatAll(vacancies.map((vacancy) => new Date(vacancy.created_at)));
+  return vacancies.map((vacancy, index) => {
+    const object: Record<string, unknown> = {};
+    for (const field of VACANCY_FIELDS) {
+      const value = vacancy[field];
+      switch (VACANCY_OBJECT[field]) {
+        case 'label':
+          object[field] = localize(field as Parameters<typeof localize>[0], value as string | number, locale);
+          break;
+        case 'amount':
+          object[field] = value ?? null;
+          break;
+        case 'dateTime':
+          object[field] = createdAt[index];
+          break;
+        default:
+          object[field] = value;
+      }
+    }
+    return object as VacancyObject;
+  });
+}

@@ -1,0 +1,171 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { authorizerContext } from '../../domain/keys/context';
+import { keyTier } from '../../domain/settings/rate-tiers';
+import { FUNCTION_LIMITS } from '../../platform/defaults';
+import { deadlineSignal } from '../../platform/dynamodb/deadline';
+import type { ReadClient } from '../../platform/dynamodb/read-client';
+import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../../platform/http/gateway-responses';
+import type { FunctionMetrics } from '../../platform/observability/metrics';
+import { bearerToken } from './bearer';
+import { findApiKey, hashApiKey } from './key-lookup';
+import { getVendor } from './vendor-lookup';
+
+/** What the authorizer is built from; the Lambda entry point makes them once per container. */
+export interface AuthorizerDependencies {
+  readonly client: ReadClient;
+  readonly vendorsTable: string;
+  readonly logger: Logger;
+  /** The function's metrics (`platform/observability/metrics.ts`). */
+  readonly metrics: FunctionMetrics;
+  /** Kept back from the remaining time to fail in (docs/design.md#time-budget). */
+  readonly reserveMs?: number;
+}
+
+/**
+ * The resource an Allow or Deny covers: every GET method of the stage. API Gateway caches the answer per
+ * token, so it must fit every route the same token may call, not only the method that asked.
+ * `arn:aws:execute-api:region:account:apiId/stage/GET/vendor/vacancies` → `…:apiId/stage/GET/*`.
+ */
+export function stageGetMethods(methodArn: string): string {
+  const [apiArn, stage] = methodArn.split('/');
+  return `${apiArn}/${stage}/GET/*`;
+}
+
+function policy(
+  effect: 'Allow' | 'Deny',
+  principalId: string,
+  methodArn: string,
+): APIGatewayAuthorizerResult {
+  return {
+    principalId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: stageGetMethods(methodArn) }],
+    },
+  };
+}
+
+/** The key is refused (401): not a Bearer header, unknown, revoked, or of a vendor that does not exist. */
+class KeyRefused extends Error {
+  override readonly name = 'KeyRefused';
+}
+
+/** An active vendor without a usage key or tier: it cannot be throttled as its tier says. */
+class MissingUsageKey extends Error {
+  override readonly name = 'MissingUsageKey';
+  constructor(readonly vendorId: string) {
+    super('The vendor has no usage key; run "vacancy-admin vendor sync-usage-keys"');
+  }
+}
+
+/**
+ * The key could not be checked. Thrown to API Gateway, which answers its AUTHORIZER_FAILURE response — the
+ * contract's 503 with `Retry-After` — and never a 401: a good key is never called invalid. It says nothing:
+ * what failed is in the log line before it.
+ */
+class KeyCheckFailed extends Error {
+  override readonly name = 'KeyCheckFailed';
+  constructor() {
+    super('The key could not be checked');
+  }
+}
+
+/**
+ * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
+ * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
+ * malformed → 401; suspended vendor → an explicit Deny (403); otherwise Allow, with the vendor's usage key as
+ * `usageIdentifierKey` (its rate tier's usage plan throttles it) and `{ vendorId, company, rateTier }` (and its
+ * `website` and `logo` when set, the key's kind and a publishable key's origins) as context. A publishable key
+ * counts against the vendor's browser usage key and tier (docs/api.md#from-a-web-page). Both reads run under the request's deadline; a failure or a deadline spent fails the invocation (a
+ * 503 at the gateway), logged as an error. The token is never logged.
+ */
+export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
+  const { client, vendorsTable, logger, metrics } = dependencies;
+  const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.authorizer.reserveMs;
+
+  const decide = async (
+    event: APIGatewayTokenAuthorizerEvent,
+    signal: AbortSignal,
+  ): Promise<APIGatewayAuthorizerResult> => {
+    const token = bearerToken(event.authorizationToken);
+    if (!token) {
+      logger.info('Rejected: not a Bearer header');
+      throw new KeyRefused();
+    }
+    const key = await findApiKey(client, vendorsTable, hashApiKey(token), signal);
+    if (!key || key.revokedAt) {
+      logger.info(key ? 'Rejected: revoked key' : 'Rejected: unknown key', { keyId: key?.keyId });
+      throw new KeyRefused();
+    }
+    const vendor = await getVendor(client, vendorsTable, key.vendorId, signal);
+    if (!vendor) {
+      logger.warn('Rejected: key of a vendor that does not exist', {
+        keyId: key.keyId,
+        vendorId: key.vendorId,
+      });
+      throw new KeyRefused();
+    }
+    if (vendor.status !== 'active') {
+      logger.info('Denied: vendor suspended', { keyId: key.keyId, vendorId: vendor.vendorId });
+      return policy('Deny', vendor.vendorId, event.methodArn);
+    }
+    // A publishable key counts against the vendor's browser tier, apart from its secret keys' tier.
+    const publishable = key.keyKind === 'publishable';
+    const { tier: rateTier, usageKey } = keyTier(publishable ? 'publishable' : 'secret', vendor);
+    if (!usageKey || !rateTier) {
+      // An operator's mistake (the vendor was never given its usage key): without one, its requests would count
+      // against no tier. Not an Allow: an error, logged (and alarmed on), answered as the 503.
+      throw new MissingUsageKey(vendor.vendorId);
+    }
+    logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId, rateTier });
+    return {
+      ...policy('Allow', vendor.vendorId, event.methodArn),
+      // API Gateway throttles the request under the usage plan this key is in: the vendor's tier.
+      usageIdentifierKey: usageKey,
+      // Cached with the answer, per key: the origin of each request is the listing's to check against it.
+      context: authorizerContext({
+        vendorId: vendor.vendorId,
+        company: vendor.company,
+        rateTier,
+        website: vendor.website,
+        logo: vendor.logo,
+        keyKind: publishable ? 'publishable' : 'secret',
+        origins: key.origins ?? [],
+      }),
+    };
+  };
+
+  // The edge: the only place that speaks API Gateway's language ("Unauthorized" means 401, any other error a
+  // failed authorizer).
+  const authorize = async (
+    event: APIGatewayTokenAuthorizerEvent,
+    context: Context,
+  ): Promise<APIGatewayAuthorizerResult> => {
+    try {
+      return await decide(event, deadlineSignal(context, reserveMs));
+    } catch (error) {
+      if (error instanceof KeyRefused) {
+        metrics.count('keysRefused', 1);
+        throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
+      }
+      if (error instanceof MissingUsageKey)
+        logger.error('Key check failed: the vendor has no usage key', { vendorId: error.vendorId });
+      else logger.error('Key check failed', { error });
+      throw new KeyCheckFailed();
+    }
+  };
+
+  // Never log the event: it is the Authorization header.
+  return middy(authorize, {
+    timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+    timeoutEarlyResponse: () => {
+      logger.error('Key check failed: the request ran out of time');
+      throw new KeyCheckFailed();
+    },
+  })
+    .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+    .use(metrics.middleware);
+}

@@ -1,0 +1,99 @@
+/**
+ * The report of a file of the inbox (`reports/<path>.json`, docs/operating.md#reports): what was read, written, left
+ * unchanged and rejected — `read = written + unchanged + rejected` for a file that is done — each rejected record with
+ * its line, and for a snapshot what it closed or why it was held. The same object is the function's log line.
+ */
+import type { ImportReport } from '../../domain/import/import';
+import type { SnapshotGuard, SnapshotReport } from '../../domain/import/snapshot';
+import type { FileOutcomeFolder, InboxFile } from './layout';
+
+/** A rejected record: the line it starts on, and every rule it broke. */
+export interface RejectedLine {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** The report of one file. */
+export interface FileReport {
+  /** The file's path under `incoming/` (and under its folder now). */
+  readonly file: string;
+  /** The folder it went to; `incoming` when it is left there for another try (the time ran out). */
+  readonly outcome: FileOutcomeFolder | 'incoming';
+  /** Set for a snapshot: the vendor whose complete set it is. */
+  readonly snapshotOf?: string;
+  /** Records in the file (every non-blank line of NDJSON, every element of an array). */
+  readonly read: number;
+  readonly written: number;
+  readonly unchanged: number;
+  readonly rejected: number;
+  /** Vacancies a snapshot closed because the file does not have them. */
+  readonly closed: number;
+  readonly rejections: readonly RejectedLine[];
+  /** Lines of valid records not written, when the import could not finish. */
+  readonly notWritten?: readonly number[];
+  /** Why the file was not imported, or not completely; absent when it is done. */
+  readonly reason?: string;
+  /** A snapshot's guard: how many active vacancies it closes, of how many, and the limit. */
+  readonly guard?: SnapshotGuard;
+  /** Set when the file could not be moved to its folder: it was renamed or removed while it was imported. */
+  readonly notMoved?: string;
+  /** Seconds from the start of the file to its report. */
+  readonly seconds: number;
+}
+
+/** What a report is made from. */
+type ReportInputs =
+  | { readonly path: string; readonly file?: InboxFile; readonly failed: string; readonly seconds: number }
+  | {
+      readonly path: string;
+      readonly file: InboxFile;
+      readonly outcome: FileReport['outcome'];
+      readonly read: number;
+      readonly report: ImportReport | SnapshotReport;
+      /** Over every try: what the tries wrote and closed. */
+      readonly written: number;
+      readonly closed: number;
+      readonly seconds: number;
+    };
+
+/** A file's report. */
+export function fileReport(inputs: ReportInputs): FileReport {
+  const snapshotOf = inputs.file?.snapshotOf;
+  const base = { file: inputs.path, ...(snapshotOf !== undefined && { snapshotOf }) };
+  if ('failed' in inputs) {
+    return {
+      ...base,
+      outcome: 'failed',
+      read: 0,
+      written: 0,
+      unchanged: 0,
+      rejected: 0,
+      closed: 0,
+      rejections: [],
+      reason: inputs.failed,
+      seconds: inputs.seconds,
+    };
+  }
+  const { report } = inputs;
+  const held = 'held' in report ? report.held : undefined;
+  return {
+    ...base,
+    outcome: inputs.outcome,
+    read: inputs.read,
+    written: inputs.written,
+    unchanged: report.unchanged,
+    rejected: report.rejected.length,
+    closed: inputs.closed,
+    rejections: report.rejected.map(({ line, reasons }) => ({ line, reason: reasons.join('; ') })),
+    ...(report.interrupted && { notWritten: report.notWritten, reason: report.interrupted }),
+    ...(held && { reason: held }),
+    ...('guard' in report && { guard: report.guard }),
+    seconds: inputs.seconds,
+  };
+}
+
+/** A report as the function logs it: every count, without the lists (a file may reject thousands of lines). */
+export function inboxLogLine(report: FileReport): Omit<FileReport, 'rejections' | 'notWritten'> {
+  const { rejections: _rejections, notWritten: _notWritten, ...line } = report;
+  return line;
+}

@@ -1,0 +1,33 @@
+/**
+ * Lambda entry point of `GET /vendor/vacancies`: configuration, clients, logger and metrics, made once per
+ * container.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
+import { createDynamoDBClient } from '../../platform/dynamodb/client';
+import { createFunctionMetrics } from '../../platform/observability/metrics';
+import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
+import { vacanciesConfiguration } from './configuration';
+import { createVacancyRepository } from './reads/repository';
+import { createVacanciesHandler } from './route-handler';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
+
+const config = vacanciesConfiguration();
+const client = createDynamoDBClient({
+  endpoint: config.dynamodbEndpoint,
+  ...FUNCTION_LIMITS.listing.dynamodb,
+});
+
+const logger = new Logger({ serviceName: SERVICE_NAME });
+
+export const handler = createVacanciesHandler({
+  repository: createVacancyRepository(client, {
+    tableName: config.vacanciesTable,
+    vendorsTable: config.vendorsTable,
+  }),
+  settings: config.settings,
+  logger,
+  metrics: createFunctionMetrics('listing', logger),
+});

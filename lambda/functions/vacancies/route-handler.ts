@@ -1,0 +1,179 @@
+/**
+ * The vacancies function's handler, as wiring (docs/design.md#layout): both of its routes — the listing or a sync
+ * (`answers/answer.ts`) and one vacancy (`answers/one-vacancy.ts`) — with their key checks, conditional requests,
+ * headers and reports. (The function keeps its deployed name, "listing", in the template, metrics and logs.)
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
+import { checkKeyUse } from '../../domain/keys/key-use';
+import { cacheControl, findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
+import { FUNCTION_LIMITS } from '../../platform/defaults';
+import { deadlineSignal } from '../../platform/dynamodb/deadline';
+import { conditionalGet, notModified } from '../../platform/http/conditional';
+import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
+import { JSON_CONTENT_TYPE, serviceUnavailable } from '../../platform/http/errors';
+import { requestHeader } from '../../platform/http/headers';
+import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
+import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
+import type { FunctionMetrics } from '../../platform/observability/metrics';
+import { answerVacancies } from './answers/answer';
+import { showVacancy } from './answers/one-vacancy';
+import type { VacancyRepository } from './reads/repository';
+import { SearchIndexCache } from './reads/search-index';
+import { reportPage, reportVacancy } from './report';
+import { givesValue } from './request/query';
+import type { VacanciesSettings } from './request/request';
+
+/** What the vacancies handler is built from; the Lambda entry point makes them once per container. */
+export interface VacanciesHandlerDependencies {
+  readonly repository: VacancyRepository;
+  readonly settings: VacanciesSettings;
+  readonly logger: Logger;
+  /** The function's metrics (`platform/observability/metrics.ts`). */
+  readonly metrics: FunctionMetrics;
+  /** The clock; tests fix it. */
+  readonly now?: () => Date;
+  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
+  readonly reserveMs?: number;
+  /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
+  readonly searchIndexes?: SearchIndexCache;
+}
+
+/**
+ * The vendor, only ever from the authorizer's context: no header or parameter of the request can choose it.
+ * A missing context means the route is misconfigured (no authorizer); that fails closed, as a 500.
+ */
+function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
+  const vendor = authorizedVendor(event.requestContext.authorizer);
+  if (!vendor) throw new Error('No vendor in the authorizer context');
+  return vendor;
+}
+
+/**
+ * The vacancies routes — `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, told apart by API Gateway's
+ * resource — as one Middy-wrapped Lambda handler for API Gateway REST proxy events.
+ */
+export function createVacanciesHandler(dependencies: VacanciesHandlerDependencies) {
+  const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
+  const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
+  const searchIndexes = dependencies.searchIndexes ?? new SearchIndexCache();
+
+  /**
+   * The headers of every 200 (and of the 304 standing for it) of both routes. A page (a publishable key, from one
+   * of its origins: `checkKeyUse` let nothing else through) may keep the answer a minute; and reads it by CORS.
+   */
+  const successHeaders = (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    locale: string,
+    vary: string,
+  ) => {
+    const tier = findTier(settings.rateTiers, vendor.rateTier);
+    if (!tier)
+      logger.warn("The vendor's rate tier is not one of the deployment's", { rateTier: vendor.rateTier });
+    const headers = {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Language': locale,
+      Vary: vary,
+      'Cache-Control': cacheControl(vendor.keyKind),
+      // So a client can pace itself (IETF draft "RateLimit header fields for HTTP").
+      ...(tier && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+    };
+    return withHeaders(headers, crossOriginHeaders(requestHeader(event, 'Origin'), true));
+  };
+
+  /** `GET /vendor/vacancies`: a page of the listing or of a sync. */
+  const listPage = async (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    signal: AbortSignal,
+  ): Promise<APIGatewayProxyResult> => {
+    const result = await answerVacancies(
+      {
+        vendor,
+        parameters: event.multiValueQueryStringParameters,
+        acceptLanguage: requestHeader(event, 'Accept-Language'),
+        ifNoneMatch: requestHeader(event, 'If-None-Match'),
+        location: { domainName: event.requestContext.domainName ?? '', path: event.requestContext.path },
+        now: now(),
+        signal,
+      },
+      repository,
+      settings,
+      searchIndexes,
+    );
+    reportPage(logger, metrics, vendor, result);
+    const headers = {
+      ...successHeaders(event, vendor, result.locale, 'Accept-Language'),
+      // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
+      ...(result.etag && { ETag: result.etag }),
+    };
+    if ('notModified' in result) return notModified(headers);
+    return { statusCode: 200, headers, body: JSON.stringify(result.body) };
+  };
+
+  /** `GET /vendor/vacancies/{id}`: one vacancy; `conditionalGet` tags its body and answers a matching poll 304. */
+  const vacancy = async (
+    event: APIGatewayProxyEvent,
+    vendor: AuthorizedVendor,
+    signal: AbortSignal,
+  ): Promise<APIGatewayProxyResult> => {
+    const result = await showVacancy(
+      {
+        vendor,
+        id: event.pathParameters?.[VACANCY_ID_PARAMETER] ?? '',
+        parameters: event.multiValueQueryStringParameters,
+        acceptLanguage: requestHeader(event, 'Accept-Language'),
+        accept: requestHeader(event, 'Accept'),
+        now: now(),
+        signal,
+      },
+      repository,
+      settings,
+    );
+    reportVacancy(logger, metrics, vendor, result);
+    return {
+      statusCode: 200,
+      // The route has two representations (docs/api.md#jobposting), chosen by `Accept`.
+      headers: {
+        ...successHeaders(event, vendor, result.locale, 'Accept, Accept-Language'),
+        'Content-Type': result.contentType,
+      },
+      body: result.body,
+    };
+  };
+
+  const route = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    // Every line of this request carries API Gateway's request id, as its access log line does
+    // (docs/operating.md#logs): one id finds both. Cleared after the invocation (`resetKeys`).
+    logger.setCorrelationId(event.requestContext.requestId);
+    const vendor = requestVendor(event);
+    const listing = event.resource !== VACANCY_RESOURCE;
+    // Who may ask (docs/api.md#from-a-web-page): before anything is read or validated.
+    const sync = listing && givesValue(event.multiValueQueryStringParameters, 'updated_since');
+    checkKeyUse(vendor, requestHeader(event, 'Origin'), sync);
+    const signal = deadlineSignal(context, reserveMs);
+    return !listing ? vacancy(event, vendor, signal) : listPage(event, vendor, signal);
+  };
+
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
+      // The last resort, should something other than DynamoDB hold the request past its deadline: Middy answers
+      // in its place just before Lambda's timeout, and that answer is the 503 too.
+      timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+      timeoutEarlyResponse: () => {
+        throw serviceUnavailable(new Error('The request ran out of time'));
+      },
+    })
+      // Never log the event: it carries the Authorization header.
+      .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+      // Publishes what the invocation added, answered or not, and ColdStart once per container.
+      .use(metrics.middleware)
+      .use(errorResponses(logger))
+      .use(requestIdHeader())
+      .use(conditionalGet())
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The error envelope (docs/api.md#errors), one definition for every error the service emits: the
+ * handler's, the authorizer's and API Gateway's own (its gateway responses are rendered from these same
+ * definitions).
+ */
+
+import { isUnavailable } from '../aws/failure';
+import { RETRY_AFTER_SECONDS } from '../defaults';
+
+/** Media type of every body the service sends. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Headers of every error response, the handler's and API Gateway's alike: JSON, never cached. */
+export const ERROR_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Cache-Control': 'no-store',
+};
+
+/** The message of each error status. A 401 never says why (missing, malformed, unknown or revoked key). */
+export const ERROR_MESSAGES = {
+  400: 'Bad Request.',
+  401: 'Unauthenticated.',
+  403: 'Forbidden.',
+  404: 'Not Found.',
+  405: 'Method Not Allowed.',
+  422: 'The given data was invalid.',
+  429: 'Too Many Requests.',
+  500: 'Server Error.',
+  502: 'Server Error.',
+  503: 'Service Unavailable.',
+} as const;
+
+/** An HTTP status the service answers with an error envelope. */
+export type ErrorStatus = keyof typeof ERROR_MESSAGES;
+
+/** Messages per invalid input field (422 only). */
+export type FieldErrors = Record<string, string[]>;
+
+/** The body of every error response. */
+export interface ErrorEnvelope {
+  status: 'error';
+  message: string;
+  errors?: FieldErrors;
+  request_id: string;
+}
+
+/** The error envelope; `errors` only when given (422). */
+export function errorEnvelope(message: string, requestId: string, errors?: FieldErrors): ErrorEnvelope {
+  return { status: 'error', message, ...(errors && { errors }), request_id: requestId };
+}
+
+/** `Retry-After`, on every 429 and 503. */
+export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as const;
+
+/**
+ * An error with an HTTP status. Its message is the contract's message for the status — or one that says more about
+ * what the client asked for (a 410's changes gone, a 404's vacancy not found) — never internal detail.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(
+    readonly statusCode: ErrorStatus | 410,
+    readonly details: {
+      readonly errors?: FieldErrors;
+      readonly headers?: Readonly<Record<string, string>>;
+      /** A message that says more than the status's own (a 410's, a 404's on the one-vacancy route). */
+      readonly message?: string;
+      /** The underlying failure, for the logs only. */
+      readonly cause?: unknown;
+    } = {},
+  ) {
+    super(details.message ?? (statusCode === 410 ? 'Gone.' : ERROR_MESSAGES[statusCode]), {
+      cause: details.cause,
+    });
+  }
+}
+
+/** The full sync's `updated_since`: every vacancy the vendor has, never a 410. */
+export const FULL_SYNC = '1970-01-01T00:00:00Z';
+
+/** 410: a sync from before the vendor's purge horizon (docs/api.md#incremental-sync). */
+export const changesPurged = (horizon: string) =>
+  new HttpError(410, {
+    message: `Changes before ${horizon} are no longer kept; sync again from ${FULL_SYNC}.`,
+  });
+
+/**
+ * 404 of the one-vacancy route (docs/api.md#one-vacancy): the same for an id that is not there, not the vendor's,
+ * not active, or not an id at all — it never tells whether the id exists elsewhere.
+ */
+export const vacancyNotFound = () => new HttpError(404, { message: VACANCY_NOT_FOUND });
+
+/** The message of that 404. */
+export const VACANCY_NOT_FOUND = 'Vacancy not found.';
+
+/** 422 naming every invalid field. */
+export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });
+
+/** 503: DynamoDB throttles, fails, or does not answer within the request's time; the client should retry. */
+export const serviceUnavailable = (cause?: unknown) => new HttpError(503, { headers: RETRY_AFTER, cause });
+
+/**
+ * The HTTP error a failure stands for: an `HttpError` as it is; DynamoDB unavailable, throttling, or out of
+ * time, a 503; anything else — a bug — a 500 that says nothing more.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (isUnavailable(error)) return serviceUnavailable(error);
+  return new HttpError(500, { cause: error });
+}
+
+/** A REST proxy response of the service. */
+export interface HttpResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The response of an HTTP error: the envelope, the error headers, its own headers, the request id. */
+export function errorResponse(error: HttpError, requestId: string): HttpResponse {
+  return {
+    statusCode: error.statusCode,
+    headers: { ...ERROR_HEADERS, ...error.details.headers, 'X-Request-Id': requestId },
+    body: JSON.stringify(errorEnvelope(error.message, requestId, error.details.errors)),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The listing's fast paths against the slow exact ones (docs/design.md#how-a-listing-reads, #etags), for random
+ * data and random writes: `total` (from the summary when it is current) is exactly the number of vacancies a walk
+ * by `next_page_url` yields, which are exactly the listable ones for the filters; and an `ETag` always stands for
+ * the same bytes — so whenever two bodies differ (a write, the company renamed, the day turning, the locale, the
+ * base URL), so do their tags — while a matching poll is a 304 that read nothing but the summary.
+ */
+
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import fc from 'fast-check';
+import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recovery-waits';
+import type { ListingResponse } from '../../../../../../lambda/functions/vacancies/request/types';
+import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
+import { putVendor } from '../../../../../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../support/events';
+import { lambdaContext, testMetrics } from '../../../../../support/lambda';
+import { importRecords as importInto, testListingHandler } from '../../../../../support/listing';
+import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+
+const DAY_MS = 86_400_000;
+const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
+
+/** A vacancy as the test's model holds it. */
+interface Modelled {
+  readonly id: number;
+  readonly type: number;
+  readonly min: number;
+  readonly max: number | null;
+  readonly status: string;
+  /** Days from the run's today; deadlines never fall on the day boundary's edges (0, −1). */
+  readonly dayOffset: number;
+  readonly createdAt: string;
+}
+
+const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
+  fc.record({
+    id: fc.constant(slot),
+    type: fc.integer({ min: 1, max: 4 }),
+    min: fc.integer({ min: 0, max: 3 }),
+    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
+    status: fc.constantFrom(...STATUSES),
+    dayOffset: fc.constantFrom(-2, 1, 2, 5),
+    createdAt: fc
+      .integer({ min: 0, max: 60 * 24 * 30 })
+      .map((minutes) =>
+        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      ),
+  });
+
+type Write =
+  | { readonly kind: 'import'; readonly vacancy: Modelled }
+  | { readonly kind: 'status'; readonly slot: number; readonly status: string }
+  | { readonly kind: 'delete'; readonly slot: number };
+
+const SLOTS = 12;
+const slot = fc.integer({ min: 0, max: SLOTS - 1 });
+const write: fc.Arbitrary<Write> = fc.oneof(
+  slot.chain((s) => vacancy(s)).map((v) => ({ kind: 'import' as const, vacancy: v })),
+  fc.record({
+    kind: fc.constant('status' as const),
+    slot,
+    status: fc.constantFrom('active', 'inactive', 'closed'),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), slot }),
+);
+const filters = fc.record(
+  {
+    type: fc.integer({ min: 1, max: 4 }),
+    experience_min: fc.integer({ min: 0, max: 3 }),
+    experience_max: fc.integer({ min: 3, max: 5 }),
+  },
+  { requiredKeys: [] },
+);
+
+describe('the listing, against the slow exact path', () => {
+  let tables: TestTables;
+  let run = 0;
+  let now = Date.now();
+  const metrics = testMetrics('listing');
+  let handler: ReturnType<typeof createVacanciesHandler>;
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    handler = testListingHandler(tables, { metrics, now: () => new Date(now) });
+  });
+  afterAll(async () => tables.drop());
+
+  it('gives a total that a walk yields exactly, and tags that never stand for two bodies', async () => {
+    let summaryTags = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(...Array.from({ length: SLOTS }, (_, i) => vacancy(i))),
+        fc.array(write, { maxLength: 6 }),
+        filters,
+        fc.integer({ min: 1, max: 6 }),
+        async (initial, writes, filter, perPage) => {
+          run += 1;
+          const vendorId = `l${run}`;
+          const firstId = run * 100;
+          await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: 'Acme' });
+          const model = new Map<number, Modelled>();
+          const todayStart = new Date(`${CLOCK.today(new Date())}T00:00:00Z`).getTime();
+          const record = (v: Modelled) =>
+            vacancyRecord({
+              id: firstId + v.id,
+              vendor_id: vendorId,
+              type: v.type,
+              experience_min: v.min,
+              experience_max: v.max,
+              status: v.status,
+              deadline: new Date(todayStart + v.dayOffset * DAY_MS).toISOString().slice(0, 10),
+              created_at: v.createdAt,
+            });
+          const importAll = async (vacancies: readonly Modelled[]) => {
+            await importInto(tables, vacancies.map(record));
+            for (const v of vacancies) model.set(v.id, v);
+          };
+          await importAll(initial);
+          for (const change of writes) {
+            if (change.kind === 'import') await importAll([change.vacancy]);
+            else if (change.kind === 'status') {
+              const outcome = await setVacancyStatus(
+                tables.documentClient,
+                tables.names,
+                firstId + change.slot,
+                change.status as never,
+                { clock: CLOCK },
+              );
+              const current = model.get(change.slot);
+              if (current && 'now' in outcome)
+                model.set(change.slot, { ...current, status: outcome.now.status });
+            } else {
+              await deleteVacancy(tables.documentClient, tables.names, firstId + change.slot);
+              model.delete(change.slot);
+            }
+          }
+          // Read once the writes have settled: the summary is what answers.
+          now = Date.now() + INDEX_SETTLE_MS + 1_000;
+
+          const query = new URLSearchParams({
+            ...Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, String(value)])),
+            per_page: String(perPage),
+          }).toString();
+          const authorizer = { vendorId, company: 'Acme' };
+          const call = (request: TestRequest) =>
+            handler(listingEvent({ authorizer, ...request }), lambdaContext('listing'));
+
+          // The walk, and what the model says is listable.
+          const seen: number[] = [];
+          let total: number | undefined;
+          let next: string | undefined = query;
+          while (next !== undefined) {
+            const response = await call({ query: next });
+            expect(response.statusCode).toBe(200);
+            const body = JSON.parse(response.body) as ListingResponse;
+            total ??= body.pagination.total;
+            seen.push(...body.data.map((v) => v.id - firstId));
+            next = body.pagination.next_page_url
+              ? new URL(body.pagination.next_page_url).search.slice(1)
+              : undefined;
+          }
+          const listable = [...model.values()].filter(
+            (v) =>
+              v.status === 'active' &&
+              v.dayOffset >= 0 &&
+              (filter.type === undefined || v.type === filter.type) &&
+              (filter.experience_min === undefined || v.min >= filter.experience_min) &&
+              (filter.experience_max === undefined || (v.max !== null && v.max <= filter.experience_max)),
+          );
+          expect(new Set(seen).size).toBe(seen.length);
+          expect(seen.length).toBe(total);
+          expect([...seen].sort((a, b) => a - b)).toEqual(listable.map((v) => v.id).sort((a, b) => a - b));
+
+          // Tags: every variation of the request and of the data, each body under its tag.
+          const bodies = new Map<string, string>();
+          const tagged = async (request: TestRequest) => {
+            const response = await call(request);
+            const etag = String(response.headers?.ETag);
+            const representation = `${response.headers?.['Content-Language']}\n${response.body}`;
+            const known = bodies.get(etag);
+            if (known !== undefined) expect(representation).toBe(known);
+            bodies.set(etag, representation);
+            if (etag.startsWith('"s')) summaryTags += 1;
+            return { etag, response };
+          };
+          const page1 = await tagged({ query });
+          expect((await tagged({ query })).etag).toBe(page1.etag);
+          await tagged({ query, authorizer: { vendorId, company: 'Acme Renamed' } });
+          await tagged({ query: `${query}&lang=az` });
+          // The same locale and page size given or left to a default: the links keep only what was given, so the
+          // bodies differ (page 2 always has a link, to page 1), and so must the tags.
+          for (const page of ['', '&page=2']) {
+            await tagged({ query: `${query}&lang=en${page}` });
+            await tagged({ query: `${query}${page}`, headers: { 'Accept-Language': 'en' } });
+            await tagged({ query: `${query}${page}`, headers: { 'Accept-Language': 'az' } });
+            const withoutPerPage = new URLSearchParams(`${query}${page}`);
+            withoutPerPage.delete('per_page');
+            await tagged({ query: withoutPerPage.toString() });
+            withoutPerPage.set('per_page', '15');
+            await tagged({ query: withoutPerPage.toString() });
+          }
+          await tagged({ query, domainName: 'other.example.com' });
+          await tagged({ query: `${query}&page=2` });
+
+          // A poll with the tag: 304, having read the summary alone when its tag is the summary's.
+          const added = jest.spyOn(metrics, 'count');
+          const poll = await call({ query, headers: { 'If-None-Match': page1.etag } });
+          expect(poll.statusCode).toBe(304);
+          const readUnits = added.mock.calls.find(([name]) => name === 'readUnits')?.[1];
+          added.mockRestore();
+          if (page1.etag.startsWith('"s')) expect(readUnits).toBeLessThanOrEqual(1);
+
+          // The next day: what expired is gone, and the tag with it.
+          now += DAY_MS;
+          await tagged({ query });
+          now -= DAY_MS;
+          // A write: the tag of the page changes when its body does.
+          const target = [...model.values()][0];
+          if (target) {
+            await setVacancyStatus(
+              tables.documentClient,
+              tables.names,
+              firstId + target.id,
+              target.status === 'active' ? 'closed' : 'active',
+              { clock: CLOCK },
+            );
+            await tagged({ query });
+            now = Date.now() + INDEX_SETTLE_MS + 1_000;
+            await tagged({ query });
+          }
+        },
+      ),
+      { numRuns: Number(process.env.LISTING_PROPERTY_RUNS ?? 30), endOnFailure: true },
+    );
+    // The summary's path was taken, not only the body digest's.
+    expect(summaryTags).toBeGreaterThan(0);
+  }, 120_000);
+});
