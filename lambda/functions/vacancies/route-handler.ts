@@ -22,10 +22,10 @@ import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { answerVacancies } from './answers/answer';
 import { showVacancy } from './answers/one-vacancy';
 import type { VacancyRepository } from './reads/repository';
-import { SearchIndexCache } from './reads/search-index';
-import { reportPage, reportVacancy } from './report';
 import { givesValue } from './request/query';
 import type { VacanciesSettings } from './request/request';
+import { HeldEntries } from './search/held-entries';
+import { recordServedPage, recordServedVacancy } from './served';
 
 /** What the vacancies handler is built from; the Lambda entry point makes them once per container. */
 export interface VacanciesHandlerDependencies {
@@ -39,7 +39,7 @@ export interface VacanciesHandlerDependencies {
   /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
   readonly reserveMs?: number;
   /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
-  readonly searchIndexes?: SearchIndexCache;
+  readonly heldEntries?: HeldEntries;
 }
 
 /**
@@ -59,7 +59,7 @@ function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
 export function createVacanciesHandler(dependencies: VacanciesHandlerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
-  const searchIndexes = dependencies.searchIndexes ?? new SearchIndexCache();
+  const heldEntries = dependencies.heldEntries ?? new HeldEntries();
 
   /**
    * The headers of every 200 (and of the 304 standing for it) of both routes. A page (a publishable key, from one
@@ -103,9 +103,9 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
       },
       repository,
       settings,
-      searchIndexes,
+      heldEntries,
     );
-    reportPage(logger, metrics, vendor, result);
+    recordServedPage(logger, metrics, vendor, result);
     const headers = {
       ...successHeaders(event, vendor, result.locale, 'Accept-Language'),
       // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
@@ -134,7 +134,7 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
       repository,
       settings,
     );
-    reportVacancy(logger, metrics, vendor, result);
+    recordServedVacancy(logger, metrics, vendor, result);
     return {
       statusCode: 200,
       // The route has two representations (docs/api.md#jobposting), chosen by `Accept`.

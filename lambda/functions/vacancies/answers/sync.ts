@@ -1,7 +1,8 @@
 /**
- * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): one strategy of the vacancies
- * route — the other is the active listing (`active-listing.ts`). With `updated_since`, the route answers what changed in a window of the vendor's change index — from `updated_since` to the
- * walk's snapshot time — oldest change first, active vacancies in full and every other one as a tombstone.
+ * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): the vacancies route's answer
+ * with `updated_since` (without it, the listing's: `listing.ts`) — what changed in a window of the vendor's change
+ * index, from `updated_since` to the walk's snapshot time, oldest change first: active vacancies in full and every
+ * other one as a tombstone.
  *
  * Every page reads the vendor's summary: it says whether changes from `updated_since` on are still kept (410 if
  * not, on any page of a walk). On the first page it also says — when no writer has let go since `updated_since` and

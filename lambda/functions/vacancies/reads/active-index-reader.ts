@@ -12,11 +12,8 @@ import {
 import { ITEM, SEARCH_INDEX } from '../../../domain/schema/tables';
 import type { ReadCost } from '../../../platform/dynamodb/capacity';
 import { collectQuery, countQuery, type MeteredQueryTarget } from '../../../platform/dynamodb/metered-query';
-import type { ListingCursor } from '../request/cursor';
-import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from './search-index';
-
-/** Where a page starts: a position in the listing's order (an offset from its top), or a cursor. */
-export type PageStart = { readonly offset: number } | { readonly cursor: ListingCursor };
+import type { ListingCursor, PageStart } from '../request/cursor';
+import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from '../search/search-entry';
 
 /** One page read: whose vacancies, which filters, where, how many. */
 export interface PageQuery {

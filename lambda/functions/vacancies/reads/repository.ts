@@ -8,12 +8,12 @@
 
 import { type ChangeFeedReader, createChangeFeedReader } from '../../../domain/change-feed/reader';
 import type { ListedVacancy } from '../../../domain/schema/vacancy-item';
-import type { SummaryRead } from '../../../domain/store/summary-reader';
-import { SummaryReader } from '../../../domain/store/summary-reader';
+import { type SummaryRead, SummaryReader } from '../../../domain/store/summary-reader';
 import type { RetryPolicy } from '../../../platform/dynamodb/backoff';
 import type { ReadCost } from '../../../platform/dynamodb/capacity';
 import type { MeteredQueryTarget } from '../../../platform/dynamodb/metered-query';
 import type { ReadClient } from '../../../platform/dynamodb/read-client';
+import type { SearchEntry } from '../search/search-entry';
 import {
   countActiveEntries,
   type PageQuery,
@@ -28,7 +28,6 @@ import {
   type ShownItem,
   type SyncedItem,
 } from './item-reader';
-import type { SearchEntry } from './search-index';
 
 /** A page of a listing. */
 export interface VacancyPage extends ReadCost {
@@ -117,7 +116,10 @@ export function createVacancyRepository(
   });
 
   return {
-    ...changes,
+    readChanges: changes.readChanges,
+    countChanges: changes.countChanges,
+    // Straight from the vendors table: the listing's summary is not the change feed's business.
+    readSummary: (vendorId, signal) => summaries.read(vendorId, signal),
     async readPage(query) {
       const entries = await readPageEntries(index, query);
       if (entries.page.length === 0) {

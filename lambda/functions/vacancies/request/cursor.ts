@@ -38,6 +38,9 @@ export interface ListingCursor {
   readonly inclusive: boolean;
 }
 
+/** Where a page of the listing starts: a position in its order (an offset from its top), or a cursor. */
+export type PageStart = { readonly offset: number } | { readonly cursor: ListingCursor };
+
 /** A sync's cursor. */
 export interface SyncCursor {
   /** The change key of the last change the walk gave: the next page starts after it. */

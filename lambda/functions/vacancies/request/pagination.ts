@@ -1,6 +1,7 @@
 import { LISTING_PATH } from '../../../platform/http/routes';
 import { formatRfc3339 } from '../../../platform/time/rfc3339';
-import type { ListingQuery, Pagination } from './types';
+import type { ListingQuery } from './query';
+import type { Pagination } from './types';
 
 /** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
 type CarriedParameter =

@@ -1,3 +1,8 @@
+/**
+ * The query string of `GET /vendor/vacancies` (docs/api.md#query-parameters): every parameter parsed and checked —
+ * each invalid one named with its reason, for one 422 — into a `ListingQuery`; the filters by code, `q`'s folded
+ * words and the facets asked for (docs/api.md#search-filters-and-facets).
+ */
 import type { VacancyFilters } from '../../../domain/schema/active-index';
 import { searchWords } from '../../../domain/schema/search-words';
 import { type Locale, VACANCY_TYPES, type VacancyType } from '../../../domain/schema/vacancy';
@@ -6,7 +11,22 @@ import { isLocale } from '../../../domain/vacancy/locale';
 import { PER_PAGE_LIMITS } from '../../../platform/defaults';
 import type { FieldErrors } from '../../../platform/http/errors';
 import { parseRfc3339 } from '../../../platform/time/rfc3339';
-import type { ListingQuery } from './types';
+
+/** A valid listing request's query parameters, defaults not yet applied where the request left them out. */
+export interface ListingQuery {
+  readonly filters: VacancyFilters;
+  /** Search, filters by code and facets (docs/api.md#search-filters-and-facets); absent when none was given. */
+  readonly search?: SearchFilters;
+  readonly page: number;
+  /** Absent when the request gave none; the deployment's default applies. */
+  readonly perPage?: number;
+  /** Absent when the request gave none; `Accept-Language`, then the default locale apply. */
+  readonly lang?: Locale;
+  /** The `cursor` as given (checked against the vendor and the filters once they are known). */
+  readonly cursor?: string;
+  /** `updated_since` (ms since 1970): a sync of what changed since then (docs/api.md#incremental-sync). */
+  readonly updatedSince?: number;
+}
 
 /** The facets a listing can count (docs/api.md#search-filters-and-facets), in the order a response lists them. */
 export const FACET_NAMES = ['type', 'category', 'city'] as const;

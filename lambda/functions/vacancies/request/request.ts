@@ -20,8 +20,8 @@ import {
   syncBinding,
 } from './cursor';
 import { type RequestLocation, routeUrl } from './pagination';
-import { type MultiValueParameters, parseListingQuery } from './query';
-import type { ListingQuery, ListingResponse, SyncResponse } from './types';
+import { type ListingQuery, type MultiValueParameters, parseListingQuery } from './query';
+import type { ListingResponse, SyncResponse } from './types';
 
 /** Per-deployment behaviour of the vacancies route (docs/operating.md#settings): its settings. */
 export interface VacanciesSettings {
@@ -87,8 +87,8 @@ interface ResolvedCommon {
 }
 
 /**
- * A valid request, with what it resolved to: the active listing (`active-listing.ts`), or — with `updated_since` —
- * a sync (`sync.ts`); each with its own kind of cursor, when one was given.
+ * A valid request, with what it resolved to: the listing (`answers/listing.ts`), or — with `updated_since` — a sync
+ * (`answers/sync.ts`); each with its own kind of cursor, when one was given.
  */
 export type ResolvedRequest =
   | (ResolvedCommon & { readonly kind: 'active'; readonly cursor: ListingCursor | undefined })
@@ -98,6 +98,9 @@ export type ResolvedRequest =
       readonly since: number;
       readonly cursor: SyncCursor | undefined;
     });
+
+/** A request of the listing (without `updated_since`), resolved. */
+export type ListingRequest = Extract<ResolvedRequest, { kind: 'active' }>;
 
 /** Validates the query (422 naming every invalid parameter, the cursor last) and resolves its defaults. */
 export function resolveRequest(request: VacanciesRequest, settings: VacanciesSettings): ResolvedRequest {

@@ -1,23 +1,6 @@
-/** Types of the listing request and response (the vacancy itself is described in `domain/schema/vacancy.ts`). */
-import type { VacancyFilters } from '../../../domain/schema/active-index';
-import type { Locale, StoredStatus, VacancyObject } from '../../../domain/schema/vacancy';
-import type { FacetName, SearchFilters } from './query';
-
-/** A valid listing request's query parameters, defaults not yet applied where the request left them out. */
-export interface ListingQuery {
-  readonly filters: VacancyFilters;
-  /** Search, filters by code and facets (docs/api.md#search-filters-and-facets); absent when none was given. */
-  readonly search?: SearchFilters;
-  readonly page: number;
-  /** Absent when the request gave none; the deployment's default applies. */
-  readonly perPage?: number;
-  /** Absent when the request gave none; `Accept-Language`, then the default locale apply. */
-  readonly lang?: Locale;
-  /** The `cursor` as given (checked against the vendor and the filters once they are known). */
-  readonly cursor?: string;
-  /** `updated_since` (ms since 1970): a sync of what changed since then (docs/api.md#incremental-sync). */
-  readonly updatedSince?: number;
-}
+/** Types of the listing's and the sync's response bodies (the vacancy itself is described in `domain/schema/vacancy.ts`). */
+import type { StoredStatus, VacancyObject } from '../../../domain/schema/vacancy';
+import type { FacetName } from './query';
 
 /** The pagination object of the response (docs/api.md#pagination). */
 export interface Pagination {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, jest } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { reportPage } from '../../../../lambda/functions/vacancies/report';
+import { recordServedPage } from '../../../../lambda/functions/vacancies/served';
 import { SERVICE_NAME } from '../../../../lambda/platform/defaults';
 import { METRICS_NAMESPACE } from '../../../../lambda/platform/observability/metrics';
 import { ACCESS_LOG_FORMAT } from '../../../../lib/stack/rest-api';
@@ -253,7 +253,7 @@ describe('Contributor Insights rules', () => {
     });
     try {
       const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: 'INFO' });
-      reportPage(
+      recordServedPage(
         logger,
         testMetrics('listing'),
         { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
@@ -343,17 +343,22 @@ describe('the default monitoring profile', () => {
       lines.push({ message, ...(extra[0] as object) });
     });
     jest.spyOn(logger, 'info').mockImplementation(() => {});
-    reportPage(logger, testMetrics('listing'), { vendorId: 'acme', company: 'Acme', rateTier: 'standard' }, {
-      body: {
-        status: 'success',
-        company: 'Acme',
-        data: [],
-        pagination: { current_page: 1, per_page: 15, total: 0 },
-      },
-      readUnits: 1,
-      calls: 1,
-      foreignItems: 2,
-    } as never);
+    recordServedPage(
+      logger,
+      testMetrics('listing'),
+      { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
+      {
+        body: {
+          status: 'success',
+          company: 'Acme',
+          data: [],
+          pagination: { current_page: 1, per_page: 15, total: 0 },
+        },
+        readUnits: 1,
+        calls: 1,
+        foreignItems: 2,
+      } as never,
+    );
     const [filter] = plainOf('AWS::Logs::MetricFilter').filter(([id]) => id.includes('ForeignItems'));
     expect(filter?.[1].Properties.MetricTransformations).toEqual([
       expect.objectContaining({ MetricValue: '$.foreignItems', DefaultValue: 0 }),

@@ -15,8 +15,8 @@ import { addEndpoint, listEndpoints } from '../../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../../support/dynamodb';
 import { putVacancies, vacancyRecord } from '../../../../support/vacancies';
 
-const CHILD = new URL('../../../support/dispatch-child.ts', import.meta.url).pathname;
-const ROOT = new URL('../../../../', import.meta.url).pathname;
+const CHILD = new URL('../../../../support/dispatch-child.ts', import.meta.url).pathname;
+const ROOT = new URL('../../../../../', import.meta.url).pathname;
 /** The clocks are this far ahead of the index's settle window: every change written is settled. */
 const AHEAD_MS = 10_000;
 const LEASE_MS = 400;

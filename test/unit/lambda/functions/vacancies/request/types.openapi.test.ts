@@ -110,10 +110,10 @@ describe('docs/openapi.yaml', () => {
 
   it('has client types generated from it that are up to date (npm run openapi:types)', async () => {
     const generated = astToString(
-      await openapiTS(new URL('../../../../../docs/openapi.yaml', import.meta.url)),
+      await openapiTS(new URL('../../../../../../docs/openapi.yaml', import.meta.url)),
     );
     const committed = readFileSync(
-      new URL('../../../../../examples/generated-client/openapi-types.ts', import.meta.url),
+      new URL('../../../../../../examples/generated-client/openapi-types.ts', import.meta.url),
       'utf8',
     );
     expect(committed).toContain(generated.trim());

@@ -1,65 +1,18 @@
 /**
- * A vendor's search index in the function's memory (docs/design.md#search): every entry of the vendor's search index
- * — order key, filter values, category, city and folded title words — newest first. One pass over it answers any
- * combination of filters, `q` and facets: the page's ids (from the top, an offset or a cursor), `total` and each
- * facet's counts. The function keeps the indexes of the vendors it served last (`SearchIndexCache`), each valid for
- * exactly one state of the vendor's summary.
+ * The in-memory search (docs/design.md#search): one pass over a vendor's search entries, newest first, answers any
+ * combination of filters, `q` and facets — the page's entries (from the top, an offset or a cursor), `total` and each
+ * facet's counts. The exact, slow way it must equal is the brute-force model of the property tests.
  */
 import { dayNumber, type VacancyFilters } from '../../../domain/schema/active-index';
 import { searchWords } from '../../../domain/schema/search-words';
-import { ITEM } from '../../../domain/schema/tables';
 import { type Locale, VACANCY_TYPES } from '../../../domain/schema/vacancy';
 import { localize } from '../../../domain/vacancy/dictionary';
+import type { PageStart } from '../request/cursor';
 import { FACET_NAMES, type FacetName, FILTER_CODES, type SearchFilters } from '../request/query';
 import type { Facets, FacetValue } from '../request/types';
-import type { PageStart } from './active-index-reader';
+import type { SearchEntry } from './search-entry';
 
-/** An entry of a vendor's search index, as the function holds it. */
-export interface SearchEntry {
-  readonly id: number;
-  /** The listing's order key (`domain/schema/active-index.ts`). */
-  readonly order: Uint8Array;
-  readonly type: number;
-  readonly experienceMin: number;
-  /** Undefined: open-ended. */
-  readonly experienceMax: number | undefined;
-  /** The deadline as a day number. */
-  readonly deadline: number;
-  readonly category: string;
-  readonly city: string;
-  /** The title's folded words (`domain/schema/search-words.ts`). */
-  readonly words: readonly string[];
-}
-
-/** The attributes an entry is read with (the search index's keys and projection). */
-export const SEARCH_ENTRY_ATTRIBUTES = [
-  'id',
-  ITEM.order,
-  ITEM.type,
-  ITEM.experienceMin,
-  ITEM.experienceMax,
-  ITEM.deadline,
-  'category',
-  'city',
-  'title',
-] as const;
-
-/** An entry of the search index as read (unmarshalled), held: the title folded into its words once. */
-export function toSearchEntry(item: Readonly<Record<string, unknown>>): SearchEntry {
-  return {
-    id: item.id as number,
-    order: item[ITEM.order] as Uint8Array,
-    type: item[ITEM.type] as number,
-    experienceMin: item[ITEM.experienceMin] as number,
-    experienceMax: item[ITEM.experienceMax] as number | undefined,
-    deadline: item[ITEM.deadline] as number,
-    category: String(item.category ?? ''),
-    city: String(item.city ?? ''),
-    words: searchWords(String(item.title ?? '')),
-  };
-}
-
-/** What one request asks of the index. */
+/** What one request asks of a vendor's entries. */
 export interface SearchRequest {
   readonly filters: VacancyFilters;
   readonly search: SearchFilters;
@@ -224,56 +177,3 @@ function pageOf(
   const begin = Math.max(0, end - limit);
   return { page: matching.slice(begin, end), more: begin > 0 };
 }
-
-/** The state of a vendor's summary a held index is valid for: its version and when its last writer let go. */
-export type SummaryStamp = string;
-
-/** A summary's stamp. */
-export const summaryStamp = (summary: { version: number; releasedAt: number | undefined }): SummaryStamp =>
-  `${summary.version}/${summary.releasedAt ?? ''}`;
-
-/**
- * The search indexes a function holds, by vendor, for one summary stamp each: the vendors served last, up to a
- * budget of entries (the least recently used go first; a vendor larger than the budget is not held).
- */
-export class SearchIndexCache {
-  private readonly held = new Map<string, { stamp: SummaryStamp; entries: readonly SearchEntry[] }>();
-  private size = 0;
-
-  constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
-
-  /** A vendor's entries, if held for exactly this stamp. */
-  get(vendorId: string, stamp: SummaryStamp): readonly SearchEntry[] | undefined {
-    const held = this.held.get(vendorId);
-    if (!held || held.stamp !== stamp) return undefined;
-    // Most recently used last.
-    this.held.delete(vendorId);
-    this.held.set(vendorId, held);
-    return held.entries;
-  }
-
-  /** Holds a vendor's entries for a stamp, in place of any it held. */
-  set(vendorId: string, stamp: SummaryStamp, entries: readonly SearchEntry[]): void {
-    this.delete(vendorId);
-    if (entries.length > this.maxEntries) return;
-    while (this.size + entries.length > this.maxEntries) {
-      const oldest = this.held.keys().next().value as string;
-      this.delete(oldest);
-    }
-    this.held.set(vendorId, { stamp, entries });
-    this.size += entries.length;
-  }
-
-  private delete(vendorId: string): void {
-    const held = this.held.get(vendorId);
-    if (!held) return;
-    this.held.delete(vendorId);
-    this.size -= held.entries.length;
-  }
-}
-
-/**
- * Entries a function holds at most: some 250 bytes each with their folded words, about 50 MB of the listing
- * function's 512 — a vendor of 100,000 active vacancies, or many smaller ones.
- */
-const DEFAULT_MAX_ENTRIES = 200_000;

@@ -1,5 +1,6 @@
 /**
- * What a served page (of the listing or a sync), or a vacancy, reports: one structured log line, and its metrics (docs/operating.md#metrics).
+ * What a served page (of the listing or a sync), or a vacancy, leaves behind: one structured log line, and its
+ * metrics (docs/operating.md#metrics).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { AuthorizedVendor } from '../../domain/keys/context';
@@ -20,7 +21,7 @@ import type { NotModifiedResult, VacanciesResult } from './request/request';
  * vendor named by the index — left out of the page — are an isolation breach: alarmed on, and logged with the
  * vendor for the investigation.
  */
-export function reportPage(
+export function recordServedPage(
   logger: Logger,
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
@@ -60,7 +61,7 @@ export function reportPage(
 }
 
 /** Logs the one vacancy served (200, or 304 after its read) and adds its reads to the invocation's metrics. */
-export function reportVacancy(
+export function recordServedVacancy(
   logger: Logger,
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
