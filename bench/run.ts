@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --save]`: bundle sizes and cold init, per-request read cost and latency of the
  * listing, index entry size, and the import's throughput — each next to a reference measured in the same run (a
  * bare function, a naive baseline, a bare loader). Prints markdown tables and the targets; exits non-zero when a
- * target is missed. Writes bench/results.json only with `--save`, for a run the README quotes.
+ * target is missed. Writes bench/results.json only with `--save`, for a run docs/performance.md quotes.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
