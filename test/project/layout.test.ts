@@ -136,7 +136,7 @@ describe('the test tree', () => {
 
 describe("the test sequencer's estimates", () => {
   it('name test files that exist (an estimate of a moved file would start it last again)', async () => {
-    const sequencer = new URL('../support/sequencer.js', import.meta.url).href;
+    const sequencer = new URL('../../testkit/jest/sequencer.js', import.meta.url).href;
     const { ESTIMATES } = (await import(sequencer)) as { ESTIMATES: Record<string, number> };
     const missing = Object.keys(ESTIMATES).filter((end) => !existsSync(join(ROOT, 'test', end)));
     expect(missing).toEqual([]);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const KEY = 'vvk_demo_pasha_bank_primary';

@@ -11,9 +11,9 @@ import { changeKey } from '../../../../lambda/domain/schema/change-index';
 import { ITEM_KIND } from '../../../../lambda/domain/schema/vendors';
 import { webhookItemKey } from '../../../../lambda/functions/webhooks/endpoint';
 import { newWebhookSecret } from '../../../../lib/ops/webhooks';
-import { type AdminRun, cliTarget, runAdmin } from '../../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../../support/dynamodb';
-import { startTestReceiver, type TestReceiver } from '../../../support/webhook-receiver';
+import { type AdminRun, cliTarget, runAdmin } from '../../../../testkit/admin-cli';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
+import { startTestReceiver, type TestReceiver } from '../../../../testkit/webhook-receiver';
 
 describe('vacancy-admin webhook', () => {
   let tables: TestTables;

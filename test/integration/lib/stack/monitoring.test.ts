@@ -11,8 +11,8 @@ import { reportPage } from '../../../../lambda/functions/vacancies/report';
 import { SERVICE_NAME } from '../../../../lambda/platform/defaults';
 import { METRICS_NAMESPACE } from '../../../../lambda/platform/observability/metrics';
 import { ACCESS_LOG_FORMAT } from '../../../../lib/stack/rest-api';
-import { testMetrics } from '../../../support/lambda';
-import { stackTemplate } from '../../../support/stack';
+import { testMetrics } from '../../../../testkit/lambda';
+import { stackTemplate } from '../../../../testkit/stack';
 
 const template = stackTemplate({ monitoring: 'detailed' });
 const resources = template.toJSON().Resources as Record<

@@ -12,7 +12,7 @@ import { SERVICE_DEFAULTS } from '../../../../lambda/platform/defaults';
 import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';
 import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
-import { CDK_CONTEXT, stackTemplate } from '../../../support/stack';
+import { CDK_CONTEXT, stackTemplate } from '../../../../testkit/stack';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
 

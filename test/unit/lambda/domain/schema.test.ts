@@ -4,8 +4,8 @@ import { changeKey } from '../../../../lambda/domain/schema/change-index';
 import { ITEM } from '../../../../lambda/domain/schema/tables';
 import { RECORD_FIELDS, VACANCY_FIELDS } from '../../../../lambda/domain/schema/vacancy';
 import { fromVacancyItem, toVacancyItem } from '../../../../lambda/domain/schema/vacancy-item';
-import { SPEC_VACANCY_FIELDS } from '../../../support/spec';
-import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
+import { SPEC_VACANCY_FIELDS } from '../../../../testkit/spec';
+import { fixtureVacancy, vacancyRecord } from '../../../../testkit/vacancies';
 
 /** When the fixtures changed (ms). */
 const CHANGED = Date.UTC(2026, 1, 1);

@@ -7,12 +7,12 @@ import { ACTIVE_INDEX } from '../../../../../lambda/domain/schema/tables';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import { deleteVacancy, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables, testEndpoint } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables, testEndpoint } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const line = (overrides: Record<string, unknown>) =>
   JSON.stringify(vacancyRecord({ vendor_id: 'acme', ...overrides }));

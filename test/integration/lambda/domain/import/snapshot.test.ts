@@ -20,14 +20,14 @@ import type { SyncResponse } from '../../../../../lambda/functions/vacancies/req
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { cliTarget, runAdmin } from '../../../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { syncedCopy } from '../../../../support/sync-copy';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { cliTarget, runAdmin } from '../../../../../testkit/admin-cli';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { syncedCopy } from '../../../../../testkit/sync-copy';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ADMIN = new URL('../../../../bin/admin.ts', import.meta.url).pathname;
 const ndjson = (records: readonly Record<string, unknown>[]) =>

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dayNumber, expiryShard, orderKey } from '../../../../../lambda/domain/schema/active-index';
 import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, ITEM } from '../../../../../lambda/domain/schema/tables';
 import { toTombstone, toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 describe('the DynamoDB engine with the service tables', () => {
   let tables: TestTables;

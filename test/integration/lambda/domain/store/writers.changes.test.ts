@@ -14,8 +14,8 @@ import { CHANGE_INDEX, ITEM } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** A clock the test moves: every write is stamped with it. */
 function testClock(start: number) {

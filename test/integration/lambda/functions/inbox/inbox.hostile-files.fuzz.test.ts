@@ -21,10 +21,10 @@ import { handleInboxKey } from '../../../../../lambda/functions/inbox/inbox';
 import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { folderObjects } from '../../../../../lib/local/inbox-folder';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { gzipMembers } from '../../../../support/gzip-bomb';
-import { runBombChild } from '../../../../support/inbox-bomb-child';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { gzipMembers } from '../../../../../testkit/gzip-bomb';
+import { runBombChild } from '../../../../../testkit/inbox-bomb-child';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** Limits small enough for a fuzzed file to pass them now and then. */
 const LIMITS: ImportLimits = { records: 40, lineBytes: 4 * 1024, fileBytes: 64 * 1024 };

@@ -17,14 +17,14 @@ import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { s3Objects } from '../../../../../lambda/functions/inbox/s3-objects';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import { putVendor } from '../../../../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
 import { startTestS3, type TestS3 } from '../../../../../testkit/s3-server';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ndjson = (records: readonly Record<string, unknown>[]) =>
   records.map((record) => JSON.stringify(record)).join('\n');

@@ -10,8 +10,8 @@ import type { AttemptResult } from '../../../../../lambda/functions/webhooks/del
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
 import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint, removeEndpoint } from '../../../../../lib/ops/webhooks';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { putNewVacancies } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { putNewVacancies } from '../../../../../testkit/vacancies';
 
 const VENDOR = 'acme';
 /** The second test's: a new endpoint also gets the changes of the few seconds before it was added. */

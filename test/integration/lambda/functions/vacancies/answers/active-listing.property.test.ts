@@ -13,11 +13,11 @@ import type { ListingResponse } from '../../../../../../lambda/functions/vacanci
 import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
 import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../support/events';
-import { lambdaContext, testMetrics } from '../../../../../support/lambda';
-import { importRecords as importInto, testListingHandler } from '../../../../../support/listing';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
+import { lambdaContext, testMetrics } from '../../../../../../testkit/lambda';
+import { importRecords as importInto, testListingHandler } from '../../../../../../testkit/listing';
+import { CLOCK, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
 const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;

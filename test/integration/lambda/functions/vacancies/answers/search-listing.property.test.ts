@@ -16,11 +16,11 @@ import { FACET_NAMES, FILTER_CODES } from '../../../../../../lambda/functions/va
 import type { ListingResponse } from '../../../../../../lambda/functions/vacancies/request/types';
 import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent } from '../../../../../support/events';
-import { lambdaContext } from '../../../../../support/lambda';
-import { importRecords, testListingHandler } from '../../../../../support/listing';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../../testkit/events';
+import { lambdaContext } from '../../../../../../testkit/lambda';
+import { importRecords, testListingHandler } from '../../../../../../testkit/listing';
+import { CLOCK, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
 const WORDS = [

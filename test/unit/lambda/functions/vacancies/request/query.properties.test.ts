@@ -16,8 +16,8 @@ import {
 } from '../../../../../../lambda/functions/vacancies/request/pagination';
 import { parseListingQuery } from '../../../../../../lambda/functions/vacancies/request/query';
 import { ifNoneMatchMatches, strongETag } from '../../../../../../lambda/platform/http/conditional';
-import { multiValueQuery } from '../../../../../support/events';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { multiValueQuery } from '../../../../../../testkit/events';
+import { CLOCK, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const NAMES = ['type', 'experience_min', 'experience_max', 'per_page', 'page', 'lang'] as const;
 type Name = (typeof NAMES)[number];

@@ -1,14 +1,14 @@
 /** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { parseImportFile } from '../../lambda/domain/import/file';
-import { type ImportOptions, importVacancies } from '../../lambda/domain/import/import';
+import { parseImportFile } from '../lambda/domain/import/file';
+import { type ImportOptions, importVacancies } from '../lambda/domain/import/import';
 import {
   createVacancyRepository,
   type VacancyRepositoryOptions,
-} from '../../lambda/functions/vacancies/reads/repository';
-import type { VacanciesSettings } from '../../lambda/functions/vacancies/request/request';
-import { createVacanciesHandler } from '../../lambda/functions/vacancies/route-handler';
-import type { FunctionMetrics } from '../../lambda/platform/observability/metrics';
+} from '../lambda/functions/vacancies/reads/repository';
+import type { VacanciesSettings } from '../lambda/functions/vacancies/request/request';
+import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
+import type { FunctionMetrics } from '../lambda/platform/observability/metrics';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

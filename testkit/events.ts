@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { VACANCY_RESOURCE } from '../../lambda/platform/http/routes';
-import { listingEvent as proxyEvent, queryParameters } from '../../lib/local/proxy-event';
+import { VACANCY_RESOURCE } from '../lambda/platform/http/routes';
+import { listingEvent as proxyEvent, queryParameters } from '../lib/local/proxy-event';
 
 /** What a test request differs in. */
 export interface TestRequest {

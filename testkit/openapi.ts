@@ -10,9 +10,9 @@ import { expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { matchRoute } from '../../lambda/platform/http/routes';
+import { matchRoute } from '../lambda/platform/http/routes';
 
-const DOCUMENT_URL = new URL('../../docs/openapi.yaml', import.meta.url);
+const DOCUMENT_URL = new URL('../docs/openapi.yaml', import.meta.url);
 const DOCUMENT_ID = 'https://vendor-vacancy-api.invalid/openapi.yaml';
 
 type Json = Record<string, unknown>;

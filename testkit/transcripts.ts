@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const ROOT = new URL('../../', import.meta.url).pathname;
+export const ROOT = new URL('../', import.meta.url).pathname;
 
 /** Why a shell block of the documents is not run by the tests: its first line says one of these. */
 export const NOT_RUN_REASONS = ['# needs an AWS account', '# what .ci/run runs'] as const;

@@ -1,8 +1,8 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { validateVacancyRecord } from '../../lambda/domain/import/record';
-import type { Vacancy } from '../../lambda/domain/schema/vacancy';
-import { toVacancyItem } from '../../lambda/domain/schema/vacancy-item';
-import { zoneClock } from '../../lambda/platform/time/zone-clock';
+import { validateVacancyRecord } from '../lambda/domain/import/record';
+import type { Vacancy } from '../lambda/domain/schema/vacancy';
+import { toVacancyItem } from '../lambda/domain/schema/vacancy-item';
+import { zoneClock } from '../lambda/platform/time/zone-clock';
 
 /** The service time zone the tests use (Baku, UTC+4, no daylight saving): the fixtures' times assume it. */
 export const TIME_ZONE = 'Asia/Baku';

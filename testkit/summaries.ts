@@ -3,10 +3,10 @@
  * the recount's own reader), and the summary as stored: what the tests of the summary compare.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { countAttribute, dayAttribute, type Summary } from '../../lambda/domain/schema/summary';
-import type { TableNames } from '../../lambda/domain/schema/tables';
-import { type ActiveEntry, activeIndexEntries } from '../../lambda/domain/store/recount';
-import { SummaryStore } from '../../lambda/domain/store/summary-store';
+import { countAttribute, dayAttribute, type Summary } from '../lambda/domain/schema/summary';
+import type { TableNames } from '../lambda/domain/schema/tables';
+import { type ActiveEntry, activeIndexEntries } from '../lambda/domain/store/recount';
+import { SummaryStore } from '../lambda/domain/store/summary-store';
 
 /** A vendor's active index entries: type, experience range and deadline day of each. */
 export async function activeEntries(

@@ -1,8 +1,8 @@
 /** The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests. */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import type { TableNames } from '../../lambda/domain/schema/tables';
+import type { TableNames } from '../lambda/domain/schema/tables';
 
-const ADMIN = new URL('../../bin/admin.ts', import.meta.url).pathname;
+const ADMIN = new URL('../bin/admin.ts', import.meta.url).pathname;
 
 /** What a run printed, and its exit code. */
 export interface AdminRun {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TableNames } from '../../lambda/domain/schema/tables';
-import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
-import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
-import { createTables, localTableNames } from '../../lib/create-tables';
+import type { TableNames } from '../lambda/domain/schema/tables';
+import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
+import { createTables, localTableNames } from '../lib/create-tables';
 
 /** A test file's own tables on the run's DynamoDB engine. */
 export interface TestTables {

@@ -5,7 +5,7 @@
  * process). Run as a script, it takes the options as JSON and prints `{ url }` once listening.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { LocalApiOptions } from '../../lib/local/local-api';
+import type { LocalApiOptions } from '../lib/local/local-api';
 
 const SCRIPT = new URL(import.meta.url).pathname;
 
@@ -44,7 +44,7 @@ export async function startLocalApiProcess(options: LocalApiOptions): Promise<Lo
 }
 
 if (process.argv[1] === SCRIPT) {
-  const { startLocalApi } = await import('../../lib/local/local-api');
+  const { startLocalApi } = await import('../lib/local/local-api');
   const api = await startLocalApi(JSON.parse(process.argv[2] ?? '{}') as LocalApiOptions);
   process.stdout.write(`${JSON.stringify({ url: api.url })}\n`);
   process.once('SIGTERM', () => void api.stop().then(() => process.exit(0)));

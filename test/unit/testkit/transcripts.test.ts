@@ -1,6 +1,6 @@
-/** How a documented transcript is read and matched (`test/support/transcripts.ts`). */
+/** How a documented transcript is read and matched (`testkit/transcripts.ts`). */
 import { describe, expect, it } from '@jest/globals';
-import { matchOutput, steps, withValues } from '../../../support/transcripts';
+import { matchOutput, steps, withValues } from '../../../testkit/transcripts';
 
 describe('transcripts', () => {
   it('read commands, continued lines and their output', () => {

@@ -5,7 +5,7 @@
  *
  * Argument: the data folder.
  */
-import { startEmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
+import { startEmbeddedDynamoDB } from '../lib/local/embedded-dynamodb';
 
 const engine = await startEmbeddedDynamoDB({ dataDir: process.argv[2] as string });
 process.send?.({ endpoint: engine.endpoint, repaired: engine.repaired ?? null });

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileReport } from '../../lambda/functions/inbox/report';
+import type { FileReport } from '../lambda/functions/inbox/report';
 import type { GzipBomb } from './gzip-bomb';
 
 const SCRIPT = new URL(import.meta.url).pathname;
@@ -49,12 +49,12 @@ export function runBombChild(folder: string, bomb: GzipBomb, heapMiB: number): P
 if (process.argv[1] === SCRIPT) {
   const { folder, unit, bytes } = JSON.parse(process.argv[2] ?? '{}') as { folder: string } & GzipBomb;
   const { writeGzipBomb } = await import('./gzip-bomb');
-  const { handleInboxKey } = await import('../../lambda/functions/inbox/inbox');
-  const { folderObjects } = await import('../../lib/local/inbox-folder');
-  const { createDocumentClient } = await import('../../lambda/platform/dynamodb/document-client');
-  const { createDynamoDBClient } = await import('../../lambda/platform/dynamodb/client');
-  const { localTableNames } = await import('../../lib/create-tables');
-  const { zoneClock } = await import('../../lambda/platform/time/zone-clock');
+  const { handleInboxKey } = await import('../lambda/functions/inbox/inbox');
+  const { folderObjects } = await import('../lib/local/inbox-folder');
+  const { createDocumentClient } = await import('../lambda/platform/dynamodb/document-client');
+  const { createDynamoDBClient } = await import('../lambda/platform/dynamodb/client');
+  const { localTableNames } = await import('../lib/create-tables');
+  const { zoneClock } = await import('../lambda/platform/time/zone-clock');
   await mkdir(join(folder, 'incoming'), { recursive: true });
   const bombBytes = await writeGzipBomb(join(folder, 'incoming', 'bomb.ndjson.gz'), { unit, bytes });
   const started = performance.now();

@@ -5,8 +5,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { expect } from '@jest/globals';
-import { copiedVacancies } from '../../examples/sync/sync';
-import type { ListingResponse, SyncResponse } from '../../lambda/functions/vacancies/request/types';
+import { copiedVacancies } from '../examples/sync/sync';
+import type { ListingResponse, SyncResponse } from '../lambda/functions/vacancies/request/types';
 import type { TestTables } from './dynamodb';
 import { listingEvent } from './events';
 import { lambdaContext } from './lambda';

@@ -4,8 +4,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
-const SERVER = new URL('../../bin/local-server.ts', import.meta.url).pathname;
-const ROOT = new URL('../../', import.meta.url).pathname;
+const SERVER = new URL('../bin/local-server.ts', import.meta.url).pathname;
+const ROOT = new URL('../', import.meta.url).pathname;
 
 /** A running `npm start`. */
 export interface NpmStart {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
-import { careerPages } from '../../lib/local/career-page';
+import { careerPages } from '../lib/local/career-page';
 
 /** What the functions passed to `page.evaluate` see of the page (the project's types have no DOM). */
 interface Node {

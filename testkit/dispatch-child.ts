@@ -9,11 +9,11 @@
  * the index's settle window by this much, as the parent's is).
  */
 
-import { createVacancyRepository } from '../../lambda/functions/vacancies/reads/repository';
-import { createDispatcher } from '../../lambda/functions/webhooks/dispatcher';
-import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
-import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
-import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
+import { createVacancyRepository } from '../lambda/functions/vacancies/reads/repository';
+import { createDispatcher } from '../lambda/functions/webhooks/dispatcher';
+import { EndpointStore } from '../lambda/functions/webhooks/endpoint-store';
+import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
 
 const env = process.env;
 const client = createDynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT ?? '' });

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { readSettings } from '../../lib/settings';
-import { VacancyApiStack } from '../../lib/stack/vacancy-api-stack';
+import { readSettings } from '../lib/settings';
+import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
 
 /** The context of `cdk.json` — settings and feature flags — as `cdk synth` applies it. */
 export const CDK_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../cdk.json', import.meta.url), 'utf8'),
 ).context;
 
 /**
