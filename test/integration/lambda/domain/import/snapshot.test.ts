@@ -29,7 +29,7 @@ import { exactCounts, storedSummary, summaryCounts } from '../../../../../testki
 import { syncedCopy } from '../../../../../testkit/sync-copy';
 import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
-const ADMIN = new URL('../../../../bin/admin.ts', import.meta.url).pathname;
+const ADMIN = new URL('../../../../../bin/admin.ts', import.meta.url).pathname;
 const ndjson = (records: readonly Record<string, unknown>[]) =>
   records.map((record) => JSON.stringify(record)).join('\n');
 const record = (vendorId: string, id: number, overrides: Record<string, unknown> = {}) =>

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { BEARER_HEADER_PATTERN, bearerToken } from '../../../../../lambda/functions/authorizer/bearer';
 
-const JAVA_SOURCE = new URL('../../../fixtures/BearerPattern.java', import.meta.url).pathname;
+const JAVA_SOURCE = new URL('../../../../fixtures/BearerPattern.java', import.meta.url).pathname;
 const hasJava = spawnSync('java', ['-version']).status === 0;
 
 /** What Java's `Pattern.matcher(header).matches()` makes of each header: the token, or undefined. */

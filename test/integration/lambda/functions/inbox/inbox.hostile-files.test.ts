@@ -162,7 +162,7 @@ describe('a file past a limit', () => {
 
 describe('a file that is not NDJSON', () => {
   it('is refused whole in one line: text with no JSON object, or only a few among its lines', async () => {
-    const readme = await readFile(new URL('../../../../README.md', import.meta.url));
+    const readme = await readFile(new URL('../../../../../README.md', import.meta.url));
     await drop('README.ndjson', readme);
     expect((await report('README.ndjson')).reason).toMatch(
       /^not NDJSON: \d+ of its \d+ lines of text are not JSON objects$/,

@@ -16,7 +16,7 @@ import { createTestTables, type TestTables } from '../../../../../testkit/dynamo
 import { putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const CHILD = new URL('../../../../../testkit/dispatch-child.ts', import.meta.url).pathname;
-const ROOT = new URL('../../../../', import.meta.url).pathname;
+const ROOT = new URL('../../../../../', import.meta.url).pathname;
 /** The clocks are this far ahead of the index's settle window: every change written is settled. */
 const AHEAD_MS = 10_000;
 const LEASE_MS = 400;
