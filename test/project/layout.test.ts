@@ -123,7 +123,7 @@ describe('the test tree', () => {
 
   it('reads a mirrored name as the docs say (the check can fail)', () => {
     expect(
-      mirroredModule('test/unit/lambda/functions/vacancies/request/query.properties.test.ts', 'test/unit'),
+      mirroredModule('test/unit/lambda/functions/vacancies/request/query.property.test.ts', 'test/unit'),
     ).toBe('lambda/functions/vacancies/request/query.ts');
     expect(mirroredModule('test/unit/lambda/domain/schema.test.ts', 'test/unit')).toBe(
       'lambda/domain/schema',
