@@ -1,6 +1,6 @@
+/** The error envelope and HTTP errors (`lambda/platform/http/errors.ts`). */
 import { describe, expect, it } from '@jest/globals';
-import { UnavailableError } from '../../../../lambda/platform/aws/failure';
-import { ifNoneMatchMatches, strongETag } from '../../../../lambda/platform/http/conditional';
+import { UnavailableError } from '../../../../../lambda/platform/aws/failure';
 import {
   errorEnvelope,
   errorResponse,
@@ -8,10 +8,9 @@ import {
   invalidInput,
   serviceUnavailable,
   toHttpError,
-} from '../../../../lambda/platform/http/errors';
-import { requestHeader } from '../../../../lambda/platform/http/headers';
+} from '../../../../../lambda/platform/http/errors';
 
-describe('HTTP helpers', () => {
+describe('HTTP errors', () => {
   it('build the error envelope with errors only when given', () => {
     expect(errorEnvelope('Forbidden.', 'r1')).toEqual({
       status: 'error',
@@ -67,31 +66,5 @@ describe('HTTP helpers', () => {
       },
       body: '{"status":"error","message":"Service Unavailable.","request_id":"r9"}',
     });
-  });
-
-  it('read headers case-insensitively, joining repeated ones', () => {
-    const event = {
-      headers: { 'accept-language': 'en' },
-      multiValueHeaders: { 'If-None-Match': ['"a"', '"b"'] },
-    };
-    expect(requestHeader(event, 'Accept-Language')).toBe('en');
-    expect(requestHeader(event, 'if-none-match')).toBe('"a", "b"');
-    expect(requestHeader({ headers: {}, multiValueHeaders: {} }, 'Accept')).toBeUndefined();
-  });
-
-  it('match If-None-Match against an ETag: lists, weak prefixes and *', () => {
-    const etag = strongETag('az', '{"a":1}');
-    expect(ifNoneMatchMatches(etag, etag)).toBe(true);
-    expect(ifNoneMatchMatches(`"x", ${etag}`, etag)).toBe(true);
-    expect(ifNoneMatchMatches(`W/${etag}`, etag)).toBe(true);
-    expect(ifNoneMatchMatches('*', etag)).toBe(true);
-    expect(ifNoneMatchMatches('"x"', etag)).toBe(false);
-  });
-
-  it('derive distinct strong ETags from language and body', () => {
-    const body = '{"a":1}';
-    expect(strongETag('az', body)).toBe(strongETag('az', body));
-    expect(strongETag('az', body)).not.toBe(strongETag('en', body));
-    expect(strongETag('az', body)).not.toBe(strongETag('az', '{"a":2}'));
   });
 });
