@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { readSettings } from '../lib/settings';
+import { DEFAULT_SETTINGS, readSettings } from '../lib/settings';
 import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
 
 /** The context of `cdk.json` — settings and feature flags — as `cdk synth` applies it. */
@@ -25,4 +25,34 @@ export function stackTemplate(
     env: { account: '123456789012', region: 'eu-central-1' },
   });
   return Template.fromStack(stack);
+}
+
+/** The name the stack is deployed under by default, which names its alarms, rules and dashboard. */
+export const STACK_NAME = DEFAULT_SETTINGS.stackName;
+
+/** A resource of a template, its properties read as the test needs them. */
+export interface TemplateResource {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+}
+
+/** A template's resources: all of them by logical id, those of a type, and the logical id of one. */
+export function templateResources(template: Template) {
+  const resources = template.toJSON().Resources as Record<string, TemplateResource>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+  /** The logical id of the first resource of `type` whose id starts with `prefix`. */
+  const logicalIdOf = (type: string, prefix: string) => {
+    const [entry] = ofType(type).filter(([id]) => id.startsWith(prefix));
+    if (!entry) throw new Error(`No ${type} ${prefix}…`);
+    return entry[0];
+  };
+  return { resources, ofType, logicalIdOf };
+}
+
+/** A CloudFormation string built with Fn::Join, references written as `<Logical id>`. */
+export function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return `<${JSON.stringify(value).replace(/"/g, '')}>`;
+  return join[1].map((part) => joined(part)).join(join[0]);
 }
