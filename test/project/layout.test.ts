@@ -159,6 +159,20 @@ describe('the test tree', () => {
     expect({ twice, unused: names.filter((name) => !used.has(name)) }).toEqual({ twice: [], unused: [] });
   });
 
+  it('names, in every test and helper, only paths that exist relative to it (a file moved leaves them behind)', () => {
+    const broken = [...files('test'), ...files('testkit', /\.(ts|js)$/), ...files('bench')].flatMap((file) =>
+      [
+        ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+          /new URL\('(\.{1,2}\/[^']*)', import\.meta\.url\)/g,
+        ),
+      ]
+        .map(([, path]) => path as string)
+        .filter((path) => !existsSync(join(ROOT, dirname(file), path)))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
   it('keeps every other test in test/e2e/<transport>/ or test/project/', () => {
     const misplaced = tests.filter(
       (file) =>
