@@ -21,7 +21,7 @@ export interface ModelledVacancy {
   readonly min: number;
   readonly max: number | null;
   readonly status: string;
-  /** Days from the run's today to its deadline. */
+  /** Days from the run's today to its deadline; the tests keep off the day boundary's edges (0, −1). */
   readonly dayOffset: number;
   readonly createdAt: string;
 }

@@ -16,23 +16,14 @@ import { createTestTables, type TestTables } from '../../../../../../testkit/dyn
 import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
 import { lambdaContext, testMetrics } from '../../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../../testkit/listing';
-import { listingWrites, modelledVendor } from '../../../../../../testkit/listing-model';
+import { listingWrites, type ModelledVacancy, modelledVendor } from '../../../../../../testkit/listing-model';
 import { CLOCK } from '../../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
 const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
 
 /** A vacancy as the test's model holds it. */
-interface Modelled {
-  readonly id: number;
-  readonly type: number;
-  readonly min: number;
-  readonly max: number | null;
-  readonly status: string;
-  /** Days from the run's today; deadlines never fall on the day boundary's edges (0, −1). */
-  readonly dayOffset: number;
-  readonly createdAt: string;
-}
+type Modelled = ModelledVacancy;
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
   fc.record({

@@ -18,7 +18,12 @@ import { createTestTables, type TestTables } from '../../../../../../testkit/dyn
 import { listingEvent } from '../../../../../../testkit/events';
 import { lambdaContext } from '../../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../../testkit/listing';
-import { type ListingWrite, listingWrites, modelledVendor } from '../../../../../../testkit/listing-model';
+import {
+  type ListingWrite,
+  listingWrites,
+  type ModelledVacancy,
+  modelledVendor,
+} from '../../../../../../testkit/listing-model';
 
 const WORDS = [
   'Mühəndis',
@@ -49,17 +54,10 @@ const WORDS = [
 const CATEGORIES = FILTER_CODES.category;
 const CITIES = FILTER_CODES.city;
 
-interface Modelled {
-  readonly id: number;
+interface Modelled extends ModelledVacancy {
   readonly title: string;
   readonly category: string;
   readonly city: string;
-  readonly type: number;
-  readonly min: number;
-  readonly max: number | null;
-  readonly status: string;
-  readonly dayOffset: number;
-  readonly createdAt: string;
 }
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
