@@ -1,4 +1,7 @@
-/** The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; and imports into them. */
+/**
+ * The listing's handler on a test's tables, as the Lambda entry point builds it, quiet; imports into them; and the
+ * report of a page served, as the handler makes it.
+ */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { type ImportOptions, importVacancies } from '../lambda/domain/import/import';
@@ -6,6 +9,7 @@ import {
   createVacancyRepository,
   type VacancyRepositoryOptions,
 } from '../lambda/functions/vacancies/reads/repository';
+import { reportPage } from '../lambda/functions/vacancies/report';
 import type { VacanciesSettings } from '../lambda/functions/vacancies/request/request';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import type { FunctionMetrics } from '../lambda/platform/observability/metrics';
@@ -51,5 +55,36 @@ export function importRecords(
     tables.names,
     parseImportFile(records.map((record) => JSON.stringify(record)).join('\n')),
     { clock: CLOCK, ...options },
+  );
+}
+
+/** Reports through `logger`, as the listing does once it has answered, an empty first page served to Acme (`acme`). */
+export function reportServedPage(
+  logger: Logger,
+  read: { readonly readUnits: number; readonly foreignItems: number },
+): void {
+  reportPage(
+    logger,
+    testMetrics('listing'),
+    { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
+    {
+      body: {
+        status: 'success',
+        company: 'Acme',
+        data: [],
+        pagination: {
+          current_page: 1,
+          last_page: 1,
+          per_page: 15,
+          total: 0,
+          next_page_url: null,
+          prev_page_url: null,
+        },
+      },
+      locale: 'en',
+      readUnits: read.readUnits,
+      calls: 1,
+      foreignItems: read.foreignItems,
+    },
   );
 }

@@ -56,3 +56,18 @@ export function joined(value: unknown): string {
   if (!join) return `<${JSON.stringify(value).replace(/"/g, '')}>`;
   return join[1].map((part) => joined(part)).join(join[0]);
 }
+
+/** A template's alarms by name, the stack's name and its dash left out of it (`LatencyP99`). */
+export function alarmsByName(
+  template: Template,
+  stackName = STACK_NAME,
+): Map<string, Record<string, unknown>> {
+  return new Map(
+    templateResources(template)
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, alarm]) => [
+        String(alarm.Properties.AlarmName).replace(`${stackName}-`, ''),
+        alarm.Properties,
+      ]),
+  );
+}

@@ -9,13 +9,12 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { SettingError } from '../../../../lambda/domain/settings/function-settings';
 import { BEARER_HEADER_PATTERN } from '../../../../lambda/functions/authorizer/bearer';
-import { reportPage } from '../../../../lambda/functions/vacancies/report';
 import { SERVICE_DEFAULTS, SERVICE_NAME } from '../../../../lambda/platform/defaults';
 import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';
 import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
-import { testMetrics } from '../../../../testkit/lambda';
-import { CDK_CONTEXT, STACK_NAME, stackTemplate, templateResources } from '../../../../testkit/stack';
+import { reportServedPage } from '../../../../testkit/listing';
+import { alarmsByName, CDK_CONTEXT, stackTemplate, templateResources } from '../../../../testkit/stack';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
 
@@ -650,12 +649,7 @@ describe('the stack, with default settings', () => {
 
   describe('monitoring, in the default profile', () => {
     const { ofType } = templateResources(template);
-    const alarms = new Map(
-      ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => [
-        String(alarm.Properties.AlarmName).replace(`${STACK_NAME}-`, ''),
-        alarm.Properties as Record<string, unknown>,
-      ]),
-    );
+    const alarms = alarmsByName(template);
 
     it('keeps the alarms that protect data, tenants and availability, on metrics AWS publishes (a log filter where none is)', () => {
       expect([...alarms.keys()].sort()).toEqual(
@@ -698,22 +692,7 @@ describe('the stack, with default settings', () => {
         lines.push({ message, ...(extra[0] as object) });
       });
       jest.spyOn(logger, 'info').mockImplementation(() => {});
-      reportPage(
-        logger,
-        testMetrics('listing'),
-        { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
-        {
-          body: {
-            status: 'success',
-            company: 'Acme',
-            data: [],
-            pagination: { current_page: 1, per_page: 15, total: 0 },
-          },
-          readUnits: 1,
-          calls: 1,
-          foreignItems: 2,
-        } as never,
-      );
+      reportServedPage(logger, { readUnits: 1, foreignItems: 2 });
       const [filter] = ofType('AWS::Logs::MetricFilter').filter(([id]) => id.includes('ForeignItems'));
       expect(filter?.[1].Properties.MetricTransformations).toEqual([
         expect.objectContaining({ MetricValue: '$.foreignItems', DefaultValue: 0 }),

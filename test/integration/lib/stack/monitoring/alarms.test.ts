@@ -7,19 +7,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { METRICS_NAMESPACE } from '../../../../../lambda/platform/observability/metrics';
-import { STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
+import { alarmsByName, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
 
 const template = stackTemplate({ monitoring: 'detailed' });
 const { ofType, logicalIdOf } = templateResources(template);
 const STACK = STACK_NAME;
 
 describe('alarms', () => {
-  const alarms = new Map(
-    ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => [
-      String(alarm.Properties.AlarmName).replace(`${STACK}-`, ''),
-      alarm.Properties as Record<string, unknown>,
-    ]),
-  );
+  const alarms = alarmsByName(template);
   const expression = (name: string) =>
     JSON.stringify((alarms.get(name)?.Metrics as unknown[] | undefined) ?? alarms.get(name));
 

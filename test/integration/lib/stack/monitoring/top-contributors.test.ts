@@ -5,10 +5,9 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, jest } from '@jest/globals';
-import { reportPage } from '../../../../../lambda/functions/vacancies/report';
 import { SERVICE_NAME } from '../../../../../lambda/platform/defaults';
 import { ACCESS_LOG_FORMAT } from '../../../../../lib/stack/rest-api';
-import { testMetrics } from '../../../../../testkit/lambda';
+import { reportServedPage } from '../../../../../testkit/listing';
 import { joined, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
 
 const template = stackTemplate({ monitoring: 'detailed' });
@@ -95,30 +94,7 @@ describe('Contributor Insights rules', () => {
     });
     try {
       const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: 'INFO' });
-      reportPage(
-        logger,
-        testMetrics('listing'),
-        { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
-        {
-          body: {
-            status: 'success',
-            company: 'Acme',
-            data: [],
-            pagination: {
-              current_page: 1,
-              last_page: 1,
-              per_page: 15,
-              total: 0,
-              next_page_url: null,
-              prev_page_url: null,
-            },
-          },
-          locale: 'en',
-          readUnits: 1.5,
-          calls: 1,
-          foreignItems: 0,
-        },
-      );
+      reportServedPage(logger, { readUnits: 1.5, foreignItems: 0 });
     } finally {
       write.mockRestore();
     }
