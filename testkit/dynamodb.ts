@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { TableNames } from '../lambda/domain/schema/tables';
 import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
@@ -53,4 +53,34 @@ export async function createTestTables(
       cleanup.destroy();
     },
   };
+}
+
+/**
+ * A vendor's entries on an index of the vacancies table (`ACTIVE_INDEX`, `CHANGE_INDEX`), as the index holds them,
+ * in its order (the active index's newest first with `descending`), every page read.
+ */
+export async function vendorEntries(
+  tables: Pick<TestTables, 'documentClient' | 'names'>,
+  index: { readonly name: string; readonly partitionKey: string },
+  vendorId: string,
+  options: { readonly descending?: boolean } = {},
+): Promise<NonNullable<QueryCommandOutput['Items']>> {
+  const entries: NonNullable<QueryCommandOutput['Items']> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await tables.documentClient.send(
+      new QueryCommand({
+        TableName: tables.names.vacancies,
+        IndexName: index.name,
+        KeyConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': index.partitionKey },
+        ExpressionAttributeValues: { ':v': vendorId },
+        ScanIndexForward: !options.descending,
+        ExclusiveStartKey: start,
+      }),
+    );
+    entries.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return entries;
 }

@@ -21,7 +21,7 @@ import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/cl
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { cliTarget, runAdmin } from '../../../../../testkit/admin-cli';
-import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
@@ -48,16 +48,13 @@ async function file(name: string, records: readonly Record<string, unknown>[]): 
 
 /** A vendor's vacancies, read strongly by id off its change index: id → status. */
 async function statuses(vendorId: string, names: TableNames = tables.names): Promise<Map<number, string>> {
-  const { Items = [] } = await tables.documentClient.send(
-    new QueryCommand({
-      TableName: names.vacancies,
-      IndexName: CHANGE_INDEX.name,
-      KeyConditionExpression: 'v = :v',
-      ExpressionAttributeValues: { ':v': vendorId },
-    }),
+  const entries = await vendorEntries(
+    { documentClient: tables.documentClient, names },
+    CHANGE_INDEX,
+    vendorId,
   );
   const result = new Map<number, string>();
-  for (const { id } of Items) {
+  for (const { id } of entries) {
     const { Item } = await tables.documentClient.send(
       new GetCommand({ TableName: names.vacancies, Key: { id }, ConsistentRead: true }),
     );
