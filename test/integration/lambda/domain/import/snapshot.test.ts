@@ -255,22 +255,19 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     const snapshot = Array.from({ length: 150 }, (_, i) => record('killed', 4000 + i, { title: `Now ${i}` }));
     const path = await file('killed-snapshot.ndjson', snapshot);
     const since = Date.now();
+    const importSnapshot = [
+      'vacancies',
+      'import',
+      path,
+      '--snapshot',
+      '--vendor',
+      'killed',
+      '--max-close',
+      '30',
+    ];
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        ADMIN,
-        ...cliTarget(tables.endpoint, tables.names),
-        'vacancies',
-        'import',
-        path,
-        '--snapshot',
-        '--vendor',
-        'killed',
-        '--max-close',
-        '30',
-      ],
+      ['--import', 'tsx', ADMIN, ...cliTarget(tables.endpoint, tables.names), ...importSnapshot],
       { env: { ...process.env, DYNAMODB_ENDPOINT: '' }, stdio: 'ignore' },
     );
     // Killed as soon as it has written something (when it lands after the end, the second run has nothing to do; the
@@ -281,16 +278,7 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
 
-    const rerun = await admin(
-      'vacancies',
-      'import',
-      path,
-      '--snapshot',
-      '--vendor',
-      'killed',
-      '--max-close',
-      '30',
-    );
+    const rerun = await admin(...importSnapshot);
     expect(rerun.code).toBe(0);
     const now = await statuses('killed');
     expect([...now.values()].filter((status) => status === 'closed')).toHaveLength(50);
