@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
  * @type {import('jest').Config}
  */
 export default {
-  testEnvironment: '<rootDir>/test/support/node-environment.js',
+  testEnvironment: '<rootDir>/testkit/jest/node-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
@@ -21,9 +21,9 @@ export default {
       },
     ],
   },
-  setupFiles: ['<rootDir>/test/support/environment.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/testkit/jest/environment.ts'],
+  globalSetup: '<rootDir>/testkit/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/testkit/jest/global-teardown.ts',
   // A guard against a test that hangs, not a measure of speed: a test that runs a dozen CLI processes (tsx starting
   // each, about 0.6 s of CPU) took over 30 s with two suites at once on 2 cores (load ~12).
   testTimeout: 120_000,
@@ -32,5 +32,5 @@ export default {
   // the engine stays in the parent process, which then does nothing else. A number, not '200%': Jest reads a
   // percentage above 100 as that many workers.
   maxWorkers: 2 * availableParallelism(),
-  testSequencer: '<rootDir>/test/support/sequencer.js',
+  testSequencer: '<rootDir>/testkit/jest/sequencer.js',
 };

@@ -3,13 +3,16 @@
  * functions — imports only Node's built-ins, the DynamoDB SDK, Powertools, Middy, the Lambda types and its own
  * modules; nothing of the tools, the stack, the tests or the benchmark. `lib/` and `bin/` — the tools — import
  * nothing of the tests' and the benchmark's (`testkit/`, `test/`, `bench/`, and the packages only they use), and
- * `testkit/` — what those two share — neither of them; `test/unit/`, the inner loop, no engine, process, browser or
- * synthesized stack (those are `test/integration/`'s). A probe file in each is linted with the project's own
- * configuration, as `npm run lint` lints every file.
+ * `testkit/` — the one home of those two's helpers — neither of them; `test/unit/`, the inner loop, no engine,
+ * process, browser or synthesized stack, nor a helper of `testkit/` that starts one (those are
+ * `test/integration/`'s: the list is checked against what each helper imports). A probe file in each is linted with
+ * the project's own configuration, as `npm run lint` lints every file.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -44,6 +47,91 @@ async function refusedLines(imports: readonly string[], folder = 'lambda'): Prom
   } finally {
     await rm(`${ROOT}${file}`, { force: true });
   }
+}
+
+/** What `biome.json` refuses in `test/unit/`: its first group of patterns. */
+const UNIT_REFUSED: readonly string[] = (() => {
+  const config = JSON.parse(readFileSync(join(ROOT, 'biome.json'), 'utf8')) as {
+    overrides: {
+      includes: string[];
+      linter?: {
+        rules: { style: { noRestrictedImports: { options: { patterns: { group: string[] }[] } } } };
+      };
+    }[];
+  };
+  const unit = config.overrides.find(({ includes }) => includes.includes('test/unit/**'));
+  return unit?.linter?.rules.style.noRestrictedImports.options.patterns[0]?.group ?? [];
+})();
+
+/**
+ * Whether a pattern of `UNIT_REFUSED` names a module: a package by its name, a path of the repository by its end
+ * (`lib/create-tables`), a folder's files by the folder and `/**` (`testkit/jest/`).
+ */
+function matchesRefusal(pattern: string, module: string): boolean {
+  const path = pattern.replace(/^\*\*\//, '');
+  return path.endsWith('/**') ? module.startsWith(path.slice(0, -2)) : module === path;
+}
+
+/** Whether `test/unit/` is refused a `testkit/` file. */
+function refusedInUnit(file: string): boolean {
+  const module = file.replace(/\.(ts|js)$/, '');
+  return UNIT_REFUSED.some((pattern) => pattern.startsWith('**/testkit/') && matchesRefusal(pattern, module));
+}
+
+/** `testkit/`'s files and what each imports (values and types, static and dynamic). */
+function testkitImports(): Map<string, string[]> {
+  const imports = new Map<string, string[]>();
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js)$/.test(entry.name) && !/-probe-/.test(entry.name))
+        imports.set(
+          path,
+          [
+            ...readFileSync(join(ROOT, path), 'utf8').matchAll(
+              /(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)'([^']+)'/gm,
+            ),
+          ].map(([, specifier]) => specifier as string),
+        );
+    }
+  };
+  walk('testkit');
+  return imports;
+}
+
+/**
+ * The `testkit/` helpers that reach what `test/unit/` refuses — a child process, the engine, the local server, the
+ * CDK, a browser — themselves or through another helper. `transcripts.ts` aside: it lists the documents with
+ * `git ls-files`, which its unit test (how a transcript is read and matched) never calls.
+ */
+function heavyHelpers(imports = testkitImports()): string[] {
+  const roots = UNIT_REFUSED.filter((pattern) => !pattern.startsWith('**/testkit/'));
+  const target = (file: string, specifier: string) =>
+    specifier.startsWith('.')
+      ? normalize(join(dirname(file), specifier)).replace(/\.(ts|js)$/, '')
+      : specifier;
+  const heavy = new Set<string>();
+  let grown = true;
+  while (grown) {
+    grown = false;
+    for (const [file, specifiers] of imports) {
+      if (heavy.has(file) || file === 'testkit/transcripts.ts') continue;
+      const reaches = specifiers.some((specifier) => {
+        const module = target(file, specifier);
+        return (
+          roots.some((pattern) => matchesRefusal(pattern, module)) ||
+          heavy.has(`${module}.ts`) ||
+          heavy.has(`${module}.js`)
+        );
+      });
+      if (reaches) {
+        heavy.add(file);
+        grown = true;
+      }
+    }
+  }
+  return [...heavy].sort();
 }
 
 describe('the layers', () => {
@@ -95,7 +183,7 @@ describe('the layers', () => {
       "import dynalite from 'dynalite';",
       "import fc from 'fast-check';",
       "import { settingsOfCdkJson } from '../lib/settings';",
-      "import { listingEvent } from '../test/support/events';",
+      "import { ESTIMATES } from '../test/project/layout.test';",
       "import { round } from '../bench/stats';",
       "import { silentLogger } from '../testkit/quiet-runtime';",
     ];
@@ -117,7 +205,8 @@ describe('the layers', () => {
   it("refuse in lib/ and bin/ the tests' and the benchmark's code and the packages only they use", async () => {
     const refused = [
       "import { startTestS3 } from '../testkit/s3-server';",
-      "import { listingEvent } from '../test/support/events';",
+      "import { listingEvent } from '../testkit/events';",
+      "import { ESTIMATES } from '../test/project/layout.test';",
       "import { round } from '../bench/stats';",
       "import S3rver from 's3rver';",
       "import chromium from '@sparticuz/chromium';",
@@ -131,7 +220,7 @@ describe('the layers', () => {
 
   it('refuse in testkit/ the tests and the benchmark it serves', async () => {
     const refused = [
-      "import { listingEvent } from '../test/support/events';",
+      "import { ESTIMATES } from '../test/project/layout.test';",
       "import { round } from '../bench/stats';",
     ];
     expect(await refusedLines(refused, 'testkit')).toEqual([1, 2]);
@@ -139,23 +228,53 @@ describe('the layers', () => {
 
   it('keep test/unit/ to tests in process: no engine, process, browser or stack; test/integration/ may', async () => {
     const refused = [
-      "import { createTestTables } from '../../support/dynamodb';",
-      "import { startFaultProxy } from '../../support/fault-proxy';",
-      "import { startNpmStart } from '../../support/npm-start';",
-      "import { launchBrowser } from '../../support/browser';",
-      "import { stackTemplate } from '../../support/stack';",
+      "import { createTestTables } from '../../../testkit/dynamodb';",
+      "import { testListingHandler } from '../../../testkit/listing';",
+      "import { startFaultProxy } from '../../../testkit/fault-proxy';",
+      "import { startNpmStart } from '../../../testkit/npm-start';",
+      "import { launchBrowser } from '../../../testkit/browser';",
+      "import { stackTemplate } from '../../../testkit/stack';",
+      "import { syncedCopy } from '../../../testkit/sync-copy';",
+      "import globalSetup from '../../../testkit/jest/global-setup';",
       "import { spawn } from 'node:child_process';",
       "import { startTestS3 } from '../../../testkit/s3-server';",
       "import { App } from 'aws-cdk-lib';",
+      "import puppeteer from 'puppeteer-core';",
       "import { round } from '../../../bench/stats';",
     ];
     const allowed = [
-      "import { CLOCK, vacancyRecord } from '../../support/vacancies';",
+      "import { CLOCK, vacancyRecord } from '../../../testkit/vacancies';",
+      "import { listingEvent } from '../../../testkit/events';",
+      "import { silentLogger } from '../../../testkit/quiet-runtime';",
+      "import { seededRandom } from '../../../testkit/seeded-random';",
       "import { FACET_NAMES } from '../../../lambda/functions/vacancies/request/query';",
     ];
     expect(await refusedLines([...refused, ...allowed], 'test/unit/lambda')).toEqual(
       refused.map((_, i) => i + 1),
     );
     expect(await refusedLines(refused.slice(0, -1), 'test/integration/lambda')).toEqual([]);
+  });
+
+  it("name in test/unit/'s refusals every testkit/ helper that starts an engine, a process, a browser or a stack", () => {
+    const missing = heavyHelpers().filter((helper) => !refusedInUnit(helper));
+    // A refusal of a helper that was moved or renamed would refuse nothing.
+    const stale = UNIT_REFUSED.filter((pattern) => pattern.startsWith('**/testkit/')).filter((pattern) => {
+      const path = pattern.slice('**/'.length).replace(/\/\*\*$/, '');
+      return ![path, `${path}.ts`, `${path}.js`].some((candidate) => existsSync(join(ROOT, candidate)));
+    });
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  it('finds a helper that reaches what test/unit/ refuses through another (the check can fail)', () => {
+    const imports = new Map([
+      ['testkit/a.ts', ['./b', 'node:fs']],
+      ['testkit/b.ts', ['../lib/create-tables']],
+      ['testkit/c.ts', ['./d', 'aws-cdk-lib/assertions']],
+      ['testkit/d.ts', ['../lambda/domain/schema/tables']],
+    ]);
+    expect(heavyHelpers(imports)).toEqual(['testkit/a.ts', 'testkit/b.ts', 'testkit/c.ts']);
+    expect(refusedInUnit('testkit/listing.ts')).toBe(true);
+    expect(refusedInUnit('testkit/jest/global-setup.ts')).toBe(true);
+    expect(refusedInUnit('testkit/vacancies.ts')).toBe(false);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * docs/design.md#layout is written from the tree, and stays so: every folder of `lambda/`, `lib/` and `examples/` is
  * named there, and every file of `lib/`'s top and of `lib/local/` (the places a loose file goes unnoticed); the test
- * tree mirrors the code as the section says — a file of `test/unit/` or `test/integration/` names a module or folder
- * that exists, `<module>[.<aspect>].test.ts` at its path; every other test sits in `test/e2e/<transport>/` or
- * `test/project/`.
+ * tree mirrors the code as the section says — a file of `test/unit/` or `test/integration/` is named after one module
+ * that exists at its path, `<module>.test.ts` or `<module>.<aspect>.test.ts` with one aspect of `ASPECTS` (one
+ * spelling each), never after a folder; every other test sits in `test/e2e/<transport>/` or `test/project/`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -54,19 +54,53 @@ function named(path: string, isFolder: boolean): boolean {
 }
 
 /**
- * What a test file of a mirrored tree names: its path without the tree's prefix and `.test.ts`, less any
- * `.<aspect>` parts — the first of the candidates that exists as a module (`.ts`, `.js`) or a folder.
+ * The aspects a test file may name after its module, `<module>.<aspect>.test.ts` — one spelling each, and what it
+ * means. An aspect not here is refused: add it beside those it could be taken for, or use one of them.
  */
-function mirroredModule(testFile: string, tree: string): string | undefined {
+const ASPECTS: Readonly<Record<string, string>> = {
+  property: 'random inputs (fast-check) checked against a model or an invariant',
+  fuzz: 'random hostile bytes, each refused cleanly',
+  'hostile-files': 'files made to break the reader: limits, links, pipes, renames',
+  concurrency: 'runs at once: racing writers, syncs or dispatches',
+  walks: 'walks by cursor while writers change the data',
+  faults: 'injected faults: throttling, service errors, clocks off, answers held',
+  'late-answers': 'answers that reach the caller after it gave up and retried',
+  recovery: 'resumed after a process died holding work',
+  'duplicate-entries': 'an index holding two entries of one item',
+  'large-page': 'the largest page the limits allow',
+  'expiry-at-start': 'what a start does with what expired while stopped',
+  settle: 'where the settle window ends what is read',
+  ordering: 'the order of what is answered',
+  changes: 'what stamps a change, and what does not',
+  metrics: 'the metrics printed, as CloudWatch receives them',
+  'attempt-log': 'the line printed for each attempt',
+  openapi: 'against docs/openapi.yaml',
+  embed: 'embedded in a page, read by a real parser',
+  ssrf: 'where a request may not go',
+};
+
+/** Two aspects that are one word but for a plural (`property`, `properties`; `fault`, `faults`). */
+function sameWord(a: string, b: string): boolean {
+  const singular = (word: string) => word.replace(/ies$/, 'y').replace(/s$/, '');
+  return a !== b && singular(a) === singular(b);
+}
+
+/**
+ * What a test file of a mirrored tree is named after — its module, a file at the same path less the tree's prefix,
+ * and its aspect — or what is wrong with its name.
+ */
+function mirrored(testFile: string, tree: string): { module: string; aspect?: string } | { wrong: string } {
   const stem = relative(join(ROOT, tree), join(ROOT, testFile)).replace(/\.test\.ts$/, '');
-  const parts = stem.split('/');
-  const name = (parts.pop() ?? '').split('.');
-  for (let keep = name.length; keep >= 1; keep--) {
-    const candidate = [...parts, name.slice(0, keep).join('.')].join('/');
-    for (const path of [`${candidate}.ts`, `${candidate}.js`, candidate])
-      if (existsSync(join(ROOT, path))) return path;
-  }
-  return undefined;
+  const [name = '', aspect, ...more] = basename(stem).split('.');
+  const path = join(dirname(stem), name);
+  if (more.length > 0) return { wrong: 'more than one aspect' };
+  if (aspect !== undefined && !(aspect in ASPECTS))
+    return { wrong: `"${aspect}" is not an aspect of layout.test.ts's ASPECTS` };
+  const module = [`${path}.ts`, `${path}.js`].find((file) => existsSync(join(ROOT, file)));
+  if (module !== undefined) return aspect === undefined ? { module } : { module, aspect };
+  return {
+    wrong: existsSync(join(ROOT, path)) ? 'named after a folder: one file a module' : 'names no module',
+  };
 }
 
 describe('docs/design.md#layout', () => {
@@ -99,14 +133,44 @@ describe('docs/design.md#layout', () => {
 
 describe('the test tree', () => {
   const tests = files('test', /\.test\.ts$/);
+  const mirroring = tests.filter(
+    (file) => file.startsWith('test/unit/') || file.startsWith('test/integration/'),
+  );
+  const treeOf = (file: string) => (file.startsWith('test/unit/') ? 'test/unit' : 'test/integration');
 
-  it('mirrors the code in test/unit/ and test/integration/: each file names a module or folder that exists', () => {
-    const orphans = tests
-      .filter((file) => file.startsWith('test/unit/') || file.startsWith('test/integration/'))
-      .filter(
-        (file) => !mirroredModule(file, file.startsWith('test/unit/') ? 'test/unit' : 'test/integration'),
-      );
-    expect(orphans).toEqual([]);
+  it("mirrors the code in test/unit/ and test/integration/: <module>[.<aspect>].test.ts at its module's path", () => {
+    const wrong = mirroring.flatMap((file) => {
+      const found = mirrored(file, treeOf(file));
+      return 'wrong' in found ? [`${file}: ${found.wrong}`] : [];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('spells each aspect one way, and lists only aspects in use', () => {
+    const names = Object.keys(ASPECTS);
+    const twice = names.flatMap((a) =>
+      names.filter((b) => a < b && sameWord(a, b)).map((b) => `${a} ~ ${b}`),
+    );
+    const used = new Set(
+      mirroring
+        .map((file) => mirrored(file, treeOf(file)))
+        .flatMap((found) => ('aspect' in found ? [found.aspect] : [])),
+    );
+    expect({ twice, unused: names.filter((name) => !used.has(name)) }).toEqual({ twice: [], unused: [] });
+  });
+
+  it('names, in every test and helper, only paths that exist relative to it (a file moved leaves them behind)', () => {
+    const broken = [...files('test'), ...files('testkit', /\.(ts|js)$/), ...files('bench')].flatMap((file) =>
+      [
+        ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+          /new URL\('(\.{1,2}\/[^']*)', import\.meta\.url\)/g,
+        ),
+      ]
+        .map(([, path]) => path as string)
+        .filter((path) => !existsSync(join(ROOT, dirname(file), path)))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it('keeps every other test in test/e2e/<transport>/ or test/project/', () => {
@@ -121,22 +185,35 @@ describe('the test tree', () => {
     for (const transport of E2E_TRANSPORTS) expect(LAYOUT).toContain(`\`${transport}/\``);
   });
 
-  it('reads a mirrored name as the docs say (the check can fail)', () => {
-    expect(
-      mirroredModule('test/unit/lambda/functions/vacancies/request/query.properties.test.ts', 'test/unit'),
-    ).toBe('lambda/functions/vacancies/request/query.ts');
-    expect(mirroredModule('test/unit/lambda/domain/schema.test.ts', 'test/unit')).toBe(
-      'lambda/domain/schema',
-    );
-    expect(
-      mirroredModule('test/unit/lambda/functions/vacancies/no-such-module.test.ts', 'test/unit'),
-    ).toBeUndefined();
+  it('reads a mirrored name as the docs say, and refuses the others (the check can fail)', () => {
+    const unit = (file: string) => mirrored(`test/unit/${file}`, 'test/unit');
+    expect(unit('lambda/functions/vacancies/request/query.property.test.ts')).toEqual({
+      module: 'lambda/functions/vacancies/request/query.ts',
+      aspect: 'property',
+    });
+    expect(unit('lambda/domain/schema/tables.test.ts')).toEqual({ module: 'lambda/domain/schema/tables.ts' });
+    expect(unit('testkit/transcripts.test.ts')).toEqual({ module: 'testkit/transcripts.ts' });
+    expect(unit('lambda/functions/vacancies/request/query.properties.test.ts')).toEqual({
+      wrong: '"properties" is not an aspect of layout.test.ts\'s ASPECTS',
+    });
+    expect(unit('lambda/functions/inbox/inbox.hostile-files.fuzz.test.ts')).toEqual({
+      wrong: 'more than one aspect',
+    });
+    expect(unit('lambda/domain/schema.test.ts')).toEqual({
+      wrong: 'named after a folder: one file a module',
+    });
+    expect(unit('lambda/functions/vacancies/no-such-module.test.ts')).toEqual({ wrong: 'names no module' });
+    expect([
+      sameWord('property', 'properties'),
+      sameWord('fault', 'faults'),
+      sameWord('walks', 'race'),
+    ]).toEqual([true, true, false]);
   });
 });
 
 describe("the test sequencer's estimates", () => {
   it('name test files that exist (an estimate of a moved file would start it last again)', async () => {
-    const sequencer = new URL('../support/sequencer.js', import.meta.url).href;
+    const sequencer = new URL('../../testkit/jest/sequencer.js', import.meta.url).href;
     const { ESTIMATES } = (await import(sequencer)) as { ESTIMATES: Record<string, number> };
     const missing = Object.keys(ESTIMATES).filter((end) => !existsSync(join(ROOT, 'test', end)));
     expect(missing).toEqual([]);

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
-import { BROWSER_LAUNCH_MS, launchBrowser } from '../../support/browser';
-import { jobPage, servedJobPosting } from '../../support/job-page';
+import { BROWSER_LAUNCH_MS, launchBrowser } from '../../../testkit/browser';
+import { jobPage, servedJobPosting } from '../../../testkit/job-page';
 
 /** What the functions passed to `page.evaluate` see of the page (the project's types have no DOM). */
 declare const document: {

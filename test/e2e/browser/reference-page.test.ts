@@ -14,8 +14,8 @@ import {
   pageText,
   recordingPage,
   waitForText,
-} from '../../support/browser';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
+} from '../../../testkit/browser';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
 
 const SCREENSHOT = new URL('../../../docs/images/api-reference.png', import.meta.url).pathname;
 /** `npm run screenshots` shows the server where the README's `npm start` puts it; a test run takes any free port. */

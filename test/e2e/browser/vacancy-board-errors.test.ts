@@ -16,8 +16,14 @@ import { demoPageKey } from '../../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { issueApiKey, revokeApiKey } from '../../../lib/ops/api-keys';
 import { settingsOfCdkJson } from '../../../lib/settings';
-import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../support/browser';
-import { boardText, IN_BOARD, seriousViolations, servePage, waitForBoard } from '../../support/vacancy-board';
+import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../../testkit/browser';
+import {
+  boardText,
+  IN_BOARD,
+  seriousViolations,
+  servePage,
+  waitForBoard,
+} from '../../../testkit/vacancy-board';
 
 const screenshot = (name: string) =>
   new URL(`../../../docs/images/vacancy-board-${name}.png`, import.meta.url).pathname;

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { COMPONENT_FILE } from '../../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../../lib/local/local-api';
-import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../support/browser';
-import { jobPostingProblems } from '../../support/job-posting-rules';
+import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../../testkit/browser';
+import { jobPostingProblems } from '../../../testkit/job-posting-rules';
 import {
   boardText,
   boardTexts,
@@ -24,7 +24,7 @@ import {
   seriousViolations,
   tabTo,
   waitForBoard,
-} from '../../support/vacancy-board';
+} from '../../../testkit/vacancy-board';
 
 /** What the component may weigh, gzipped, all in (docs: examples/career-page/README.md). */
 const MAX_GZIPPED_BYTES = 15 * 1024;

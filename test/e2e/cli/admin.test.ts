@@ -8,11 +8,11 @@ import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../../../lambda/domain/keys/context';
 import { checkKeyUse } from '../../../lambda/domain/keys/key-use';
 import { createAuthorizerHandler } from '../../../lambda/functions/authorizer/authorizer';
-import { type AdminRun, cliTarget, runAdmin } from '../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../support/dynamodb';
-import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
-import { lambdaContext, silentLogger, testMetrics } from '../../support/lambda';
-import { vacancyRecord } from '../../support/vacancies';
+import { type AdminRun, cliTarget, runAdmin } from '../../../testkit/admin-cli';
+import { createTestTables, type TestTables } from '../../../testkit/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../../../testkit/fault-proxy';
+import { lambdaContext, silentLogger, testMetrics } from '../../../testkit/lambda';
+import { vacancyRecord } from '../../../testkit/vacancies';
 
 describe('vacancy-admin', () => {
   let tables: TestTables;

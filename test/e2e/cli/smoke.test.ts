@@ -12,9 +12,9 @@ import { createDocumentClient } from '../../../lambda/platform/dynamodb/document
 import { localTableNames } from '../../../lib/create-tables';
 import { GATEWAY_CHECKS, VENDOR_CHECKS, WEBHOOK_CHECK } from '../../../lib/ops/smoke/checks';
 import type { SmokeReport } from '../../../lib/ops/smoke/run';
-import { runAdmin, startAdmin } from '../../support/admin-cli';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
-import { startTestReceiver, type TestReceiver } from '../../support/webhook-receiver';
+import { runAdmin, startAdmin } from '../../../testkit/admin-cli';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
+import { startTestReceiver, type TestReceiver } from '../../../testkit/webhook-receiver';
 
 /** A demo seed key: its vendor's listing must be the same before and after. */
 const DEMO_KEY = 'vvk_demo_pasha_bank_primary';

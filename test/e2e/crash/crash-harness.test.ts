@@ -22,9 +22,9 @@ import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
 import { addEndpoint, listEndpoints } from '../../../lib/ops/webhooks';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 import { seededRandom } from '../../../testkit/seeded-random';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
-import { vacancyRecord } from '../../support/vacancies';
+import { vacancyRecord } from '../../../testkit/vacancies';
 
 const ADMIN = new URL('../../../bin/admin.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;

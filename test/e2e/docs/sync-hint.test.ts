@@ -4,8 +4,8 @@
  * (Keeping page 1's `next_sync_url`, as an earlier hint said, lost every page after it.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { admin } from '../../support/admin-cli';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
+import { admin } from '../../../testkit/admin-cli';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 interface SyncPage {
   data: { id: number; status: string }[];

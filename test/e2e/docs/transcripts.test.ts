@@ -18,7 +18,7 @@ import {
   ROOT,
   steps,
   withValues,
-} from '../../support/transcripts';
+} from '../../../testkit/transcripts';
 
 const ALL = documents().flatMap(blocks);
 const TRANSCRIPTS = ALL.filter((block) => block.language === 'console');

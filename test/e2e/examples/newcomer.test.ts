@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const KEY = 'vvk_demo_pasha_bank_primary';
@@ -65,7 +65,9 @@ describe('the examples, in the second hour', () => {
 
   it('the sync client: nothing saved from a run that reached nothing; then it follows --base-url', async () => {
     const db = join(folder, 'vacancies.db');
-    const lost = await npxTsx(['examples/sync/sync.ts', '--api-key', KEY, '--base-url', nowhere, '--db', db]);
+    const sync = (baseUrl: string) =>
+      npxTsx(['examples/sync/sync.ts', '--api-key', KEY, '--base-url', baseUrl, '--db', db]);
+    const lost = await sync(nowhere);
     expect(lost.code).toBe(1);
     expect(said(lost)).toMatch(
       new RegExp(
@@ -76,15 +78,7 @@ describe('the examples, in the second hour', () => {
     const copy = new DatabaseSync(db);
     expect(copy.prepare('SELECT count(*) AS n FROM sync_state').get()).toEqual({ n: 0 });
 
-    const found = await npxTsx([
-      'examples/sync/sync.ts',
-      '--api-key',
-      KEY,
-      '--base-url',
-      server.url,
-      '--db',
-      db,
-    ]);
+    const found = await sync(server.url);
     expect(found.code).toBe(0);
     // How many of the demo seed's closed vacancies a first full sync reports removed depends on how much of the seed
     // has settled when it runs (docs/design.md#incremental-sync: a sync serves changes older than the settle window),
@@ -97,39 +91,15 @@ describe('the examples, in the second hour', () => {
     expect(next.value).toMatch(/^\/vendor\/vacancies\?/);
 
     // The same copy, another base URL: it asks there, and says so when nothing answers.
-    const moved = await npxTsx([
-      'examples/sync/sync.ts',
-      '--api-key',
-      KEY,
-      '--base-url',
-      nowhere,
-      '--db',
-      db,
-    ]);
+    const moved = await sync(nowhere);
     expect(moved.code).toBe(1);
     expect(said(moved)).toContain(`cannot reach the API at ${nowhere}`);
-    const back = await npxTsx([
-      'examples/sync/sync.ts',
-      '--api-key',
-      KEY,
-      '--base-url',
-      server.url,
-      '--db',
-      db,
-    ]);
+    const back = await sync(server.url);
     expect(said(back)).toMatch(/^sync: /);
 
     // A copy of an earlier version, which saved whole URLs of a host that is gone, goes on at --base-url.
     copy.prepare("UPDATE sync_state SET value = ? WHERE name = 'next_url'").run(`${nowhere}${next.value}`);
-    const rebased = await npxTsx([
-      'examples/sync/sync.ts',
-      '--api-key',
-      KEY,
-      '--base-url',
-      server.url,
-      '--db',
-      db,
-    ]);
+    const rebased = await sync(server.url);
     expect(rebased.code).toBe(0);
     copy.close();
   }, 120_000);

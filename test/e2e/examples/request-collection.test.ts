@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type HttpFileResponse, parseHttpFile, substitute } from '../../support/http-file';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
+import { type HttpFileResponse, parseHttpFile, substitute } from '../../../testkit/http-file';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const FOLDER = new URL('../../../examples/http/', import.meta.url).pathname;
 const FILES = readdirSync(FOLDER).filter((file) => file.endsWith('.http'));

@@ -15,11 +15,11 @@ import { VacancyWriters } from '../../../lambda/domain/store/writers';
 import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
-import { cliTarget, admin as runAdmin } from '../../support/admin-cli';
-import { testEndpoint } from '../../support/dynamodb';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { copyAsListed, listedOverHttp } from '../../support/sync-copy';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../support/vacancies';
+import { cliTarget, admin as runAdmin } from '../../../testkit/admin-cli';
+import { testEndpoint } from '../../../testkit/dynamodb';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { copyAsListed, listedOverHttp } from '../../../testkit/sync-copy';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../testkit/vacancies';
 
 const KEY = 'vvk_demo_pasha_bank_primary';
 const VENDOR = 'pasha-bank';

@@ -22,8 +22,8 @@ import { createDocumentClient } from '../../../lambda/platform/dynamodb/document
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { deleteVacancy, setVacancyStatus } from '../../../lib/ops/vacancies';
 import { addEndpoint } from '../../../lib/ops/webhooks';
-import { copyAsListed, listedOverHttp } from '../../support/sync-copy';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../support/vacancies';
+import { copyAsListed, listedOverHttp } from '../../../testkit/sync-copy';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../testkit/vacancies';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;
 const VENDOR = 'globex';

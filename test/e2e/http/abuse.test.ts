@@ -6,8 +6,8 @@
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { documentedFetch, expectDocumented } from '../../support/openapi';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { documentedFetch, expectDocumented } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;
 const KEY = 'vvk_test_acme_first';

@@ -8,9 +8,9 @@ import { KEY_USE_MESSAGES } from '../../../lambda/domain/keys/key-use';
 import { EXPOSED_HEADERS } from '../../../lambda/platform/http/cors';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
-import { jobPostingProblems } from '../../support/job-posting-rules';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { documentedFetch } from '../../support/openapi';
+import { jobPostingProblems } from '../../../testkit/job-posting-rules';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;
 const PAGE = 'https://careers.acme.example';

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FUNCTION_LIMITS } from '../../../lambda/platform/defaults';
 
-import { testEndpoint } from '../../support/dynamodb';
-import { type FaultKind, type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { documentedFetch as fetch } from '../../support/openapi';
+import { testEndpoint } from '../../../testkit/dynamodb';
+import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../testkit/fault-proxy';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { documentedFetch as fetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;
 // The deployed timeouts. Shorter ones (2 s and 3 s, once) left a budget of 1.5 s for two reads whose SDK attempt

@@ -8,7 +8,7 @@ import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { revokeApiKey, storeApiKey } from '../../../lib/ops/api-keys';
-import { documentedFetch } from '../../support/openapi';
+import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../../examples/generated-client/openapi-types';
 import { walkListing } from '../../../examples/generated-client/walk';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { documentedFetch } from '../../support/openapi';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { documentedFetch } from '../../../testkit/openapi';
 
 describe('a client generated from docs/openapi.yaml', () => {
   let api: LocalApiProcess;

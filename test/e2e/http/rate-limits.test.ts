@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
-import { type LocalApiProcess, startLocalApiProcess } from '../../support/local-api-process';
-import { documentedFetch } from '../../support/openapi';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
+import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed-rate-tiers.json', import.meta.url).pathname;
 const settings = {

@@ -5,7 +5,7 @@
  * header or a key. And what it does when stopped with requests in flight: answers them, then exits 0 with no trace.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type NpmStart, startNpmStart } from '../../support/npm-start';
+import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const KEY = 'vvk_demo_pasha_bank_primary';
 const OTHER_KEY = 'vvk_demo_caspian_digital';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ListingResponse } from '../../../lambda/functions/vacancies/request/types';
-import { runAdmin } from '../../support/admin-cli';
-import { documentedFetch } from '../../support/openapi';
-import { vacancyRecord } from '../../support/vacancies';
+import { runAdmin } from '../../../testkit/admin-cli';
+import { documentedFetch } from '../../../testkit/openapi';
+import { vacancyRecord } from '../../../testkit/vacancies';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const KEY = { Authorization: 'Bearer vvk_demo_pasha_bank_primary' };

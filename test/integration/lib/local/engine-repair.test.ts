@@ -26,9 +26,9 @@ import {
   type TableDescription,
 } from '../../../../lib/local/engine-repair';
 import { seededRandom } from '../../../../testkit/seeded-random';
-import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
+import { fixtureVacancy, vacancyRecord } from '../../../../testkit/vacancies';
 
-const CHILD = new URL('../../../support/engine-child.ts', import.meta.url).pathname;
+const CHILD = new URL('../../../../testkit/engine-child.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 const TABLES = localTableNames('repair-');
 /** Writes in flight at once while the engine is killed: enough that some are between an index and their item. */

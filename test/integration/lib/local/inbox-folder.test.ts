@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FileReport } from '../../../../lambda/functions/inbox/report';
-import { writeGzipBomb } from '../../../support/gzip-bomb';
-import { type NpmStart, startNpmStart } from '../../../support/npm-start';
-import { vacancyRecord } from '../../../support/vacancies';
+import { writeGzipBomb } from '../../../../testkit/gzip-bomb';
+import { type NpmStart, startNpmStart } from '../../../../testkit/npm-start';
+import { vacancyRecord } from '../../../../testkit/vacancies';
 
 const KEY = 'vvk_demo_caspian_digital';
 const ndjson = (records: readonly Record<string, unknown>[]) =>

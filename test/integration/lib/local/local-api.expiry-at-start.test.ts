@@ -11,8 +11,8 @@ import { createDocumentClient } from '../../../../lambda/platform/dynamodb/docum
 import { createTables, localTableNames } from '../../../../lib/create-tables';
 import { type LocalApi, startLocalApi } from '../../../../lib/local/local-api';
 import { putVendor } from '../../../../lib/ops/vendors';
-import { testEndpoint } from '../../../support/dynamodb';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
+import { testEndpoint } from '../../../../testkit/dynamodb';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../testkit/vacancies';
 
 describe('npm start', () => {
   const prefix = `x${randomUUID().slice(0, 8)}-`;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { InvalidSeedError, parseSeed } from '../../../../lib/local/seed';
-import { CLOCK } from '../../../support/vacancies';
+import { CLOCK } from '../../../../testkit/vacancies';
 
 const RULES = { clock: CLOCK, rateTiers: ['standard'] };
 

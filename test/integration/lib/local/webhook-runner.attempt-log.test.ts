@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { webhookAttemptLine } from '../../../../lib/local/request-log';
-import { runAdmin } from '../../../support/admin-cli';
-import { type NpmStart, startNpmStart } from '../../../support/npm-start';
-import { vacancyRecord } from '../../../support/vacancies';
-import { startTestReceiver, type TestReceiver } from '../../../support/webhook-receiver';
+import { runAdmin } from '../../../../testkit/admin-cli';
+import { type NpmStart, startNpmStart } from '../../../../testkit/npm-start';
+import { vacancyRecord } from '../../../../testkit/vacancies';
+import { startTestReceiver, type TestReceiver } from '../../../../testkit/webhook-receiver';
 
 const ATTEMPT = {
   endpointId: 'ep_abc',

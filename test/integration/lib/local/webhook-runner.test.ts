@@ -20,9 +20,9 @@ import {
   rotateSecret,
 } from '../../../../lib/ops/webhooks';
 import { DEFAULT_SETTINGS } from '../../../../lib/settings';
-import { expectDocumentedDelivery } from '../../../support/openapi';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
-import { type Delivery, startTestReceiver, type TestReceiver } from '../../../support/webhook-receiver';
+import { expectDocumentedDelivery } from '../../../../testkit/openapi';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../testkit/vacancies';
+import { type Delivery, startTestReceiver, type TestReceiver } from '../../../../testkit/webhook-receiver';
 
 const SEED_FILE = new URL('../../../fixtures/seed.json', import.meta.url).pathname;
 

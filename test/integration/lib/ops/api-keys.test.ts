@@ -10,7 +10,7 @@ import {
   revokeApiKey,
 } from '../../../../lib/ops/api-keys';
 import { listVendors, putVendor, setVendorStatus } from '../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../support/dynamodb';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
 
 describe('API keys', () => {
   it('are prefixed for secret scanners and carry 256 random bits', () => {

@@ -9,7 +9,7 @@ import { recordLocalDeployment } from '../../../../lib/deployment/local-deployme
 import { UsageError, UserError } from '../../../../lib/ops/errors';
 import { describeStack, resolveTarget } from '../../../../lib/ops/target';
 import { settingsOfCdkJson } from '../../../../lib/settings';
-import { createTestTables } from '../../../support/dynamodb';
+import { createTestTables } from '../../../../testkit/dynamodb';
 
 const OUTPUTS = [
   { OutputKey: 'ApiUrl', OutputValue: 'https://x.execute-api.eu-central-1.amazonaws.com/prod/' },

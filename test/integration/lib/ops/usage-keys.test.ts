@@ -18,8 +18,8 @@ import {
   type UsageKeyContext,
 } from '../../../../lib/ops/usage-keys';
 import { getVendorRecord, putVendor, saveVendorUsage } from '../../../../lib/ops/vendors';
-import { fakeApiGateway, PLANS } from '../../../support/api-gateway';
-import { createTestTables, type TestTables } from '../../../support/dynamodb';
+import { fakeApiGateway, PLANS } from '../../../../testkit/api-gateway';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
 
 describe('usage keys', () => {
   let tables: TestTables;

@@ -11,7 +11,7 @@ import { vendorItemKey } from '../../../../lambda/domain/schema/vendors';
 import { createDynamoDBClient } from '../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../lambda/platform/dynamodb/document-client';
 import { issueApiKey } from '../../../../lib/ops/api-keys';
-import { fixtureVacancy, vacancyRecord } from '../../../support/vacancies';
+import { fixtureVacancy, vacancyRecord } from '../../../../testkit/vacancies';
 
 const client = createDocumentClient(createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' }));
 const dynamodb = mockClient(client);

@@ -11,9 +11,9 @@ import { changeKey } from '../../../../lambda/domain/schema/change-index';
 import { ITEM_KIND } from '../../../../lambda/domain/schema/vendors';
 import { webhookItemKey } from '../../../../lambda/functions/webhooks/endpoint';
 import { newWebhookSecret } from '../../../../lib/ops/webhooks';
-import { type AdminRun, cliTarget, runAdmin } from '../../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../../support/dynamodb';
-import { startTestReceiver, type TestReceiver } from '../../../support/webhook-receiver';
+import { type AdminRun, cliTarget, runAdmin } from '../../../../testkit/admin-cli';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
+import { startTestReceiver, type TestReceiver } from '../../../../testkit/webhook-receiver';
 
 describe('vacancy-admin webhook', () => {
   let tables: TestTables;
@@ -25,6 +25,24 @@ describe('vacancy-admin webhook', () => {
     expect([args.join(' '), run.code, run.stderr]).toEqual([args.join(' '), 0, '']);
     return JSON.parse(run.stdout) as Record<string, unknown>;
   };
+  /** Stores an enabled endpoint straight into the table, as the tools would not write it; `endpoint` adds fields. */
+  const storeEndpoint = (
+    endpoint: { endpointId: string; vendorId: string; url: string } & Record<string, unknown>,
+  ) =>
+    tables.documentClient.send(
+      new PutCommand({
+        TableName: tables.names.vendors,
+        Item: {
+          ...webhookItemKey(endpoint.endpointId),
+          kind: ITEM_KIND.webhook,
+          secret: newWebhookSecret(),
+          status: 'enabled',
+          position: changeKey(Date.now(), 0),
+          createdAt: Date.now(),
+          ...endpoint,
+        },
+      }),
+    );
 
   beforeAll(async () => {
     tables = await createTestTables();
@@ -114,22 +132,7 @@ describe('vacancy-admin webhook', () => {
 
   it('refuses to test an endpoint stored with a URL the rule now refuses, in one line, and sends nothing', async () => {
     const endpointId = 'ep_stored_before_the_rule';
-    await tables.documentClient.send(
-      new PutCommand({
-        TableName: tables.names.vendors,
-        Item: {
-          ...webhookItemKey(endpointId),
-          kind: ITEM_KIND.webhook,
-          endpointId,
-          vendorId: 'hooked',
-          url: 'https://[::127.0.0.1]/hook',
-          secret: newWebhookSecret(),
-          status: 'enabled',
-          position: changeKey(Date.now(), 0),
-          createdAt: Date.now(),
-        },
-      }),
-    );
+    await storeEndpoint({ endpointId, vendorId: 'hooked', url: 'https://[::127.0.0.1]/hook' });
     const deliveries = receiver.deliveries.length;
     const run = await admin('webhook', 'test', endpointId);
     expect(run.code).toBe(1);
@@ -143,24 +146,13 @@ describe('vacancy-admin webhook', () => {
   it("lists an endpoint being retried with its failed attempts and its next attempt's time", async () => {
     const endpointId = 'ep_being_retried';
     const dueAt = Date.parse('2026-11-26T14:05:00.000Z');
-    await tables.documentClient.send(
-      new PutCommand({
-        TableName: tables.names.vendors,
-        Item: {
-          ...webhookItemKey(endpointId),
-          kind: ITEM_KIND.webhook,
-          endpointId,
-          vendorId: 'retried',
-          url: 'https://hooks.example.az/retried',
-          secret: newWebhookSecret(),
-          status: 'enabled',
-          position: changeKey(Date.now(), 0),
-          createdAt: Date.now(),
-          lastAttempt: { at: dueAt - 300_000, outcome: '503' },
-          pending: { id: 'msg_1', body: '{}', through: changeKey(Date.now(), 1), attempts: 2, dueAt },
-        },
-      }),
-    );
+    await storeEndpoint({
+      endpointId,
+      vendorId: 'retried',
+      url: 'https://hooks.example.az/retried',
+      lastAttempt: { at: dueAt - 300_000, outcome: '503' },
+      pending: { id: 'msg_1', body: '{}', through: changeKey(Date.now(), 1), attempts: 2, dueAt },
+    });
     const listed = await admin('webhook', 'list', '--vendor', 'retried');
     expect(listed.stdout).toContain(
       'last attempt 2026-11-26T14:00:00.000Z: 503, retrying after 2 failed, next attempt 2026-11-26T14:05:00.000Z',

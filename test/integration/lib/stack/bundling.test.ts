@@ -20,12 +20,12 @@ import { FUNCTION_METRICS, METRICS_EMITTED } from '../../../../lambda/platform/o
 import { putVendor } from '../../../../lib/ops/vendors';
 import { readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
-import { createTestTables, type TestTables } from '../../../support/dynamodb';
-import { listingEvent } from '../../../support/events';
-import { type FaultProxy, startFaultProxy } from '../../../support/fault-proxy';
-import { importRecords } from '../../../support/listing';
-import { CDK_CONTEXT } from '../../../support/stack';
-import { vacancyRecord } from '../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../testkit/events';
+import { type FaultProxy, startFaultProxy } from '../../../../testkit/fault-proxy';
+import { importRecords } from '../../../../testkit/listing';
+import { CDK_CONTEXT } from '../../../../testkit/stack';
+import { vacancyRecord } from '../../../../testkit/vacancies';
 
 interface DeployedFunction {
   /** The bundle's folder in the cloud assembly. */

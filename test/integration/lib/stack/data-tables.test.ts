@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { TABLES } from '../../../../lambda/domain/schema/tables';
 import { createTableInput } from '../../../../lib/create-tables';
-import { stackTemplate } from '../../../support/stack';
+import { stackTemplate } from '../../../../testkit/stack';
 
 /** The part of a table's shape that both the stack and `createTables` define, in one comparable form. */
 function shape(table: {

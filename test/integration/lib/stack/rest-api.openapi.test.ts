@@ -5,8 +5,8 @@
  * document's `NotFound`).
  */
 import { describe, expect, it } from '@jest/globals';
-import { OPENAPI } from '../../../support/openapi';
-import { stackTemplate } from '../../../support/stack';
+import { OPENAPI } from '../../../../testkit/openapi';
+import { stackTemplate } from '../../../../testkit/stack';
 
 type Resource = { Properties: Record<string, unknown> };
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -2,17 +2,19 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { SettingError } from '../../../../lambda/domain/settings/function-settings';
 import { BEARER_HEADER_PATTERN } from '../../../../lambda/functions/authorizer/bearer';
-import { SERVICE_DEFAULTS } from '../../../../lambda/platform/defaults';
+import { SERVICE_DEFAULTS, SERVICE_NAME } from '../../../../lambda/platform/defaults';
 import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';
 import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
-import { CDK_CONTEXT, stackTemplate } from '../../../support/stack';
+import { recordServedEmptyPage } from '../../../../testkit/listing';
+import { alarmsByName, CDK_CONTEXT, stackTemplate, templateResources } from '../../../../testkit/stack';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
 
@@ -643,6 +645,89 @@ describe('the stack, with default settings', () => {
       // The ops CLI reads created_at without an offset in this zone (--stack).
       template.hasOutput('ServiceTimeZone', { Value: SERVICE_DEFAULTS.timeZone });
     });
+  });
+
+  describe('monitoring, in the default profile', () => {
+    const { ofType } = templateResources(template);
+    const alarms = alarmsByName(template);
+
+    it('keeps the alarms that protect data, tenants and availability, on metrics AWS publishes (a log filter where none is)', () => {
+      expect([...alarms.keys()].sort()).toEqual(
+        [
+          'AuthorizerFailing',
+          'DynamoDBThrottling',
+          'ExpiryFailing',
+          'ImportFailing',
+          'IsolationBreach',
+          'LatencyP99',
+          'ServerErrorRate',
+          'WebhookEndpointDisabled',
+        ].sort(),
+      );
+      const uses = (name: string) => JSON.stringify(alarms.get(name));
+      expect(uses('ServerErrorRate')).toContain('"Namespace":"AWS/ApiGateway"');
+      expect(uses('LatencyP99')).toContain('"Namespace":"AWS/ApiGateway"');
+      expect(uses('ExpiryFailing')).toContain('"Namespace":"AWS/Lambda"');
+      expect(uses('ImportFailing')).toContain('"Namespace":"AWS/Lambda"');
+      // A run that disabled an endpoint fails on purpose (lambda/functions/webhooks/handler.ts): the free Errors metric says so.
+      expect(uses('WebhookEndpointDisabled')).toContain('"Namespace":"AWS/Lambda"');
+      expect(uses('WebhookEndpointDisabled')).toContain('"MetricName":"Errors"');
+      expect(uses('DynamoDBThrottling')).toContain('"Namespace":"AWS/DynamoDB"');
+      // Where AWS publishes nothing: the access log's failed key checks, the listing's line about another vendor's items.
+      expect(
+        ofType('AWS::Logs::MetricFilter')
+          .map(([, filter]) => filter.Properties.FilterPattern)
+          .sort(),
+      ).toEqual([
+        '{ $.foreignItems > 0 }',
+        '{ ($.error = "AUTHORIZER_FAILURE") || ($.error = "AUTHORIZER_CONFIGURATION_ERROR") }',
+      ]);
+      expect(uses('IsolationBreach')).toContain('"MetricName":"ForeignItemsLogged"');
+    });
+
+    it('counts items of another vendor from the very line the listing logs about them', () => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = new Logger({ serviceName: SERVICE_NAME });
+      jest.spyOn(logger, 'error').mockImplementation((message, ...extra) => {
+        lines.push({ message, ...(extra[0] as object) });
+      });
+      jest.spyOn(logger, 'info').mockImplementation(() => {});
+      recordServedEmptyPage(logger, { readUnits: 1, foreignItems: 2 });
+      const [filter] = ofType('AWS::Logs::MetricFilter').filter(([id]) => id.includes('ForeignItems'));
+      expect(filter?.[1].Properties.MetricTransformations).toEqual([
+        expect.objectContaining({ MetricValue: '$.foreignItems', DefaultValue: 0 }),
+      ]);
+      expect(lines).toEqual([expect.objectContaining({ foreignItems: 2 })]);
+    });
+
+    it('has no dashboard, no Contributor Insights rule, and the functions emit no metrics', () => {
+      expect(ofType('AWS::CloudWatch::Dashboard')).toEqual([]);
+      expect(ofType('AWS::CloudWatch::InsightRule')).toEqual([]);
+      const functions = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('Functions'));
+      expect(functions).toHaveLength(5);
+      for (const [, fn] of functions) {
+        expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
+          POWERTOOLS_METRICS_DISABLED: 'true',
+        });
+      }
+    });
+  });
+
+  it("keeps, for an update of the first version, the logical ids of what holds data, an address or the vendors' plans", () => {
+    const { resources } = templateResources(template);
+    // Tables, the REST API and its stage (its URL), the usage plan (the vendors' keys in it), the alarm topic (its
+    // subscriptions), the access log group: replacing any of these on update would lose something.
+    for (const [type, id] of [
+      ['AWS::DynamoDB::Table', 'DataVacancies21D4FDF0'],
+      ['AWS::DynamoDB::Table', 'DataVendors8B837E99'],
+      ['AWS::ApiGateway::RestApi', 'ApiF70053CD'],
+      ['AWS::ApiGateway::Stage', 'ApiDeploymentStageprod3EB9684E'],
+      ['AWS::ApiGateway::UsagePlan', 'ApiRateTierstandard2DF4F56C'],
+      ['AWS::SNS::Topic', 'Alarms04B5A0BF'],
+      ['AWS::Logs::LogGroup', 'AccessLogs8B620ECA'],
+    ]) {
+      expect(resources[id as string]?.Type).toBe(type);
+    }
   });
 });
 

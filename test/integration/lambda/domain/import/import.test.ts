@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseImportFile } from '../../../../../lambda/domain/import/file';
 import { importVacancies, writeVacancies } from '../../../../../lambda/domain/import/import';
@@ -7,12 +7,17 @@ import { ACTIVE_INDEX } from '../../../../../lambda/domain/schema/tables';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import { deleteVacancy, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables, testEndpoint } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import {
+  createTestTables,
+  type TestTables,
+  testEndpoint,
+  vendorEntries,
+} from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const line = (overrides: Record<string, unknown>) =>
   JSON.stringify(vacancyRecord({ vendor_id: 'acme', ...overrides }));
@@ -428,16 +433,8 @@ describe('an import interrupted by a failing database', () => {
       expect(second.interrupted).toBeUndefined();
 
       // Every record is there exactly once: one index entry per id.
-      const { Items = [] } = await documentClient.send(
-        new QueryCommand({
-          TableName: names.vacancies,
-          IndexName: ACTIVE_INDEX.name,
-          KeyConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': ACTIVE_INDEX.partitionKey },
-          ExpressionAttributeValues: { ':v': 'acme' },
-        }),
-      );
-      expect(Items.map((item) => item.id).sort()).toEqual(
+      const entries = await vendorEntries({ documentClient, names }, ACTIVE_INDEX, 'acme');
+      expect(entries.map((item) => item.id).sort()).toEqual(
         Array.from({ length: RECORDS }, (_, i) => 500 + i).sort(),
       );
     },

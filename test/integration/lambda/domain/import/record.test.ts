@@ -6,7 +6,7 @@ import {
   validateVacancyRecord,
 } from '../../../../../lambda/domain/import/record';
 import { zoneClock } from '../../../../../lambda/platform/time/zone-clock';
-import { CLOCK, fixtureVacancy, LARGEST_TEXTS, vacancyRecord } from '../../../../support/vacancies';
+import { CLOCK, fixtureVacancy, LARGEST_TEXTS, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const validate = (overrides: Record<string, unknown>) =>
   validateVacancyRecord(vacancyRecord(overrides), CLOCK);

@@ -20,14 +20,14 @@ import type { SyncResponse } from '../../../../../lambda/functions/vacancies/req
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { cliTarget, runAdmin } from '../../../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { syncedCopy } from '../../../../support/sync-copy';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { cliTarget, runAdmin } from '../../../../../testkit/admin-cli';
+import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { syncedCopy } from '../../../../../testkit/sync-copy';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ADMIN = new URL('../../../../../bin/admin.ts', import.meta.url).pathname;
 const ndjson = (records: readonly Record<string, unknown>[]) =>
@@ -48,16 +48,13 @@ async function file(name: string, records: readonly Record<string, unknown>[]): 
 
 /** A vendor's vacancies, read strongly by id off its change index: id → status. */
 async function statuses(vendorId: string, names: TableNames = tables.names): Promise<Map<number, string>> {
-  const { Items = [] } = await tables.documentClient.send(
-    new QueryCommand({
-      TableName: names.vacancies,
-      IndexName: CHANGE_INDEX.name,
-      KeyConditionExpression: 'v = :v',
-      ExpressionAttributeValues: { ':v': vendorId },
-    }),
+  const entries = await vendorEntries(
+    { documentClient: tables.documentClient, names },
+    CHANGE_INDEX,
+    vendorId,
   );
   const result = new Map<number, string>();
-  for (const { id } of Items) {
+  for (const { id } of entries) {
     const { Item } = await tables.documentClient.send(
       new GetCommand({ TableName: names.vacancies, Key: { id }, ConsistentRead: true }),
     );
@@ -258,22 +255,19 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     const snapshot = Array.from({ length: 150 }, (_, i) => record('killed', 4000 + i, { title: `Now ${i}` }));
     const path = await file('killed-snapshot.ndjson', snapshot);
     const since = Date.now();
+    const importSnapshot = [
+      'vacancies',
+      'import',
+      path,
+      '--snapshot',
+      '--vendor',
+      'killed',
+      '--max-close',
+      '30',
+    ];
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        ADMIN,
-        ...cliTarget(tables.endpoint, tables.names),
-        'vacancies',
-        'import',
-        path,
-        '--snapshot',
-        '--vendor',
-        'killed',
-        '--max-close',
-        '30',
-      ],
+      ['--import', 'tsx', ADMIN, ...cliTarget(tables.endpoint, tables.names), ...importSnapshot],
       { env: { ...process.env, DYNAMODB_ENDPOINT: '' }, stdio: 'ignore' },
     );
     // Killed as soon as it has written something (when it lands after the end, the second run has nothing to do; the
@@ -284,16 +278,7 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
 
-    const rerun = await admin(
-      'vacancies',
-      'import',
-      path,
-      '--snapshot',
-      '--vendor',
-      'killed',
-      '--max-close',
-      '30',
-    );
+    const rerun = await admin(...importSnapshot);
     expect(rerun.code).toBe(0);
     const now = await statuses('killed');
     expect([...now.values()].filter((status) => status === 'closed')).toHaveLength(50);

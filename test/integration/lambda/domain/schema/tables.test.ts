@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dayNumber, expiryShard, orderKey } from '../../../../../lambda/domain/schema/active-index';
 import { ACTIVE_INDEX, CHANGE_INDEX, EXPIRY_INDEX, ITEM } from '../../../../../lambda/domain/schema/tables';
 import { toTombstone, toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 describe('the DynamoDB engine with the service tables', () => {
   let tables: TestTables;
@@ -15,19 +15,7 @@ describe('the DynamoDB engine with the service tables', () => {
 
   const put = (Item: Record<string, unknown>) =>
     tables.documentClient.send(new PutCommand({ TableName: tables.names.vacancies, Item }));
-  const activeIds = async (vendorId: string) => {
-    const { Items = [] } = await tables.documentClient.send(
-      new QueryCommand({
-        TableName: tables.names.vacancies,
-        IndexName: ACTIVE_INDEX.name,
-        KeyConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': ACTIVE_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':v': vendorId },
-        ScanIndexForward: false,
-      }),
-    );
-    return Items;
-  };
+  const activeIds = (vendorId: string) => vendorEntries(tables, ACTIVE_INDEX, vendorId, { descending: true });
 
   it('keeps items without an order key out of the sparse active index, and projects only the filters', async () => {
     const at = (seconds: number) => new Date(seconds * 1000);
@@ -56,16 +44,8 @@ describe('the DynamoDB engine with the service tables', () => {
       toVacancyItem(fixtureVacancy(vacancyRecord({ id: 303, vendor_id: vendor, status: 'draft' })), 2_000),
     ];
     await Promise.all(items.map((item) => put(item as unknown as Record<string, unknown>)));
-    const { Items = [] } = await tables.documentClient.send(
-      new QueryCommand({
-        TableName: tables.names.vacancies,
-        IndexName: CHANGE_INDEX.name,
-        KeyConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': CHANGE_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':v': vendor },
-      }),
-    );
-    expect(Items.map((entry) => [entry.id, entry.status, Object.keys(entry).sort()])).toEqual([
+    const entries = await vendorEntries(tables, CHANGE_INDEX, vendor);
+    expect(entries.map((entry) => [entry.id, entry.status, Object.keys(entry).sort()])).toEqual([
       [302, 'deleted', ['c', 'id', 'status', 'v']],
       [301, 'active', ['c', 'id', 'status', 'v']],
       [303, 'draft', ['c', 'id', 'status', 'v']],

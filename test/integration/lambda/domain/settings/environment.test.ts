@@ -19,7 +19,7 @@ import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../../../../l
 import { functionEnvironment, writeSetting } from '../../../../../lib/function-environment';
 import { localEnvironments } from '../../../../../lib/local/local-api';
 import { readSettings, type ServiceSettings } from '../../../../../lib/settings';
-import { stackTemplate } from '../../../../support/stack';
+import { stackTemplate } from '../../../../../testkit/stack';
 
 /** A value other than the default for every setting a function takes, as `-c name=value` gives it. */
 const CONTEXT: Record<FunctionSettingName, string> = {

@@ -17,9 +17,9 @@ import {
 import { LEASE_MS } from '../../../../../lambda/domain/store/summary-leases';
 import { VacancyWriters } from '../../../../../lambda/domain/store/writers';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 describe("a summary lease's guard", () => {
   let tables: TestTables;

@@ -19,10 +19,10 @@ import { LEASE_MS } from '../../../../../lambda/domain/store/summary-leases';
 import { runExpiry } from '../../../../../lambda/functions/expiry/job';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { activeEntries, storedSummary } from '../../../../support/summaries';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { activeEntries, storedSummary } from '../../../../../testkit/summaries';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
 const IDS_PER_RUN = 8;

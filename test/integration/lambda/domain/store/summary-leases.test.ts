@@ -14,9 +14,9 @@ import { LEASE_MS } from '../../../../../lambda/domain/store/summary-leases';
 import { SummaryLeaseLostError } from '../../../../../lambda/domain/store/summary-store';
 import { VacancyWriters } from '../../../../../lambda/domain/store/writers';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 describe('leases on a summary', () => {
   let tables: TestTables;

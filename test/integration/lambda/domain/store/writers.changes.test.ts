@@ -4,7 +4,7 @@
  * keeps the id its vendor's until a purge, which records the vendor's purge horizon.
  */
 
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseImportFile } from '../../../../../lambda/domain/import/file';
 import { importVacancies } from '../../../../../lambda/domain/import/import';
@@ -14,8 +14,8 @@ import { CHANGE_INDEX, ITEM } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** A clock the test moves: every write is stamped with it. */
 function testClock(start: number) {
@@ -48,16 +48,7 @@ describe('when a vacancy changed', () => {
     );
   /** The vendor's change index: [id, status, when], oldest change first. */
   const changes = async (vendorId: string) => {
-    const { Items = [] } = await tables.documentClient.send(
-      new QueryCommand({
-        TableName: tables.names.vacancies,
-        IndexName: CHANGE_INDEX.name,
-        KeyConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': CHANGE_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':v': vendorId },
-      }),
-    );
-    return Items.map((entry) => {
+    return (await vendorEntries(tables, CHANGE_INDEX, vendorId)).map((entry) => {
       const key = readChangeKey(entry[ITEM.change] as Uint8Array);
       expect(key.id).toBe(entry.id);
       return [entry.id, entry.status, key.updatedAt];

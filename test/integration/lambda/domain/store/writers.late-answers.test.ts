@@ -15,11 +15,11 @@ import { VacancyWriters } from '../../../../../lambda/domain/store/writers';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { cliTarget, runAdmin } from '../../../../support/admin-cli';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { cliTarget, runAdmin } from '../../../../../testkit/admin-cli';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const RECORDS = 300;
 

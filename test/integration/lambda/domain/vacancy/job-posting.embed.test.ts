@@ -18,8 +18,8 @@ import {
   type StoredStrings,
   servedJobPosting,
   storedVacancy,
-} from '../../../../support/job-page';
-import { CLOCK } from '../../../../support/vacancies';
+} from '../../../../../testkit/job-page';
+import { CLOCK } from '../../../../../testkit/vacancies';
 
 type ParsedNode = DefaultTreeAdapterMap['node'];
 type ParsedElement = DefaultTreeAdapterMap['element'];

@@ -11,8 +11,8 @@ import {
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../../../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { lambdaContext, silentLogger, testMetrics } from '../../../../support/lambda';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { lambdaContext, silentLogger, testMetrics } from '../../../../../testkit/lambda';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
 

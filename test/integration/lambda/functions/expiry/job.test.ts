@@ -17,10 +17,10 @@ import { LEASE_MS } from '../../../../../lambda/domain/store/summary-leases';
 import { runExpiry } from '../../../../../lambda/functions/expiry/job';
 import { type ZoneClock, zoneClock } from '../../../../../lambda/platform/time/zone-clock';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** Tables of their own, reached through a proxy; the client does not retry (a fault is a failure). */
 async function proxiedTables(): Promise<{ tables: TestTables; proxy: FaultProxy }> {

@@ -28,9 +28,9 @@ import {
 import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { folderObjects } from '../../../../../lib/local/inbox-folder';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { gzipMembers } from '../../../../support/gzip-bomb';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { gzipMembers } from '../../../../../testkit/gzip-bomb';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ndjson = (records: readonly Record<string, unknown>[]) =>
   records.map((record) => JSON.stringify(record)).join('\n');

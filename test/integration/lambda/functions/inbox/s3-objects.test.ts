@@ -6,7 +6,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { S3Event } from 'aws-lambda';
 import { isCurrent } from '../../../../../lambda/domain/schema/summary';
@@ -17,14 +17,14 @@ import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { s3Objects } from '../../../../../lambda/functions/inbox/s3-objects';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import { putVendor } from '../../../../../lib/ops/vendors';
+import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { type FaultProxy, startFaultProxy } from '../../../../../testkit/fault-proxy';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
 import { startTestS3, type TestS3 } from '../../../../../testkit/s3-server';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { type FaultProxy, startFaultProxy } from '../../../../support/fault-proxy';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../support/summaries';
-import { CLOCK, vacancyRecord } from '../../../../support/vacancies';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../testkit/summaries';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ndjson = (records: readonly Record<string, unknown>[]) =>
   records.map((record) => JSON.stringify(record)).join('\n');
@@ -65,16 +65,8 @@ const report = async (path: string) =>
 
 /** Every item of a vendor on the change index: id, status and change time. */
 async function vendorItems(vendorId: string, on: TestTables = tables) {
-  const { Items = [] } = await on.documentClient.send(
-    new QueryCommand({
-      TableName: on.names.vacancies,
-      IndexName: CHANGE_INDEX.name,
-      KeyConditionExpression: 'v = :v',
-      ExpressionAttributeValues: { ':v': vendorId },
-    }),
-  );
   const items = await Promise.all(
-    Items.map(async ({ id }) => {
+    (await vendorEntries(on, CHANGE_INDEX, vendorId)).map(async ({ id }) => {
       const { Item } = await on.documentClient.send(
         new GetCommand({
           TableName: on.names.vacancies,

@@ -16,9 +16,9 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { zoneClock } from '../../../../../lambda/platform/time/zone-clock';
-import { listingEvent } from '../../../../support/events';
-import { lambdaContext, testMetrics } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
+import { listingEvent } from '../../../../../testkit/events';
+import { lambdaContext, testMetrics } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
 
 const TABLE = 'Vacancies';
 const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent } from '../../../../support/events';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { CLOCK, LARGEST_TEXTS, putVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { CLOCK, LARGEST_TEXTS, putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 

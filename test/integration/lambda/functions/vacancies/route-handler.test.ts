@@ -4,12 +4,12 @@ import { createVacancyRepository } from '../../../../../lambda/functions/vacanci
 import type { VacanciesSettings } from '../../../../../lambda/functions/vacancies/request/request';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../support/events';
-import { lambdaContext } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { SPEC_VACANCY_FIELDS } from '../../../../support/spec';
-import { CLOCK, putVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../testkit/events';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { SPEC_VACANCY_FIELDS } from '../../../../../testkit/spec';
+import { CLOCK, putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 // 2026-06-15 21:30 UTC is already 2026-06-16 in Baku: "today" for deadlines is the 16th.
 const NOW = new Date('2026-06-15T21:30:00Z');

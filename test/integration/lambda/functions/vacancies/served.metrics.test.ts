@@ -19,11 +19,11 @@ import {
 } from '../../../../../lambda/platform/observability/metrics';
 import { issueApiKey } from '../../../../../lib/ops/api-keys';
 import { putVendor } from '../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../../../../support/lambda';
-import { testListingHandler } from '../../../../support/listing';
-import { CLOCK, putVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../testkit/events';
+import { lambdaContext, silentLogger, testMetrics } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { CLOCK, putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 interface EmfLine {
   _aws: {

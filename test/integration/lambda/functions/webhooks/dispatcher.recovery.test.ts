@@ -12,10 +12,10 @@ import { createDispatcher, type Dispatcher } from '../../../../../lambda/functio
 import type { WebhookEndpoint } from '../../../../../lambda/functions/webhooks/endpoint';
 import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint, listEndpoints } from '../../../../../lib/ops/webhooks';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { putVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
-const CHILD = new URL('../../../../support/dispatch-child.ts', import.meta.url).pathname;
+const CHILD = new URL('../../../../../testkit/dispatch-child.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../../../', import.meta.url).pathname;
 /** The clocks are this far ahead of the index's settle window: every change written is settled. */
 const AHEAD_MS = 10_000;

@@ -15,8 +15,8 @@ import { createVacancyRepository } from '../../../../../lambda/functions/vacanci
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
 import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint } from '../../../../../lib/ops/webhooks';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { fixtureVacancy, putNewVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { fixtureVacancy, putNewVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** Ahead of the index's settle window: every change written is settled, but for the leases. */
 const AHEAD_MS = 10_000;

@@ -13,8 +13,8 @@ import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { addEndpoint, listEndpoints, removeEndpoint } from '../../../../../lib/ops/webhooks';
-import { createTestTables, type TestTables } from '../../../../support/dynamodb';
-import { putVacancies, vacancyRecord } from '../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const RULES = { allowLoopbackHttp: false };
 const URL = 'https://receiver.example/hook';

@@ -14,9 +14,9 @@ import { localTableNames } from '../../../../../lib/create-tables';
 import { runSmoke } from '../../../../../lib/ops/smoke/run';
 import type { Target } from '../../../../../lib/ops/target';
 import { ControlPlanePacer } from '../../../../../lib/ops/usage-keys';
-import { fakeApiGateway, PLANS } from '../../../../support/api-gateway';
-import { testEndpoint } from '../../../../support/dynamodb';
-import { type LocalApiProcess, startLocalApiProcess } from '../../../../support/local-api-process';
+import { fakeApiGateway, PLANS } from '../../../../../testkit/api-gateway';
+import { testEndpoint } from '../../../../../testkit/dynamodb';
+import { type LocalApiProcess, startLocalApiProcess } from '../../../../../testkit/local-api-process';
 
 const prefix = `s${randomUUID().slice(0, 8)}-`;
 let api: LocalApiProcess;

@@ -16,8 +16,8 @@ import {
 import { toVacancyObjects } from '../../../../../lambda/domain/vacancy/presenter';
 import { prefersJsonLd } from '../../../../../lambda/platform/http/accept';
 import { zoneClock } from '../../../../../lambda/platform/time/zone-clock';
-import { jobPostingProblems } from '../../../../support/job-posting-rules';
-import { fixtureVacancy, vacancyRecord } from '../../../../support/vacancies';
+import { jobPostingProblems } from '../../../../../testkit/job-posting-rules';
+import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const ZONES = ['Asia/Baku', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC'];
 const SETTINGS = { jobCountry: 'AZ', salaryCurrency: 'AZN', salaryPeriod: 'MONTH' } as const;

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, jest } from '@je
 import { mockClient } from 'aws-sdk-client-mock';
 import { createProgram, runProgram } from '../../../../../lib/ops/cli/program';
 import { addUsageKeyCommands } from '../../../../../lib/ops/cli/usage-key-commands';
-import { fakeApiGateway } from '../../../../support/api-gateway';
+import { fakeApiGateway } from '../../../../../testkit/api-gateway';
 
 const cloudFormation = mockClient(CloudFormationClient);
 const apiGateway = fakeApiGateway(APIGatewayClient, { now: () => performance.now() });

@@ -11,28 +11,19 @@ import fc from 'fast-check';
 import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recovery-waits';
 import type { ListingResponse } from '../../../../../../lambda/functions/vacancies/request/types';
 import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
-import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
-import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../support/events';
-import { lambdaContext, testMetrics } from '../../../../../support/lambda';
-import { importRecords as importInto, testListingHandler } from '../../../../../support/listing';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { setVacancyStatus } from '../../../../../../lib/ops/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
+import { lambdaContext, testMetrics } from '../../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../../testkit/listing';
+import { listingWrites, type ModelledVacancy, modelledVendor } from '../../../../../../testkit/listing-model';
+import { CLOCK } from '../../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
 const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
 
 /** A vacancy as the test's model holds it. */
-interface Modelled {
-  readonly id: number;
-  readonly type: number;
-  readonly min: number;
-  readonly max: number | null;
-  readonly status: string;
-  /** Days from the run's today; deadlines never fall on the day boundary's edges (0, −1). */
-  readonly dayOffset: number;
-  readonly createdAt: string;
-}
+type Modelled = ModelledVacancy;
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
   fc.record({
@@ -49,22 +40,8 @@ const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
       ),
   });
 
-type Write =
-  | { readonly kind: 'import'; readonly vacancy: Modelled }
-  | { readonly kind: 'status'; readonly slot: number; readonly status: string }
-  | { readonly kind: 'delete'; readonly slot: number };
-
 const SLOTS = 12;
-const slot = fc.integer({ min: 0, max: SLOTS - 1 });
-const write: fc.Arbitrary<Write> = fc.oneof(
-  slot.chain((s) => vacancy(s)).map((v) => ({ kind: 'import' as const, vacancy: v })),
-  fc.record({
-    kind: fc.constant('status' as const),
-    slot,
-    status: fc.constantFrom('active', 'inactive', 'closed'),
-  }),
-  fc.record({ kind: fc.constant('delete' as const), slot }),
-);
+const write = listingWrites(vacancy, SLOTS, ['active', 'inactive', 'closed']);
 const filters = fc.record(
   {
     type: fc.integer({ min: 1, max: 4 }),
@@ -99,43 +76,10 @@ describe('the listing, against the slow exact path', () => {
           run += 1;
           const vendorId = `l${run}`;
           const firstId = run * 100;
-          await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: 'Acme' });
-          const model = new Map<number, Modelled>();
-          const todayStart = new Date(`${CLOCK.today(new Date())}T00:00:00Z`).getTime();
-          const record = (v: Modelled) =>
-            vacancyRecord({
-              id: firstId + v.id,
-              vendor_id: vendorId,
-              type: v.type,
-              experience_min: v.min,
-              experience_max: v.max,
-              status: v.status,
-              deadline: new Date(todayStart + v.dayOffset * DAY_MS).toISOString().slice(0, 10),
-              created_at: v.createdAt,
-            });
-          const importAll = async (vacancies: readonly Modelled[]) => {
-            await importInto(tables, vacancies.map(record));
-            for (const v of vacancies) model.set(v.id, v);
-          };
-          await importAll(initial);
-          for (const change of writes) {
-            if (change.kind === 'import') await importAll([change.vacancy]);
-            else if (change.kind === 'status') {
-              const outcome = await setVacancyStatus(
-                tables.documentClient,
-                tables.names,
-                firstId + change.slot,
-                change.status as never,
-                { clock: CLOCK },
-              );
-              const current = model.get(change.slot);
-              if (current && 'now' in outcome)
-                model.set(change.slot, { ...current, status: outcome.now.status });
-            } else {
-              await deleteVacancy(tables.documentClient, tables.names, firstId + change.slot);
-              model.delete(change.slot);
-            }
-          }
+          const vendor = await modelledVendor<Modelled>(tables, vendorId, firstId);
+          const model = vendor.vacancies;
+          await vendor.importAll(initial);
+          for (const change of writes) await vendor.apply(change);
           // Read once the writes have settled: the summary is what answers.
           now = Date.now() + INDEX_SETTLE_MS + 1_000;
 

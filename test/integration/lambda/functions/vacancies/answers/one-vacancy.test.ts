@@ -11,13 +11,13 @@ import { strongETag } from '../../../../../../lambda/platform/http/conditional';
 import { VACANCY_SERVED } from '../../../../../../lambda/platform/observability/log-fields';
 import { deleteVacancy } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest, vacancyEvent } from '../../../../../support/events';
-import { jobPostingProblems } from '../../../../../support/job-posting-rules';
-import { lambdaContext, silentLogger, testMetrics } from '../../../../../support/lambda';
-import { importRecords, testListingHandler } from '../../../../../support/listing';
-import { SPEC_VACANCY_FIELDS } from '../../../../../support/spec';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest, vacancyEvent } from '../../../../../../testkit/events';
+import { jobPostingProblems } from '../../../../../../testkit/job-posting-rules';
+import { lambdaContext, silentLogger, testMetrics } from '../../../../../../testkit/lambda';
+import { importRecords, testListingHandler } from '../../../../../../testkit/listing';
+import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
+import { CLOCK, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 // 2026-06-15 21:30 UTC is already 2026-06-16 in Baku: "today" for deadlines is the 16th.
 const NOW = new Date('2026-06-15T21:30:00Z');

@@ -14,15 +14,17 @@ import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recove
 import { DICTIONARY, localize } from '../../../../../../lambda/domain/vacancy/dictionary';
 import { FACET_NAMES, FILTER_CODES } from '../../../../../../lambda/functions/vacancies/request/query';
 import type { ListingResponse } from '../../../../../../lambda/functions/vacancies/request/types';
-import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
-import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent } from '../../../../../support/events';
-import { lambdaContext } from '../../../../../support/lambda';
-import { importRecords, testListingHandler } from '../../../../../support/listing';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../../testkit/events';
+import { lambdaContext } from '../../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../../testkit/listing';
+import {
+  type ListingWrite,
+  listingWrites,
+  type ModelledVacancy,
+  modelledVendor,
+} from '../../../../../../testkit/listing-model';
 
-const DAY_MS = 86_400_000;
 const WORDS = [
   'Mühəndis',
   'Baş',
@@ -52,17 +54,10 @@ const WORDS = [
 const CATEGORIES = FILTER_CODES.category;
 const CITIES = FILTER_CODES.city;
 
-interface Modelled {
-  readonly id: number;
+interface Modelled extends ModelledVacancy {
   readonly title: string;
   readonly category: string;
   readonly city: string;
-  readonly type: number;
-  readonly min: number;
-  readonly max: number | null;
-  readonly status: string;
-  readonly dayOffset: number;
-  readonly createdAt: string;
 }
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
@@ -84,18 +79,10 @@ const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
       ),
   });
 
-type Write =
-  | { readonly kind: 'import'; readonly vacancy: Modelled }
-  | { readonly kind: 'status'; readonly slot: number; readonly status: string }
-  | { readonly kind: 'delete'; readonly slot: number };
+type Write = ListingWrite<Modelled>;
 
 const SLOTS = 14;
-const slot = fc.integer({ min: 0, max: SLOTS - 1 });
-const write: fc.Arbitrary<Write> = fc.oneof(
-  slot.chain((s) => vacancy(s)).map((v) => ({ kind: 'import' as const, vacancy: v })),
-  fc.record({ kind: fc.constant('status' as const), slot, status: fc.constantFrom('active', 'closed') }),
-  fc.record({ kind: fc.constant('delete' as const), slot }),
-);
+const write = listingWrites(vacancy, SLOTS, ['active', 'closed']);
 
 /** A word of `q`: a prefix of a title word or label, in any case, folded or not; now and then one that matches nothing. */
 const labelWords = [
@@ -201,45 +188,14 @@ describe('search, filters by code and facets, against a brute force over the tab
           run += 1;
           const vendorId = `s${run}`;
           const firstId = run * 100;
-          await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: 'Acme' });
-          const model = new Map<number, Modelled>();
-          const todayStart = new Date(`${CLOCK.today(new Date())}T00:00:00Z`).getTime();
-          const record = (v: Modelled) =>
-            vacancyRecord({
-              id: firstId + v.id,
-              vendor_id: vendorId,
-              title: v.title,
-              category: v.category,
-              city: v.city,
-              type: v.type,
-              experience_min: v.min,
-              experience_max: v.max,
-              status: v.status,
-              deadline: new Date(todayStart + v.dayOffset * DAY_MS).toISOString().slice(0, 10),
-              created_at: v.createdAt,
-            });
-          const apply = async (change: Write) => {
-            if (change.kind === 'import') {
-              await importRecords(tables, [record(change.vacancy)]);
-              model.set(change.vacancy.id, change.vacancy);
-            } else if (change.kind === 'status') {
-              const outcome = await setVacancyStatus(
-                tables.documentClient,
-                tables.names,
-                firstId + change.slot,
-                change.status as never,
-                { clock: CLOCK },
-              );
-              const current = model.get(change.slot);
-              if (current && 'now' in outcome)
-                model.set(change.slot, { ...current, status: outcome.now.status });
-            } else {
-              await deleteVacancy(tables.documentClient, tables.names, firstId + change.slot);
-              model.delete(change.slot);
-            }
-          };
-          await importRecords(tables, initial.map(record));
-          for (const v of initial) model.set(v.id, v);
+          const vendor = await modelledVendor<Modelled>(tables, vendorId, firstId, (v) => ({
+            title: v.title,
+            category: v.category,
+            city: v.city,
+          }));
+          const model = vendor.vacancies;
+          const apply = (change: Write) => vendor.apply(change);
+          await vendor.importAll(initial);
           for (const change of writes) await apply(change);
           const settle = () => {
             now = Date.now() + INDEX_SETTLE_MS + 1_000;

@@ -21,12 +21,12 @@ import { createDocumentClient } from '../../../../../../lambda/platform/dynamodb
 import { createTableInput, createTables, localTableNames } from '../../../../../../lib/create-tables';
 import { setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables, testEndpoint } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../support/events';
-import { lambdaContext, silentLogger, testMetrics } from '../../../../../support/lambda';
-import { importRecords } from '../../../../../support/listing';
-import { expectDocumented } from '../../../../../support/openapi';
-import { CLOCK, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables, testEndpoint } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
+import { lambdaContext, silentLogger, testMetrics } from '../../../../../../testkit/lambda';
+import { importRecords } from '../../../../../../testkit/listing';
+import { expectDocumented } from '../../../../../../testkit/openapi';
+import { CLOCK, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const VENDOR = 'search-acme';
 const RECORDS = [

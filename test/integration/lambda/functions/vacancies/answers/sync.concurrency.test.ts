@@ -10,10 +10,10 @@ import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recove
 
 import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { importRecords as importInto } from '../../../../../support/listing';
-import { syncedCopy } from '../../../../../support/sync-copy';
-import { vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { importRecords as importInto } from '../../../../../../testkit/listing';
+import { syncedCopy } from '../../../../../../testkit/sync-copy';
+import { vacancyRecord } from '../../../../../../testkit/vacancies';
 
 describe('syncs under concurrent writers', () => {
   let tables: TestTables;

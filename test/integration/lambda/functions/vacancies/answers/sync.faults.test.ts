@@ -12,12 +12,12 @@ import { createDynamoDBClient } from '../../../../../../lambda/platform/dynamodb
 import { createDocumentClient } from '../../../../../../lambda/platform/dynamodb/document-client';
 import { setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { type FaultProxy, startFaultProxy } from '../../../../../support/fault-proxy';
-import { importRecords } from '../../../../../support/listing';
-import { exactCounts, storedSummary, summaryCounts } from '../../../../../support/summaries';
-import { syncedCopy } from '../../../../../support/sync-copy';
-import { vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { type FaultProxy, startFaultProxy } from '../../../../../../testkit/fault-proxy';
+import { importRecords } from '../../../../../../testkit/listing';
+import { exactCounts, storedSummary, summaryCounts } from '../../../../../../testkit/summaries';
+import { syncedCopy } from '../../../../../../testkit/sync-copy';
+import { vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,12 +11,12 @@ import type { SyncResponse } from '../../../../../../lambda/functions/vacancies/
 import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../support/events';
-import { lambdaContext, testMetrics } from '../../../../../support/lambda';
-import { importRecords as importInto, testListingHandler } from '../../../../../support/listing';
-import { SPEC_VACANCY_FIELDS } from '../../../../../support/spec';
-import { vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
+import { lambdaContext, testMetrics } from '../../../../../../testkit/lambda';
+import { importRecords as importInto, testListingHandler } from '../../../../../../testkit/listing';
+import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
+import { vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const FULL = 'updated_since=1970-01-01T00:00:00Z';
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createVacancyRepository } from '../../../../../../lambda/functions/vacancies/reads/repository';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { putVacancies, vacancyRecord } from '../../../../../support/vacancies';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { putVacancies, vacancyRecord } from '../../../../../../testkit/vacancies';
 
 describe('an index entry met twice', () => {
   let tables: TestTables;

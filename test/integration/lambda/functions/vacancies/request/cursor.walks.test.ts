@@ -9,12 +9,12 @@ import type { ListingResponse } from '../../../../../../lambda/functions/vacanci
 import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
 import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
+import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
+import { lambdaContext } from '../../../../../../testkit/lambda';
+import { importRecords as importInto, testListingHandler } from '../../../../../../testkit/listing';
 import { seededRandom } from '../../../../../../testkit/seeded-random';
-import { createTestTables, type TestTables } from '../../../../../support/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../support/events';
-import { lambdaContext } from '../../../../../support/lambda';
-import { importRecords as importInto, testListingHandler } from '../../../../../support/listing';
-import { vacancyRecord } from '../../../../../support/vacancies';
+import { vacancyRecord } from '../../../../../../testkit/vacancies';
 
 const STABLE = Array.from({ length: 40 }, (_, i) => 1 + i);
 const CHURNED = Array.from({ length: 40 }, (_, i) => 41 + i);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseListingQuery } from '../../../../../../lambda/functions/vacancies/request/query';
-import { multiValueQuery } from '../../../../../support/events';
+import { multiValueQuery } from '../../../../../../testkit/events';
 
 const parse = (query: string) => parseListingQuery(multiValueQuery(query));
 

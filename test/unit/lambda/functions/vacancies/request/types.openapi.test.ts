@@ -14,8 +14,8 @@ import { DICTIONARY } from '../../../../../../lambda/domain/vacancy/dictionary';
 import { LIMITS } from '../../../../../../lambda/functions/vacancies/request/query';
 import type { ListingResponse, Pagination } from '../../../../../../lambda/functions/vacancies/request/types';
 import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../../../../../lambda/platform/http/errors';
-import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../support/openapi';
-import { SPEC_VACANCY_FIELDS } from '../../../../../support/spec';
+import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../../testkit/openapi';
+import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
 
 /**
  * The code's response types and the document's, checked by the compiler (`npm run typecheck`): each is

@@ -1,2 +1,0 @@
-export { lambdaContext } from '../../lib/local/lambda-runtime';
-export { quietMetrics as testMetrics, silentLogger } from '../../testkit/quiet-runtime';

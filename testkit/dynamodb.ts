@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { TableNames } from '../lambda/domain/schema/tables';
+import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
+import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
+import { createTables, localTableNames } from '../lib/create-tables';
+
+/** A test file's own tables on the run's DynamoDB engine. */
+export interface TestTables {
+  readonly endpoint: string;
+  readonly client: DynamoDBClient;
+  readonly documentClient: DynamoDBDocumentClient;
+  readonly names: TableNames;
+  /** Deletes the tables and closes the client. */
+  drop(): Promise<void>;
+}
+
+/** The endpoint started by the global setup (or given by the developer). */
+export function testEndpoint(): string {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run the tests through jest (npm test).');
+  return endpoint;
+}
+
+/**
+ * Creates the service's tables under a random prefix, so parallel test files never share data. `connect`
+ * reaches them through another endpoint (a fault proxy in front of the engine, say).
+ */
+export async function createTestTables(
+  options: { connect?: string; maxAttempts?: number } = {},
+): Promise<TestTables> {
+  const endpoint = testEndpoint();
+  const setup = createDynamoDBClient({ endpoint });
+  const names = localTableNames(`t${randomUUID().slice(0, 8)}-`);
+  await createTables(setup, names);
+  setup.destroy();
+  const client = createDynamoDBClient({
+    endpoint: options.connect ?? endpoint,
+    ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
+  });
+  return {
+    endpoint,
+    client,
+    documentClient: createDocumentClient(client),
+    names,
+    async drop() {
+      client.destroy();
+      const cleanup = createDynamoDBClient({ endpoint });
+      await Promise.all(
+        Object.values(names).map((TableName) => cleanup.send(new DeleteTableCommand({ TableName }))),
+      );
+      cleanup.destroy();
+    },
+  };
+}
+
+/**
+ * A vendor's entries on an index of the vacancies table (`ACTIVE_INDEX`, `CHANGE_INDEX`), as the index holds them,
+ * in its order (the active index's newest first with `descending`), every page read.
+ */
+export async function vendorEntries(
+  tables: Pick<TestTables, 'documentClient' | 'names'>,
+  index: { readonly name: string; readonly partitionKey: string },
+  vendorId: string,
+  options: { readonly descending?: boolean } = {},
+): Promise<NonNullable<QueryCommandOutput['Items']>> {
+  const entries: NonNullable<QueryCommandOutput['Items']> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await tables.documentClient.send(
+      new QueryCommand({
+        TableName: tables.names.vacancies,
+        IndexName: index.name,
+        KeyConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': index.partitionKey },
+        ExpressionAttributeValues: { ':v': vendorId },
+        ScanIndexForward: !options.descending,
+        ExclusiveStartKey: start,
+      }),
+    );
+    entries.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return entries;
+}

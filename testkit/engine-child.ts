@@ -1,0 +1,17 @@
+/**
+ * The embedded engine in a process of its own, on a folder it keeps its store in, for tests that kill it (`SIGKILL`)
+ * while writes are under way and open the store again. It tells the parent over IPC where it listens and what it
+ * mended at start (`{ endpoint, repaired }`); on `SIGTERM` it stops cleanly, and tells `{ stopped: true }`.
+ *
+ * Argument: the data folder.
+ */
+import { startEmbeddedDynamoDB } from '../lib/local/embedded-dynamodb';
+
+const engine = await startEmbeddedDynamoDB({ dataDir: process.argv[2] as string });
+process.send?.({ endpoint: engine.endpoint, repaired: engine.repaired ?? null });
+process.once('SIGTERM', () => {
+  void engine.stop().then(() => {
+    process.send?.({ stopped: true });
+    process.disconnect?.();
+  });
+});

@@ -1,0 +1,2 @@
+export { lambdaContext } from '../lib/local/lambda-runtime';
+export { quietMetrics as testMetrics, silentLogger } from './quiet-runtime';

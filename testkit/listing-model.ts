@@ -1,0 +1,97 @@
+/**
+ * The model the listing's property tests check the vacancies function against
+ * (`test/integration/lambda/functions/vacancies/answers/*.property.test.ts`): a vendor's vacancies in a few slots,
+ * the random writes made to them — imports, status changes, deletions — and what the table holds after them, kept
+ * in step with each write as it is made through the tools' own writers.
+ */
+import fc from 'fast-check';
+import { deleteVacancy, setVacancyStatus } from '../lib/ops/vacancies';
+import { putVendor } from '../lib/ops/vendors';
+import type { TestTables } from './dynamodb';
+import { importRecords } from './listing';
+import { CLOCK, vacancyRecord } from './vacancies';
+
+const DAY_MS = 86_400_000;
+
+/** What the model holds of a vacancy: the fields the listing filters and orders by. */
+export interface ModelledVacancy {
+  /** Its slot: its id, less the run's first id. */
+  readonly id: number;
+  readonly type: number;
+  readonly min: number;
+  readonly max: number | null;
+  readonly status: string;
+  /** Days from the run's today to its deadline; the tests keep off the day boundary's edges (0, −1). */
+  readonly dayOffset: number;
+  readonly createdAt: string;
+}
+
+/** A write to one slot: a vacancy imported there, its status changed, or it deleted. */
+export type ListingWrite<V extends ModelledVacancy> =
+  | { readonly kind: 'import'; readonly vacancy: V }
+  | { readonly kind: 'status'; readonly slot: number; readonly status: string }
+  | { readonly kind: 'delete'; readonly slot: number };
+
+/** Random writes to `slots` slots: a vacancy of `vacancy` imported, a status of `statuses` set, or a deletion. */
+export function listingWrites<V extends ModelledVacancy>(
+  vacancy: (slot: number) => fc.Arbitrary<V>,
+  slots: number,
+  statuses: readonly string[],
+): fc.Arbitrary<ListingWrite<V>> {
+  const slot = fc.integer({ min: 0, max: slots - 1 });
+  return fc.oneof(
+    slot.chain((s) => vacancy(s)).map((v) => ({ kind: 'import' as const, vacancy: v })),
+    fc.record({ kind: fc.constant('status' as const), slot, status: fc.constantFrom(...statuses) }),
+    fc.record({ kind: fc.constant('delete' as const), slot }),
+  );
+}
+
+/**
+ * A vendor of the test's tables (company Acme) whose vacancies are ids `firstId` + slot, and the model of them:
+ * `vacancies` is what the table holds once the writes made through `importAll` and `apply` have landed. A modelled
+ * vacancy becomes a record of its fields and `fields(v)` (a title, a category, a city …).
+ */
+export async function modelledVendor<V extends ModelledVacancy>(
+  tables: TestTables,
+  vendorId: string,
+  firstId: number,
+  fields: (v: V) => Record<string, unknown> = () => ({}),
+) {
+  await putVendor(tables.documentClient, tables.names.vendors, { vendorId, company: 'Acme' });
+  const vacancies = new Map<number, V>();
+  const todayStart = new Date(`${CLOCK.today(new Date())}T00:00:00Z`).getTime();
+  const record = (v: V) =>
+    vacancyRecord({
+      id: firstId + v.id,
+      vendor_id: vendorId,
+      ...fields(v),
+      type: v.type,
+      experience_min: v.min,
+      experience_max: v.max,
+      status: v.status,
+      deadline: new Date(todayStart + v.dayOffset * DAY_MS).toISOString().slice(0, 10),
+      created_at: v.createdAt,
+    });
+  const importAll = async (imported: readonly V[]) => {
+    await importRecords(tables, imported.map(record));
+    for (const v of imported) vacancies.set(v.id, v);
+  };
+  const apply = async (change: ListingWrite<V>) => {
+    if (change.kind === 'import') await importAll([change.vacancy]);
+    else if (change.kind === 'status') {
+      const outcome = await setVacancyStatus(
+        tables.documentClient,
+        tables.names,
+        firstId + change.slot,
+        change.status as never,
+        { clock: CLOCK },
+      );
+      const current = vacancies.get(change.slot);
+      if (current && 'now' in outcome) vacancies.set(change.slot, { ...current, status: outcome.now.status });
+    } else {
+      await deleteVacancy(tables.documentClient, tables.names, firstId + change.slot);
+      vacancies.delete(change.slot);
+    }
+  };
+  return { vacancies, importAll, apply };
+}

@@ -1,0 +1,66 @@
+/**
+ * `npm start` as a developer runs it — `bin/local-server.ts` in a process of its own, on free ports — for tests of
+ * what it prints: its banner, its request log, what it says when stopped.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const SERVER = new URL('../bin/local-server.ts', import.meta.url).pathname;
+const ROOT = new URL('../', import.meta.url).pathname;
+
+/** A running `npm start`. */
+export interface NpmStart {
+  readonly process: ChildProcess;
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** What it printed up to the end of its banner. */
+  readonly banner: string;
+  /** Everything it printed to standard output so far. */
+  stdout(): string;
+  /** Everything it printed to standard error so far. */
+  stderr(): string;
+  /** Sends the signal and waits for the exit; resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `npm start -- <args>` (ports chosen freely unless the arguments name them). */
+export async function startNpmStart(
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<NpmStart> {
+  const ports = args.includes('--port') ? [] : ['--port', '0'];
+  const engine =
+    args.includes('--dynamodb-port') || args.includes('--dynamodb-endpoint') ? [] : ['--dynamodb-port', '0'];
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args, ...ports, ...engine], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const banner = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      if (/Ctrl-C to stop.*\n\n/.test(stdout)) resolve(stdout);
+    };
+    child.stdout?.on('data', check);
+    void exited.then((code) => reject(new Error(`npm start exited (${code}): ${stdout}${stderr}`)));
+  });
+  const url = /Vendor Vacancy API: (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? '';
+  return {
+    process: child,
+    url,
+    banner,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: async (signal = 'SIGINT') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_SETTINGS, readSettings } from '../lib/settings';
+import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
+
+/** The context of `cdk.json` — settings and feature flags — as `cdk synth` applies it. */
+export const CDK_CONTEXT: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+/**
+ * The stack's template for `cdk.json`'s context with overrides, as `cdk synth -c key=value` would build it. Bundling is skipped unless asked for: esbuild output does not change
+ * the template, and one test bundles for real.
+ */
+export function stackTemplate(
+  context: Record<string, unknown> = {},
+  options: { bundle?: boolean } = {},
+): Template {
+  const app = new App({
+    context: { ...CDK_CONTEXT, ...context, ...(!options.bundle && { 'aws:cdk:bundling-stacks': [] }) },
+  });
+  const stack = new VacancyApiStack(app, 'Test', {
+    settings: readSettings((key) => app.node.tryGetContext(key)),
+    env: { account: '123456789012', region: 'eu-central-1' },
+  });
+  return Template.fromStack(stack);
+}
+
+/** The name the stack is deployed under by default, which names its alarms, rules and dashboard. */
+export const STACK_NAME = DEFAULT_SETTINGS.stackName;
+
+/** A resource of a template, its properties read as the test needs them. */
+export interface TemplateResource {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+}
+
+/** A template's resources: all of them by logical id, those of a type, and the logical id of one. */
+export function templateResources(template: Template) {
+  const resources = template.toJSON().Resources as Record<string, TemplateResource>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+  /** The logical id of the first resource of `type` whose id starts with `prefix`. */
+  const logicalIdOf = (type: string, prefix: string) => {
+    const [entry] = ofType(type).filter(([id]) => id.startsWith(prefix));
+    if (!entry) throw new Error(`No ${type} ${prefix}…`);
+    return entry[0];
+  };
+  return { resources, ofType, logicalIdOf };
+}
+
+/** A CloudFormation string built with Fn::Join, references written as `<Logical id>`. */
+export function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return `<${JSON.stringify(value).replace(/"/g, '')}>`;
+  return join[1].map((part) => joined(part)).join(join[0]);
+}
+
+/** A template's alarms by name, the stack's name and its dash left out of it (`LatencyP99`). */
+export function alarmsByName(
+  template: Template,
+  stackName = STACK_NAME,
+): Map<string, Record<string, unknown>> {
+  return new Map(
+    templateResources(template)
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, alarm]) => [
+        String(alarm.Properties.AlarmName).replace(`${stackName}-`, ''),
+        alarm.Properties,
+      ]),
+  );
+}
