@@ -1,6 +1,6 @@
 import { type AttributeValue, BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { UnavailableError } from '../aws/failure';
+import { UnavailableError } from '../aws/errors';
 import { backoffDelay, type RetryPolicy, sleep } from './backoff';
 import { capacityUnits } from './capacity';
 import { underDeadline } from './deadline';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { UnavailableError } from '../../../../lambda/platform/aws/failure';
+import { UnavailableError } from '../../../../lambda/platform/aws/errors';
 import { ifNoneMatchMatches, strongETag } from '../../../../lambda/platform/http/conditional';
 import {
   errorEnvelope,
