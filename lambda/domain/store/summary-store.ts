@@ -29,7 +29,7 @@ import { SummaryReader } from './summary-reader';
  * be kept. What it wrote is in the table; the summary waits for the recount. Running the same work again completes
  * it. Thrown by the store when an update under the lease is refused, and by the writers' leases
  * (`summary-leases.ts`) on every write for the vendor after that. (The webhooks' lease is another:
- * `functions/webhooks/endpoint-store.ts`'s `DispatchLeaseLostError`.)
+ * `functions/webhooks/errors.ts`'s `DispatchLeaseLostError`.)
  */
 export class SummaryLeaseLostError extends Error {
   override readonly name = 'SummaryLeaseLostError';

@@ -8,6 +8,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
+import { NonPublicAddressError } from './errors';
 
 /** Where an IPv6 address of a block carries an IPv4 address, and what a public one makes of it. */
 export interface CarriedIpv4 {
@@ -231,11 +232,6 @@ export type Resolver = (host: string) => Promise<readonly { address: string; fam
 
 /** The system's resolver, asked for every address. */
 export const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
-
-/** A host that may not be sent to: it is, or resolves to, a non-public address. */
-export class NonPublicAddressError extends Error {
-  override readonly name = 'NonPublicAddressError';
-}
 
 /**
  * The address to connect to for a host: the host itself when it is an IP literal, else the first address it

@@ -7,8 +7,9 @@
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { type CheckedAddress, checkedAddress, NonPublicAddressError, type Resolver } from './address-guard';
+import { type CheckedAddress, checkedAddress, type Resolver } from './address-guard';
 import { isLoopbackHttp, type UrlRules, webhookUrlProblem } from './endpoint';
+import { NonPublicAddressError } from './errors';
 
 /** How long an attempt may take, from connecting to the answer's status. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
