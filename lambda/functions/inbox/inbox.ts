@@ -11,7 +11,8 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ImportFileError, type ImportLimits, readImportFile } from '../../domain/import/file';
+import { ImportFileError } from '../../domain/import/errors';
+import { type ImportLimits, readImportFile } from '../../domain/import/file';
 import {
   type CheckedRecords,
   checkRecords,
