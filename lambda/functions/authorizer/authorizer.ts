@@ -1,3 +1,9 @@
+/**
+ * The TOKEN authorizer (docs/api.md#authentication): from the `Authorization` header to what API Gateway makes of
+ * it — an Allow carrying the vendor's usage key and context, a Deny (403) for a suspended vendor, `Unauthorized`
+ * (401) for a refused key, a failure (the 503) for a key that could not be checked. Built from its dependencies:
+ * the entry point (`handler.ts`) makes them once per container, the tests their own.
+ */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
