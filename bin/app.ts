@@ -7,7 +7,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SettingError } from '../lambda/domain/settings/function-settings';
+import { SettingError } from '../lambda/domain/settings/errors';
 import { checkSettingNames, readSettings } from '../lib/settings';
 import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { flag, matching, oneOf, text, whole } from '../lambda/domain/settings/checks';
+import { SettingError } from '../lambda/domain/settings/errors';
 import {
   checkSetting,
   FUNCTION_SETTINGS,
   notAllowed,
   type SettingDefinition,
-  SettingError,
 } from '../lambda/domain/settings/function-settings';
 import {
   BROWSER_TIER,

@@ -17,6 +17,7 @@ import { normalizeUrl } from '../../lambda/domain/schema/web-url';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { putVendor } from '../ops/vendors';
+import { InvalidSeedError } from './errors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */
 export interface SeedVendor {
@@ -43,13 +44,6 @@ export interface SeedRules {
 export interface Seed {
   readonly vendors: readonly SeedVendor[];
   readonly vacancies: readonly Vacancy[];
-}
-
-/** A seed file that breaks the format: every problem, each with where it is. */
-export class InvalidSeedError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid seed file:\n  ${problems.join('\n  ')}`);
-  }
 }
 
 function parseVendor(

@@ -12,7 +12,6 @@ import { createChangeFeedReader } from '../../lambda/domain/change-feed/reader';
 import type { TableNames } from '../../lambda/domain/schema/tables';
 import { serverClock } from '../../lambda/domain/store/clock';
 import { SummaryReader } from '../../lambda/domain/store/summary-reader';
-import type { Resolver } from '../../lambda/functions/webhooks/address-guard';
 import { attemptDelivery } from '../../lambda/functions/webhooks/delivery';
 import {
   createDispatcher,
@@ -21,6 +20,7 @@ import {
 } from '../../lambda/functions/webhooks/dispatcher';
 import type { DisabledReason, WebhookEndpoint } from '../../lambda/functions/webhooks/endpoint';
 import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
+import type { Resolver } from '../../lambda/functions/webhooks/public-address';
 import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
 import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
 import { capacityUnits } from '../../lambda/platform/dynamodb/capacity';

@@ -6,7 +6,7 @@ import {
   Token,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { SettingError } from '../../lambda/domain/settings/function-settings';
+import { SettingError } from '../../lambda/domain/settings/errors';
 import type { ServiceSettings } from '../settings';
 
 /** What the custom domain is built from. */

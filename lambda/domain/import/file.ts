@@ -11,6 +11,7 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { ImportFileError } from './errors';
 import { parseRecordJson } from './record';
 
 /** The limits of one import file, the one place they are set (docs/operating.md#limits-of-a-file). */
@@ -29,18 +30,6 @@ export const IMPORT_LIMITS: ImportLimits = {
   lineBytes: 1024 * 1024,
   fileBytes: 1024 * 1024 * 1024,
 };
-
-/**
- * A file that cannot be imported at all, with the one line that says why (no stack, no raw message). A parser's
- * message may quote the file: its control characters and line breaks become spaces, so it stays one line.
- */
-export class ImportFileError extends Error {
-  override readonly name = 'ImportFileError';
-
-  constructor(message: string) {
-    super(message.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '));
-  }
-}
 
 /** One record of an import file and the line it starts on. */
 export interface SourceRecord {

@@ -4,11 +4,11 @@
  * the writers like any change, so a sync sees each closure. The vendor's vacancies are found on the change index
  * (its partition holds every item of the vendor, with its status), never by reading the table.
  *
- * A guard keeps a truncated export from emptying a career page: a snapshot that would close more than
+ * The closing limit keeps a truncated export from emptying a career page: a snapshot that would close more than
  * `maxClosePercent` of the vendor's active vacancies, and more than `HOLD_FLOOR` of them, is held — nothing written.
  * Run again after an interruption, a snapshot ends where an uninterrupted one would: the records already written are
- * unchanged, the vacancies already closed are no longer closable, and the guard only gets easier to pass (fewer to
- * close, of at least as many active).
+ * unchanged, the vacancies already closed are no longer closable, and the closing limit only gets easier to pass
+ * (fewer to close, of at least as many active).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../../platform/dynamodb/query-all';
@@ -40,8 +40,8 @@ export interface SnapshotOptions extends ImportOptions {
   readonly maxClosePercent: number;
 }
 
-/** What the guard found: how many active vacancies the snapshot closes, of how many. */
-export interface SnapshotGuard {
+/** What the closing limit was checked on: how many active vacancies the snapshot closes, of how many, and the limit. */
+export interface ClosingLimitCheck {
   readonly activeNow: number;
   readonly activeToClose: number;
   /** Every vacancy it closes: active, inactive and draft ones. */
@@ -52,19 +52,23 @@ export interface SnapshotGuard {
 /** A snapshot's report: the import's, what it closed, and why it was held when it was. */
 export interface SnapshotReport extends ImportReport {
   readonly closed: number;
-  readonly guard: SnapshotGuard;
-  /** Why nothing was written: the guard held it. */
+  /**
+   * The closing limit as checked. Named `guard` where it is shown — the inbox's reports and log line, the CLI's
+   * `--json` — which platforms and operators read (docs/operating.md#reports).
+   */
+  readonly guard: ClosingLimitCheck;
+  /** Why nothing was written: the closing limit held it. */
   readonly held?: string;
 }
 
-/** Whether the guard holds a snapshot that closes `activeToClose` of `activeNow` active vacancies. */
+/** Whether the closing limit holds a snapshot that closes `activeToClose` of `activeNow` active vacancies. */
 export function isHeld(activeToClose: number, activeNow: number, maxClosePercent: number): boolean {
   return activeToClose > HOLD_FLOOR && activeToClose * 100 > activeNow * maxClosePercent;
 }
 
 /** The smallest `--max-close` that lets a held snapshot through. */
-export function maxCloseNeeded(guard: SnapshotGuard): number {
-  return guard.activeNow === 0 ? 100 : Math.ceil((guard.activeToClose * 100) / guard.activeNow);
+export function maxCloseNeeded(check: ClosingLimitCheck): number {
+  return check.activeNow === 0 ? 100 : Math.ceil((check.activeToClose * 100) / check.activeNow);
 }
 
 /** The vendor's vacancies that a snapshot of `ids` would close, and how many of the vendor's are active. */
@@ -94,20 +98,20 @@ async function absentVacancies(
   return { absent, activeNow };
 }
 
-/** Why the guard held a snapshot, and how to apply it, in one sentence. */
-export function heldReason(vendorId: string, guard: SnapshotGuard): string {
-  const percent = guard.activeNow === 0 ? 100 : Math.round((guard.activeToClose * 100) / guard.activeNow);
+/** Why the closing limit held a snapshot, and how to apply it, in one sentence. */
+export function heldReason(vendorId: string, check: ClosingLimitCheck): string {
+  const percent = check.activeNow === 0 ? 100 : Math.round((check.activeToClose * 100) / check.activeNow);
   return (
-    `this snapshot would close ${guard.activeToClose} of ${vendorId}'s ${guard.activeNow} active vacancies ` +
-    `(${percent} %), more than snapshotMaxClose allows (${guard.maxClosePercent} %, and more than ${HOLD_FLOOR}); ` +
-    `nothing was written. If the file is complete, apply it with --max-close ${maxCloseNeeded(guard)}`
+    `this snapshot would close ${check.activeToClose} of ${vendorId}'s ${check.activeNow} active vacancies ` +
+    `(${percent} %), more than snapshotMaxClose allows (${check.maxClosePercent} %, and more than ${HOLD_FLOOR}); ` +
+    `nothing was written. If the file is complete, apply it with --max-close ${maxCloseNeeded(check)}`
   );
 }
 
 /**
  * Applies a snapshot of one vendor: checks every record (one of another vendor is rejected), finds what it would
- * close, holds it if the guard says so, else imports its records and closes the absent vacancies. With `dryRun`,
- * says what it would do.
+ * close, holds it if the closing limit says so, else imports its records and closes the absent vacancies. With
+ * `dryRun`, says what it would do.
  */
 export async function importSnapshot(
   client: DynamoDBDocumentClient,
@@ -141,14 +145,14 @@ export async function importSnapshot(
   // Every id the file names (valid or not) is kept: a record refused for a typo must not close its vacancy.
   const named = new Set<number>(checked.namedIds);
   const { absent, activeNow } = await absentVacancies(client, tables, vendorId, named);
-  const guard: SnapshotGuard = {
+  const closingLimit: ClosingLimitCheck = {
     activeNow,
     activeToClose: absent.filter(({ status }) => status === 'active').length,
     toClose: absent.length,
     maxClosePercent,
   };
   const rejected = () => [...fileRejected].sort((a, b) => a.line - b.line);
-  if (isHeld(guard.activeToClose, activeNow, maxClosePercent)) {
+  if (isHeld(closingLimit.activeToClose, activeNow, maxClosePercent)) {
     return {
       imported: 0,
       unchanged: 0,
@@ -159,8 +163,8 @@ export async function importSnapshot(
       writeUnits: 0,
       summaryWrites: 0,
       closed: 0,
-      guard,
-      held: heldReason(vendorId, guard),
+      guard: closingLimit,
+      held: heldReason(vendorId, closingLimit),
     };
   }
 
@@ -172,7 +176,7 @@ export async function importSnapshot(
       rejected: report.rejected.sort((a, b) => a.line - b.line),
       dryRun: Boolean(options.dryRun),
       closed: options.dryRun ? absent.length : 0,
-      guard,
+      guard: closingLimit,
     };
   }
   const closing = await runWrites(
@@ -199,7 +203,7 @@ export async function importSnapshot(
     writeUnits: report.writeUnits + closing.writeUnits,
     summaryWrites: report.summaryWrites + closing.summaryWrites,
     closed: closing.written,
-    guard,
+    guard: closingLimit,
     ...(closing.interrupted && {
       interrupted: `${closing.interrupted} (while closing absent vacancies: ${closing.notWritten.length} left)`,
     }),

@@ -9,6 +9,7 @@ import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../platform/defaults';
 import { isTimeZone } from '../../platform/time/zone-clock';
 import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
 import { type Check, httpUrl, matching, oneOf, whole, wholeList } from './checks';
+import { SettingError } from './errors';
 import { checkRateTiers, DEFAULT_RATE_TIERS, RATE_TIERS_ALLOWED } from './rate-tiers';
 
 /** A setting: its default, its check, and what it allows, in words, for the one-line error. */
@@ -99,11 +100,6 @@ export type FunctionSettingName = keyof typeof FUNCTION_SETTINGS;
 export type FunctionSettings = {
   readonly [K in FunctionSettingName]: NonNullable<ReturnType<(typeof FUNCTION_SETTINGS)[K]['check']>>;
 };
-
-/** A setting that cannot be used: one line that says which, why, and what would do (never a stack trace). */
-export class SettingError extends Error {
-  override readonly name = 'SettingError';
-}
 
 /** The error of a value a setting does not allow: the setting, the value, what is allowed. */
 export const notAllowed = (setting: string, value: unknown, allowed: string) =>

@@ -8,7 +8,7 @@
  */
 import { whole } from './checks';
 import type { Environment } from './environment';
-import { SettingError } from './function-settings';
+import { SettingError } from './errors';
 
 /** One wait: the variable that shortens it (in ms), what AWS needs, and why. */
 export interface RecoveryWaitDefinition {

@@ -11,8 +11,9 @@
 import { outcomeUnknown } from '../../platform/aws/failure';
 import { addCounts, type Counts } from '../schema/summary';
 import { WAITS } from '../settings/recovery-waits';
+import { SummaryLeaseLostError } from './errors';
 import { guardTime, type SummaryGuardTimer } from './summary-guard';
-import { SummaryLeaseLostError, type SummaryStore } from './summary-store';
+import type { SummaryStore } from './summary-store';
 
 /** A lease, unless renewed, lasts 30 seconds: a writer killed mid-way holds the summary no longer. */
 export const LEASE_MS = WAITS.summaryLeaseMs;

@@ -21,22 +21,8 @@ import {
   sequenceAttribute,
   summaryItemKey,
 } from '../schema/summary';
+import { SummaryLeaseLostError } from './errors';
 import { SummaryReader } from './summary-reader';
-
-/**
- * A writer lost its lease on a vendor's summary — it ran out while DynamoDB was slow, and a recount took over (or
- * the item cannot grow past 400 KB) — so it writes no more of that vendor's vacancies: their counts could no longer
- * be kept. What it wrote is in the table; the summary waits for the recount. Running the same work again completes
- * it. Thrown by the store when an update under the lease is refused, and by the writers' leases
- * (`summary-leases.ts`) on every write for the vendor after that. (The webhooks' lease is another:
- * `functions/webhooks/endpoint-store.ts`'s `DispatchLeaseLostError`.)
- */
-export class SummaryLeaseLostError extends Error {
-  override readonly name = 'SummaryLeaseLostError';
-  constructor(readonly vendorId: string) {
-    super(`lost the lease on the summary of vendor ${vendorId}`);
-  }
-}
 
 /** What one update under a lease does besides adding counts: renew the lease, or let go of it. */
 export type LeaseUpdate =

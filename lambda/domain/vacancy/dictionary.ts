@@ -1,3 +1,9 @@
+/**
+ * The dictionary (docs/api.md#dictionary): the codes a vacancy's `type`, `salary_type`, `category` and `city` may
+ * hold, each with its Azerbaijani and English label, and the lookups on it — whether a code is there, and a code's
+ * label in a locale, falling back to the other locale's label, then to the code. The import checks `category` and
+ * `city` against it; the vacancies function filters, searches and translates by it.
+ */
 import type { LabelledField, Locale, SalaryType, VacancyType } from '../schema/vacancy';
 
 /** A label in each supported locale. */

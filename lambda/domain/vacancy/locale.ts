@@ -1,3 +1,8 @@
+/**
+ * The locale of an answer (docs/api.md#locale): whether a string is a supported locale, and the negotiation — a
+ * valid `lang` parameter decides; else the supported locale `Accept-Language` prefers most (RFC 9110, RFC 4647);
+ * else the service's default.
+ */
 import { LOCALES, type Locale } from '../schema/vacancy';
 
 /** Whether a string (already lower-cased) is a supported locale. */

@@ -1,3 +1,8 @@
+/**
+ * The vacancy object (docs/api.md#the-vacancy-object): a stored vacancy as every answer shows it — the listing, a
+ * sync, one vacancy — its fields in one order, its codes as labels in the chosen locale. The import measures the
+ * answer a record would make with it too.
+ */
 import type { ZoneClock } from '../../platform/time/zone-clock';
 import { type Locale, VACANCY_FIELDS, VACANCY_OBJECT, type VacancyObject } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';

@@ -1,3 +1,9 @@
+/**
+ * The TOKEN authorizer (docs/api.md#authentication): from the `Authorization` header to what API Gateway makes of
+ * it — an Allow carrying the vendor's usage key and context, a Deny (403) for a suspended vendor, `Unauthorized`
+ * (401) for a refused key, a failure (the 503) for a key that could not be checked. Built from its dependencies:
+ * the entry point (`handler.ts`) makes them once per container, the tests their own.
+ */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -10,6 +16,7 @@ import type { ReadClient } from '../../platform/dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../../platform/http/gateway-responses';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { bearerToken } from './bearer';
+import { KeyCheckFailedError, KeyRefusedError, MissingUsageKeyError } from './errors';
 import { findApiKey, hashApiKey } from './key-lookup';
 import { getVendor } from './vendor-lookup';
 
@@ -48,31 +55,6 @@ function policy(
   };
 }
 
-/** The key is refused (401): not a Bearer header, unknown, revoked, or of a vendor that does not exist. */
-class KeyRefused extends Error {
-  override readonly name = 'KeyRefused';
-}
-
-/** An active vendor without a usage key or tier: it cannot be throttled as its tier says. */
-class MissingUsageKey extends Error {
-  override readonly name = 'MissingUsageKey';
-  constructor(readonly vendorId: string) {
-    super('The vendor has no usage key; run "vacancy-admin vendor sync-usage-keys"');
-  }
-}
-
-/**
- * The key could not be checked. Thrown to API Gateway, which answers its AUTHORIZER_FAILURE response — the
- * contract's 503 with `Retry-After` — and never a 401: a good key is never called invalid. It says nothing:
- * what failed is in the log line before it.
- */
-class KeyCheckFailed extends Error {
-  override readonly name = 'KeyCheckFailed';
-  constructor() {
-    super('The key could not be checked');
-  }
-}
-
 /**
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
  * copied onto its keys, so suspending or renaming it needs no rewrite of every key). Unknown, revoked or
@@ -93,12 +75,12 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     const token = bearerToken(event.authorizationToken);
     if (!token) {
       logger.info('Rejected: not a Bearer header');
-      throw new KeyRefused();
+      throw new KeyRefusedError();
     }
     const key = await findApiKey(client, vendorsTable, hashApiKey(token), signal);
     if (!key || key.revokedAt) {
       logger.info(key ? 'Rejected: revoked key' : 'Rejected: unknown key', { keyId: key?.keyId });
-      throw new KeyRefused();
+      throw new KeyRefusedError();
     }
     const vendor = await getVendor(client, vendorsTable, key.vendorId, signal);
     if (!vendor) {
@@ -106,7 +88,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
         keyId: key.keyId,
         vendorId: key.vendorId,
       });
-      throw new KeyRefused();
+      throw new KeyRefusedError();
     }
     if (vendor.status !== 'active') {
       logger.info('Denied: vendor suspended', { keyId: key.keyId, vendorId: vendor.vendorId });
@@ -118,7 +100,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     if (!usageKey || !rateTier) {
       // An operator's mistake (the vendor was never given its usage key): without one, its requests would count
       // against no tier. Not an Allow: an error, logged (and alarmed on), answered as the 503.
-      throw new MissingUsageKey(vendor.vendorId);
+      throw new MissingUsageKeyError(vendor.vendorId);
     }
     logger.info('Allowed', { keyId: key.keyId, vendorId: vendor.vendorId, rateTier });
     return {
@@ -147,14 +129,14 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     try {
       return await decide(event, deadlineSignal(context, reserveMs));
     } catch (error) {
-      if (error instanceof KeyRefused) {
+      if (error instanceof KeyRefusedError) {
         metrics.count('keysRefused', 1);
         throw new Error(AUTHORIZER_UNAUTHORIZED_MESSAGE);
       }
-      if (error instanceof MissingUsageKey)
+      if (error instanceof MissingUsageKeyError)
         logger.error('Key check failed: the vendor has no usage key', { vendorId: error.vendorId });
       else logger.error('Key check failed', { error });
-      throw new KeyCheckFailed();
+      throw new KeyCheckFailedError();
     }
   };
 
@@ -163,7 +145,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
     timeoutEarlyInMillis: Math.floor(reserveMs / 2),
     timeoutEarlyResponse: () => {
       logger.error('Key check failed: the request ran out of time');
-      throw new KeyCheckFailed();
+      throw new KeyCheckFailedError();
     },
   })
     .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))

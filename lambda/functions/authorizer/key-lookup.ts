@@ -1,3 +1,8 @@
+/**
+ * An API key by its hash: a key's SHA-256 (`hashApiKey`: the vendors table stores only that, and the ops CLI hashes
+ * the keys it issues with it), and the authorizer's read of the key item under that hash, within the request's
+ * deadline.
+ */
 import { createHash } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';

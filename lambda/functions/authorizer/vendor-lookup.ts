@@ -1,3 +1,7 @@
+/**
+ * The authorizer's read of a vendor: the vendor item's fields its answer needs — status, rate tier, usage keys, and
+ * what the context carries — read eventually consistent, within the request's deadline.
+ */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Vendor, vendorItemKey } from '../../domain/schema/vendors';

@@ -11,7 +11,8 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ImportFileError, type ImportLimits, readImportFile } from '../../domain/import/file';
+import { ImportFileError } from '../../domain/import/errors';
+import { type ImportLimits, readImportFile } from '../../domain/import/file';
 import {
   type CheckedRecords,
   checkRecords,
@@ -22,6 +23,7 @@ import { importSnapshot, type SnapshotReport } from '../../domain/import/snapsho
 import type { TableNames } from '../../domain/schema/tables';
 import type { SummaryGuardTimer } from '../../domain/store/summary-guard';
 import type { ZoneClock } from '../../platform/time/zone-clock';
+import { ObjectReadError } from './errors';
 import { type FileOutcomeFolder, type InboxFile, inboxKey, outcomeKey, reportKey } from './layout';
 import { type FileReport, fileReport } from './report';
 
@@ -184,11 +186,6 @@ async function finish(
 interface ReadRecords {
   readonly checked: CheckedRecords;
   readonly mark: string;
-}
-
-/** A failure to read the object's bytes (S3, the disk): not the file's fault, so the file stays for another try. */
-class ObjectReadError extends Error {
-  override readonly name = 'ObjectReadError';
 }
 
 /** The body's bytes as they are read, added to `hash`; a failure to read them is an `ObjectReadError`. */

@@ -5,14 +5,10 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
+import { InboxFileFailedError } from './errors';
 import { handleInboxKey, type InboxContext, type InboxOutcome } from './inbox';
 import { inboxLogLine } from './report';
 import { eventKey, s3Objects } from './s3-objects';
-
-/** A file that went to `failed/`, or was left unfinished: the invocation fails, which the alarm counts. */
-export class InboxFileFailed extends Error {
-  override readonly name = 'InboxFileFailed';
-}
 
 /** The logger's two calls the receiver makes. */
 export interface InboxLogger {
@@ -51,7 +47,7 @@ export function s3EventReceiver(receiver: ReceiverContext) {
     const failed = outcomes.filter(
       (outcome) => 'unfinished' in outcome || ('handled' in outcome && outcome.handled.outcome === 'failed'),
     );
-    if (failed.length > 0) throw new InboxFileFailed(`${failed.length} inbox file(s) not imported`);
+    if (failed.length > 0) throw new InboxFileFailedError(`${failed.length} inbox file(s) not imported`);
     return outcomes;
   };
 }

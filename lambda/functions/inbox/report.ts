@@ -4,7 +4,7 @@
  * its line, and for a snapshot what it closed or why it was held. The same object is the function's log line.
  */
 import type { ImportReport } from '../../domain/import/import';
-import type { SnapshotGuard, SnapshotReport } from '../../domain/import/snapshot';
+import type { ClosingLimitCheck, SnapshotReport } from '../../domain/import/snapshot';
 import type { FileOutcomeFolder, InboxFile } from './layout';
 
 /** A rejected record: the line it starts on, and every rule it broke. */
@@ -33,8 +33,8 @@ export interface FileReport {
   readonly notWritten?: readonly number[];
   /** Why the file was not imported, or not completely; absent when it is done. */
   readonly reason?: string;
-  /** A snapshot's guard: how many active vacancies it closes, of how many, and the limit. */
-  readonly guard?: SnapshotGuard;
+  /** A snapshot's closing limit as checked: how many active vacancies it closes, of how many, and the limit. */
+  readonly guard?: ClosingLimitCheck;
   /** Set when the file could not be moved to its folder: it was renamed or removed while it was imported. */
   readonly notMoved?: string;
   /** Seconds from the start of the file to its report. */

@@ -1,14 +1,15 @@
 /**
  * One attempt of a delivery (docs/api.md#webhooks): a POST of the event to the endpoint's URL, connected to an
- * address checked to be public (`address-guard.ts`; the URL's host stays the request's `Host` and TLS name), given
+ * address checked to be public (`public-address.ts`; the URL's host stays the request's `Host` and TLS name), given
  * 10 seconds in all. A 2xx is success; anything else — a redirect too, which is never followed — is a failure, with
  * the `Retry-After` it asked for.
  */
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { type CheckedAddress, checkedAddress, NonPublicAddressError, type Resolver } from './address-guard';
 import { isLoopbackHttp, type UrlRules, webhookUrlProblem } from './endpoint';
+import { NonPublicAddressError } from './errors';
+import { type CheckedAddress, checkedAddress, type Resolver } from './public-address';
 
 /** How long an attempt may take, from connecting to the answer's status. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;

@@ -32,7 +32,8 @@ import {
   signingSecrets,
   type WebhookEndpoint,
 } from './endpoint';
-import { DispatchLeaseLostError, type EndpointStore } from './endpoint-store';
+import type { EndpointStore } from './endpoint-store';
+import { DispatchLeaseLostError } from './errors';
 import { changesEventBody, newEventId, resyncEventBody } from './event';
 import { signedHeaders } from './signature';
 

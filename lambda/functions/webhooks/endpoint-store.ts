@@ -16,6 +16,7 @@ import {
   type WebhookEndpoint,
   webhookItemKey,
 } from './endpoint';
+import { DispatchLeaseLostError } from './errors';
 
 /** What taking an endpoint's lease came to: the endpoint, or why not (held: by whom until when, ms). */
 export type LeaseTaken =
@@ -244,13 +245,5 @@ export class EndpointStore {
       await this.asHolder(endpointId, holder, 'REMOVE #rerun', {}, { '#rerun': names['#rerun'] });
       return false;
     }
-  }
-}
-
-/** The lease an update was conditioned on is no longer the holder's (it ran out, and another took it). */
-export class DispatchLeaseLostError extends Error {
-  override readonly name = 'DispatchLeaseLostError';
-  constructor(readonly endpointId: string) {
-    super(`the lease on webhook endpoint ${endpointId} is no longer held`);
   }
 }

@@ -5,7 +5,7 @@
  * persistence is `endpoint-store.ts`; the dispatch built on it, `dispatcher.ts`.
  */
 import { isIP } from 'node:net';
-import { addressRefusal, describeRefusal } from './address-guard';
+import { addressRefusal, describeRefusal } from './public-address';
 
 /** Key of an endpoint's item. */
 export const webhookItemKey = (endpointId: string) => ({ pk: `webhook#${endpointId}` });
@@ -98,8 +98,8 @@ const isLocalhostName = (hostname: string) => {
 /**
  * Why a URL may not be an endpoint's, in one line; undefined when it may. At most `MAX_WEBHOOK_URL_LENGTH`
  * characters; `https://` only (and loopback `http://` where allowed); no credentials, no fragment; port 443 or
- * `MIN_WEBHOOK_PORT`–65535; not a `localhost` name; and a host that is not an IP literal the address guard refuses
- * (`address-guard.ts`). A host name is resolved and checked at every delivery, not here: what it resolves to may
+ * `MIN_WEBHOOK_PORT`–65535; not a `localhost` name; and a host that is not an IP literal the public-address check
+ * refuses (`public-address.ts`). A host name is resolved and checked at every delivery, not here: what it resolves to may
  * change.
  */
 export function webhookUrlProblem(text: string, rules: UrlRules): string | undefined {

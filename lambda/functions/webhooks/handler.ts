@@ -18,7 +18,8 @@ import { mapStackTracesOnDemand } from '../../platform/observability/stack-trace
 import { attemptDelivery } from './delivery';
 import { createDispatcher, deliveryAttemptFields } from './dispatcher';
 import { EndpointStore } from './endpoint-store';
-import { EndpointDisabledError, runWebhooks, type WebhooksEvent } from './run';
+import { EndpointDisabledError } from './errors';
+import { runWebhooks, type WebhooksEvent } from './run';
 import { cancelWake, scheduleWake } from './schedules';
 import { askWakeUp, type InRunWakes, stopsBeforeNextEvent } from './wake-up';
 

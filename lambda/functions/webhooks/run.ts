@@ -14,11 +14,6 @@ export type WebhooksEvent =
   | { readonly endpointId: string }
   | { readonly vendorId: string };
 
-/** One or more endpoints were disabled in the run: the invocation fails so that the free `Errors` metric says so. */
-export class EndpointDisabledError extends Error {
-  override readonly name = 'EndpointDisabledError';
-}
-
 export interface RunDependencies {
   readonly dispatcher: Dispatcher;
   readonly wakes: InRunWakes;

@@ -4,6 +4,7 @@
  * would retry it (`$retryable`), whose fault it is (`$fault`), the error's name and the socket's code — and never
  * from message text, which is for people.
  */
+import { UnavailableError } from './errors';
 
 /** What a failure means for the caller. */
 export type AwsFailure =
@@ -21,11 +22,6 @@ export type AwsFailure =
   | 'refused'
   /** Anything else: a bug. */
   | 'unexpected';
-
-/** A service that kept refusing within the bounds of our own retries (BatchGetItem's unprocessed keys, say). */
-export class UnavailableError extends Error {
-  override readonly name = 'UnavailableError';
-}
 
 /** Throttling, by the names AWS services give it. */
 const THROTTLING = new Set([

@@ -1,6 +1,11 @@
+/**
+ * BatchGetItem as the reads need it: the items of any number of keys of one table, in calls of 100 keys, the
+ * `UnprocessedKeys` retried with backoff within the request's deadline, and the calls and read units it took
+ * counted. A table that keeps leaving keys unprocessed is an `UnavailableError`.
+ */
 import { type AttributeValue, BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { UnavailableError } from '../aws/failure';
+import { UnavailableError } from '../aws/errors';
 import { backoffDelay, type RetryPolicy, sleep } from './backoff';
 import { capacityUnits } from './capacity';
 import { underDeadline } from './deadline';

@@ -1,3 +1,7 @@
+/**
+ * The DynamoDB client the functions and the tools make: where DynamoDB is (AWS, or a local engine, signed with
+ * dummy credentials), how many attempts a call gets and in which retry mode, and the time limits of one attempt.
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** How to reach DynamoDB. */

@@ -54,7 +54,11 @@ export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as con
 
 /**
  * An error with an HTTP status. Its message is the contract's message for the status — or one that says more about
- * what the client asked for (a 410's changes gone, a 404's vacancy not found) — never internal detail.
+ * what the client asked for (a 410's changes gone, a 404's vacancy not found) — never internal detail. Thrown by the
+ * vacancies function's checks and answers (through the makers below: `invalidInput`, `vacancyNotFound`,
+ * `changesPurged`, `serviceUnavailable`) and by the keys' policy of use (`domain/keys/key-use.ts`, the 403s); the
+ * error middleware (`middleware.ts`) answers it as it is — the envelope, its status and its headers — and turns any
+ * other error into one first (`toHttpError`).
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';

@@ -1,3 +1,8 @@
+/**
+ * What API Gateway answers by itself, without a handler (docs/api.md#errors): its gateway responses in the
+ * contract's envelope, the 405 of a method a route does not answer, and the message with which the authorizer asks
+ * for a 401 — written once, made into templates by the stack and rendered for each request by the local server.
+ */
 import { crossOriginHeaders, PREFLIGHT, withHeaders } from './cors';
 import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, RETRY_AFTER } from './errors';
 

@@ -1,3 +1,7 @@
+/**
+ * A request header of a REST proxy event, read as HTTP means it: by name in any case, a repeated header's values
+ * joined into one list.
+ */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
 /**

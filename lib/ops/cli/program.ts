@@ -30,7 +30,7 @@ export interface Options extends TargetOptions {
   readonly force?: boolean;
   /** `vacancies purge --before`: a date or an instant, as given (checked by its parser). */
   readonly before?: string;
-  /** `vacancies import --snapshot`, and its guard (`--max-close`, percent). */
+  /** `vacancies import --snapshot`, and its closing limit (`--max-close`, percent). */
   readonly snapshot?: boolean;
   readonly maxClose?: number;
   /** `webhook add --url`. */

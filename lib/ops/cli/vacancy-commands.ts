@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
-import { ImportFileError, readImportFile } from '../../../lambda/domain/import/file';
+import { ImportFileError } from '../../../lambda/domain/import/errors';
+import { readImportFile } from '../../../lambda/domain/import/file';
 import {
   type CheckedRecords,
   checkRecords,

@@ -1,6 +1,6 @@
 /**
  * The smoke check's checks (docs/operating.md#smoke-check): each a small function that asks the deployed API one
- * thing over HTTP, as a vendor's client would, with the temporary vendor's keys, and throws a `CheckFailure` saying
+ * thing over HTTP, as a vendor's client would, with the temporary vendor's keys, and throws a `CheckFailedError` saying
  * what it expected and what it got. They read only what the temporary vendor's keys can read; the orchestration
  * (`run.ts`) makes the vendor, bounds each check in time, and removes everything afterwards.
  */
@@ -10,7 +10,8 @@ import { readRateLimitPolicy } from '../../../lambda/domain/settings/rate-tiers'
 import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
 import { PREFLIGHT } from '../../../lambda/platform/http/cors';
 import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/platform/http/errors';
-import { type Answer, type Api, CheckFailure, jsonOf } from './http';
+import { CheckFailedError } from '../errors';
+import { type Answer, type Api, jsonOf } from './http';
 
 /** A vacancy the smoke check imported. */
 export interface SmokeVacancy {
@@ -53,7 +54,7 @@ export interface SmokeContext {
   change?: SmokeChange;
 }
 
-/** A check: resolves when it holds, throws a `CheckFailure` (or aborts with `signal`) otherwise. */
+/** A check: resolves when it holds, throws a `CheckFailedError` (or aborts with `signal`) otherwise. */
 export type Check = (context: SmokeContext, signal: AbortSignal) => Promise<void>;
 
 /** The full-sync value of `updated_since` (docs/api.md#incremental-sync). */
@@ -63,7 +64,7 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const show = (value: unknown) => JSON.stringify(value);
 
 function expect(holds: boolean, what: string): asserts holds {
-  if (!holds) throw new CheckFailure(what);
+  if (!holds) throw new CheckFailedError(what);
 }
 
 /** What an answer says, briefly: its envelope's message, or the start of its body. */
@@ -80,13 +81,15 @@ function gist(answer: Answer): string {
 /** The status asked for, or a failure naming what came instead. */
 function expectStatus(answer: Answer, status: number): void {
   if (answer.status !== status)
-    throw new CheckFailure(`expected ${status} from ${answer.url}, got ${answer.status} (${gist(answer)})`);
+    throw new CheckFailedError(
+      `expected ${status} from ${answer.url}, got ${answer.status} (${gist(answer)})`,
+    );
 }
 
 /** A header's value, which must be there. */
 function header(answer: Answer, name: string): string {
   const value = answer.headers.get(name);
-  if (value === null) throw new CheckFailure(`${answer.status} from ${answer.url} has no ${name} header`);
+  if (value === null) throw new CheckFailedError(`${answer.status} from ${answer.url} has no ${name} header`);
   return value;
 }
 
@@ -165,7 +168,7 @@ export const listing: Check = async (context, signal) => {
       const ids = idsOf(body);
       if (show(ids) === show(expected)) break;
       if (Date.now() >= deadline)
-        throw new CheckFailure(`the listing has ${show(ids)}, not ${show(expected)} (newest first)`);
+        throw new CheckFailedError(`the listing has ${show(ids)}, not ${show(expected)} (newest first)`);
     }
     await wait(context.waits.pollMs, undefined, { signal });
   }
@@ -321,7 +324,8 @@ async function syncUntil(
   for (;;) {
     const walked = await syncWalk(context, url, signal);
     if (found(walked.changes)) return walked;
-    if (Date.now() >= deadline) throw new CheckFailure(`${what} within ${context.waits.changeMs / 1000} s`);
+    if (Date.now() >= deadline)
+      throw new CheckFailedError(`${what} within ${context.waits.changeMs / 1000} s`);
     await wait(context.waits.pollMs, undefined, { signal });
   }
 }
@@ -464,7 +468,7 @@ export const webhookDelivered: Check = async (context, signal) => {
     const progress = await progressOf();
     if (progress.deliveredThrough >= change.updatedAt && /^2\d\d$/.test(progress.lastOutcome ?? '')) return;
     if (Date.now() >= deadline)
-      throw new CheckFailure(
+      throw new CheckFailedError(
         `the change to vacancy ${change.id} was not delivered within ${context.waits.changeMs / 1000} s (last attempt: ${progress.lastOutcome ?? 'none'})`,
       );
     await wait(context.waits.pollMs, undefined, { signal });

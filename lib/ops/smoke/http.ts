@@ -5,6 +5,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { FUNCTION_LIMITS, RETRY_AFTER_SECONDS } from '../../../lambda/platform/defaults';
 import { LISTING_PATH } from '../../../lambda/platform/http/routes';
+import { ApiUnreachableError, CheckFailedError } from '../errors';
 
 /**
  * The longest a request may take: the listing function's timeout (its answer, a 503 included, comes before it) and
@@ -14,16 +15,6 @@ export const REQUEST_TIMEOUT_MS = FUNCTION_LIMITS.listing.timeoutSeconds * 1_000
 
 /** How often a 429 is retried: the smoke check proves the API, not the vendor's rate limit (docs/api.md#rate-limits). */
 const THROTTLED_RETRIES = 3;
-
-/** A check's finding: what it expected and what it got, in one line. */
-export class CheckFailure extends Error {
-  override readonly name: string = 'CheckFailure';
-}
-
-/** Nothing answered at all (refused, unknown host, no answer in time): the checks after it would say the same. */
-export class Unreachable extends CheckFailure {
-  override readonly name = 'Unreachable';
-}
 
 /** An answer, read whole. */
 export interface Answer {
@@ -38,22 +29,23 @@ export function jsonOf(answer: Answer): unknown {
   try {
     return JSON.parse(answer.text);
   } catch {
-    throw new CheckFailure(
+    throw new CheckFailedError(
       `${answer.status} from ${answer.url} is not JSON (${JSON.stringify(answer.text.slice(0, 60))})`,
     );
   }
 }
 
 /** The one line for a request that got no answer. */
-function unreachable(url: string, error: unknown, timedOut: boolean): Unreachable {
-  if (timedOut) return new Unreachable(`no answer from ${url} within ${REQUEST_TIMEOUT_MS / 1000} s`);
+function unreachable(url: string, error: unknown, timedOut: boolean): ApiUnreachableError {
+  if (timedOut) return new ApiUnreachableError(`no answer from ${url} within ${REQUEST_TIMEOUT_MS / 1000} s`);
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  if (code === 'ECONNREFUSED') return new Unreachable(`nothing answers at ${url} (connection refused)`);
+  if (code === 'ECONNREFUSED')
+    return new ApiUnreachableError(`nothing answers at ${url} (connection refused)`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return new Unreachable(`the host of ${url} cannot be resolved (DNS: ${code})`);
+    return new ApiUnreachableError(`the host of ${url} cannot be resolved (DNS: ${code})`);
   const why = code ?? (typeof cause?.message === 'string' ? cause.message : (error as Error)?.message);
-  return new Unreachable(`cannot reach ${url} (${why ?? 'fetch failed'})`);
+  return new ApiUnreachableError(`cannot reach ${url} (${why ?? 'fetch failed'})`);
 }
 
 /** The API under test: its base URL (the stage's, or a custom domain), and its routes. */
@@ -86,7 +78,7 @@ export class Api {
 
   /**
    * Sends a request and reads its answer, within `REQUEST_TIMEOUT_MS` and the check's own `signal`. A 429 is waited
-   * out (its `Retry-After`, at most a few times); no answer at all is `Unreachable`.
+   * out (its `Retry-After`, at most a few times); no answer at all is an `ApiUnreachableError`.
    */
   async request(
     url: string,

@@ -16,6 +16,7 @@ import { ITEM } from '../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../lambda/domain/settings/recovery-waits';
 import type { UrlRules } from '../../../lambda/functions/webhooks/endpoint';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
+import { ApiUnreachableError, CheckFailedError, ChecksInterruptedError } from '../errors';
 import type { Target } from '../target';
 import { deleteVendorUsageKeys, syncUsageKeys } from '../usage-keys';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../vacancies';
@@ -29,7 +30,7 @@ import {
   VENDOR_CHECKS,
   WEBHOOK_CHECK,
 } from './checks';
-import { Api, CheckFailure, REQUEST_TIMEOUT_MS, Unreachable } from './http';
+import { Api, REQUEST_TIMEOUT_MS } from './http';
 
 /**
  * The origin of the temporary publishable key: `.invalid` is reserved (RFC 2606), so it is no one's page — the
@@ -147,11 +148,6 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
   return { records, vacancies };
 }
 
-/** The run was interrupted (Ctrl-C): the checks stop, the cleanup still runs. */
-class Interrupted extends CheckFailure {
-  override readonly name = 'Interrupted';
-}
-
 /** A result, and whether the checks after it are not to run (no answer at all, or an interruption). */
 type StepResult = CheckResult & { readonly endsChecks?: boolean };
 
@@ -172,10 +168,10 @@ async function timed(
   const started = performance.now();
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new CheckFailure(`no result within ${Math.round(bound / 1000)} s`)),
+    () => controller.abort(new CheckFailedError(`no result within ${Math.round(bound / 1000)} s`)),
     bound,
   );
-  const onInterrupt = () => controller.abort(new Interrupted('interrupted'));
+  const onInterrupt = () => controller.abort(new ChecksInterruptedError('interrupted'));
   if (interrupt?.aborted) onInterrupt();
   interrupt?.addEventListener('abort', onInterrupt, { once: true });
   const aborted = new Promise<never>((_, reject) => {
@@ -193,8 +189,10 @@ async function timed(
       phase,
       ok: false,
       ms: Math.round(performance.now() - started),
-      error: error instanceof CheckFailure ? error.message : explain(error),
-      ...((error instanceof Unreachable || error instanceof Interrupted) && { endsChecks: true }),
+      error: error instanceof CheckFailedError ? error.message : explain(error),
+      ...((error instanceof ApiUnreachableError || error instanceof ChecksInterruptedError) && {
+        endsChecks: true,
+      }),
     };
   } finally {
     clearTimeout(timer);
@@ -304,7 +302,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
     const setUp =
       (await step('vendor created', async () => {
         if (await getVendorRecord(client, tables.vendors, vendorId))
-          throw new CheckFailure(`vendor ${vendorId} exists already; run the smoke check again`);
+          throw new CheckFailedError(`vendor ${vendorId} exists already; run the smoke check again`);
         made.vendor = true;
         const saved = await putVendor(
           client,
@@ -331,7 +329,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
           SMOKE_ORIGIN,
         ]);
         if (publishable) made.keyIds.push(publishable.keyId);
-        if (!secret || !publishable) throw new CheckFailure(`vendor ${vendorId} vanished`);
+        if (!secret || !publishable) throw new CheckFailedError(`vendor ${vendorId} vanished`);
         secretKey = secret.apiKey;
         publishableKey = publishable.apiKey;
       })) &&
@@ -342,7 +340,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
         made.vacancyIds.push(...vacancies.map((vacancy) => vacancy.id));
         const imported = await importVacancies(client, tables, sources, { clock: target.clock });
         if (imported.rejected.length > 0 || imported.interrupted)
-          throw new CheckFailure(
+          throw new CheckFailedError(
             `the import ${imported.interrupted ? `stopped: ${imported.interrupted}` : `refused ${imported.rejected.map((r) => `line ${r.line}: ${r.reasons.join('; ')}`).join(', ')}`}`,
           );
       }));
@@ -363,7 +361,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
             vendorId,
             clock: target.clock,
           });
-          if (!('changed' in outcome)) throw new CheckFailure(`vacancy ${id} could not be closed`);
+          if (!('changed' in outcome)) throw new CheckFailedError(`vacancy ${id} could not be closed`);
           return { id, updatedAt: outcome.now[ITEM.updatedAt] };
         },
         ...(made.endpointId && {
@@ -371,7 +369,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
             const endpoint = (await listEndpoints(client, tables.vendors, vendorId)).find(
               (candidate) => candidate.endpointId === made.endpointId,
             );
-            if (!endpoint) throw new CheckFailure(`webhook endpoint ${made.endpointId} is gone`);
+            if (!endpoint) throw new CheckFailedError(`webhook endpoint ${made.endpointId} is gone`);
             return {
               ...(endpoint.lastAttempt && { lastOutcome: endpoint.lastAttempt.outcome }),
               deliveredThrough: readChangeKey(endpoint.position).updatedAt,

@@ -1,7 +1,7 @@
 /**
  * `npm start -- --inbox <dir>` (docs/operating.md#the-inbox): the folder plays the bucket — a file put in
  * `incoming/` is imported by the inbox's own code, moved and reported, and its vacancies are served; a snapshot
- * held by the guard waits in `held/`.
+ * held by the closing limit waits in `held/`.
  */
 import { access, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,8 @@
  * rule is a problem naming its place in the file.
  */
 import { describe, expect, it } from '@jest/globals';
-import { InvalidSeedError, parseSeed } from '../../../../lib/local/seed';
+import { InvalidSeedError } from '../../../../lib/local/errors';
+import { parseSeed } from '../../../../lib/local/seed';
 import { CLOCK } from '../../../../testkit/vacancies';
 
 const RULES = { clock: CLOCK, rateTiers: ['standard'] };

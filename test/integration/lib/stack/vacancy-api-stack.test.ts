@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SettingError } from '../../../../lambda/domain/settings/function-settings';
+import { SettingError } from '../../../../lambda/domain/settings/errors';
 import { BEARER_HEADER_PATTERN } from '../../../../lambda/functions/authorizer/bearer';
 import { SERVICE_DEFAULTS, SERVICE_NAME } from '../../../../lambda/platform/defaults';
 import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';

@@ -1,6 +1,6 @@
 /**
  * Snapshots (docs/operating.md#snapshots): a vendor's complete set. What it lacks is closed, and a sync sees it; a
- * record of another vendor is rejected; the guard holds a snapshot that would close too much, and `--max-close`
+ * record of another vendor is rejected; the closing limit holds a snapshot that would close too much, and `--max-close`
  * applies it; one stopped dead in the middle (kill -9) and run again ends as an uninterrupted one.
  */
 import { spawn } from 'node:child_process';

@@ -10,10 +10,10 @@ import {
   SUMMARY_GUARD_VARIABLES,
   WEBHOOK_SCHEDULE_VARIABLES,
 } from '../../../../../lambda/domain/settings/environment';
+import { SettingError } from '../../../../../lambda/domain/settings/errors';
 import {
   FUNCTION_SETTINGS,
   type FunctionSettingName,
-  SettingError,
 } from '../../../../../lambda/domain/settings/function-settings';
 import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../../../../lambda/platform/defaults';
 import { functionEnvironment, writeSetting } from '../../../../../lib/function-environment';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { ImportFileError } from '../../../../../lambda/domain/import/errors';
 import {
-  ImportFileError,
   type ImportLimits,
   parseImportFile,
   readImportFile,

@@ -14,12 +14,8 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  IMPORT_LIMITS,
-  ImportFileError,
-  type ImportLimits,
-  readImportFile,
-} from '../../../../../lambda/domain/import/file';
+import { ImportFileError } from '../../../../../lambda/domain/import/errors';
+import { IMPORT_LIMITS, type ImportLimits, readImportFile } from '../../../../../lambda/domain/import/file';
 import {
   handleInboxKey,
   type InboxContext,

@@ -11,8 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { S3Event } from 'aws-lambda';
 import { isCurrent } from '../../../../../lambda/domain/schema/summary';
 import { CHANGE_INDEX } from '../../../../../lambda/domain/schema/tables';
+import { InboxFileFailedError } from '../../../../../lambda/functions/inbox/errors';
 import { handleInboxKey, type InboxObjects } from '../../../../../lambda/functions/inbox/inbox';
-import { InboxFileFailed, s3EventReceiver } from '../../../../../lambda/functions/inbox/receiver';
+import { s3EventReceiver } from '../../../../../lambda/functions/inbox/receiver';
 import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { s3Objects } from '../../../../../lambda/functions/inbox/s3-objects';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
@@ -193,7 +194,7 @@ describe('a file put under incoming/', () => {
     ] as const) {
       await s3.put(`incoming/${path}`, body);
       const event = s3.events.at(-1) as S3Event;
-      await expect(receiver()(event, invocation)).rejects.toBeInstanceOf(InboxFileFailed);
+      await expect(receiver()(event, invocation)).rejects.toBeInstanceOf(InboxFileFailedError);
       expect(await s3.text(`failed/${path}`)).toBe(body);
       expect(await report(path)).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(reason) });
     }
@@ -264,7 +265,7 @@ describe('a failing database', () => {
     proxy.inject({ operation: 'PutItem', kind: 'fail', after: 5 });
     await s3.put('incoming/down.ndjson', ndjson(records));
     const event = s3.events.at(-1) as S3Event;
-    await expect(receiver(faulty)(event, invocation)).rejects.toBeInstanceOf(InboxFileFailed);
+    await expect(receiver(faulty)(event, invocation)).rejects.toBeInstanceOf(InboxFileFailedError);
     await proxy.clear();
     const reported = await report('down.ndjson');
     expect(reported).toMatchObject({

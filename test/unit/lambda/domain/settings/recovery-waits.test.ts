@@ -3,7 +3,7 @@
  * own, never below a second for the settle window; anything else refused in one line naming the variable and why.
  */
 import { describe, expect, it } from '@jest/globals';
-import { SettingError } from '../../../../../lambda/domain/settings/function-settings';
+import { SettingError } from '../../../../../lambda/domain/settings/errors';
 import { RECOVERY_WAITS, recoveryWaits } from '../../../../../lambda/domain/settings/recovery-waits';
 import { SUMMARY_GUARD_GRACE_MS } from '../../../../../lambda/domain/store/summary-guard';
 

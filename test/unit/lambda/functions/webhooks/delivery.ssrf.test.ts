@@ -6,13 +6,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import {
-  checkedAddress,
-  isPublicAddress,
-  NonPublicAddressError,
-} from '../../../../../lambda/functions/webhooks/address-guard';
 import { attemptDelivery } from '../../../../../lambda/functions/webhooks/delivery';
 import { webhookUrlProblem } from '../../../../../lambda/functions/webhooks/endpoint';
+import { NonPublicAddressError } from '../../../../../lambda/functions/webhooks/errors';
+import { checkedAddress, isPublicAddress } from '../../../../../lambda/functions/webhooks/public-address';
 
 const ON_AWS = { allowLoopbackHttp: false };
 const LOCAL = { allowLoopbackHttp: true };

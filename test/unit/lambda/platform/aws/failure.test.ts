@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type AwsFailure, awsFailure, UnavailableError } from '../../../../../lambda/platform/aws/failure';
+import { UnavailableError } from '../../../../../lambda/platform/aws/errors';
+import { type AwsFailure, awsFailure } from '../../../../../lambda/platform/aws/failure';
 
 type Answer = (response: ServerResponse) => void;
 

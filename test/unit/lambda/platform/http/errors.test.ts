@@ -1,6 +1,6 @@
 /** The error envelope and HTTP errors (`lambda/platform/http/errors.ts`). */
 import { describe, expect, it } from '@jest/globals';
-import { UnavailableError } from '../../../../../lambda/platform/aws/failure';
+import { UnavailableError } from '../../../../../lambda/platform/aws/errors';
 import {
   errorEnvelope,
   errorResponse,

@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Api, Unreachable } from '../../../../../lib/ops/smoke/http';
+import { ApiUnreachableError } from '../../../../../lib/ops/errors';
+import { Api } from '../../../../../lib/ops/smoke/http';
 
 let server: Server;
 let base: string;
@@ -53,7 +54,9 @@ describe('the smoke check over HTTP', () => {
     const signal = new AbortController().signal;
     const refused = new Api(`http://127.0.0.1:${port}`);
     await expect(refused.request(refused.listing(), {}, signal)).rejects.toThrow(
-      new Unreachable(`nothing answers at http://127.0.0.1:${port}/vendor/vacancies (connection refused)`),
+      new ApiUnreachableError(
+        `nothing answers at http://127.0.0.1:${port}/vendor/vacancies (connection refused)`,
+      ),
     );
   });
 });

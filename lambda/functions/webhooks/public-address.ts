@@ -1,13 +1,15 @@
 /**
- * Where a webhook may be sent (docs/design.md#ssrf): only to globally reachable addresses, judged by one table — the
- * blocks of the IANA IPv4 and IPv6 Special-Purpose Address Registries, and the few other blocks no receiver lives in.
- * An IPv6 address that carries an IPv4 address (mapped, compatible, translated, NAT64, 6to4, Teredo) is judged by the
- * IPv4 address it carries too. A URL is checked when an operator adds it (an IP-literal host) and again at every
- * delivery, where the host is resolved, every address it resolves to is checked, and the connection goes to the
- * address that was checked — never a second lookup that could answer otherwise (DNS rebinding).
+ * The public-address check: where a webhook may be sent (docs/design.md#ssrf) — only to globally reachable
+ * addresses, judged by one table: the blocks of the IANA IPv4 and IPv6 Special-Purpose Address Registries, and the
+ * few other blocks no receiver lives in. An IPv6 address that carries an IPv4 address (mapped, compatible,
+ * translated, NAT64, 6to4, Teredo) is judged by the IPv4 address it carries too. A URL is checked when an operator
+ * adds it (an IP-literal host) and again at every delivery, where the host is resolved, every address it resolves
+ * to is checked, and the connection goes to the address that was checked — never a second lookup that could answer
+ * otherwise (DNS rebinding).
  */
 import { lookup } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
+import { NonPublicAddressError } from './errors';
 
 /** Where an IPv6 address of a block carries an IPv4 address, and what a public one makes of it. */
 export interface CarriedIpv4 {
@@ -231,11 +233,6 @@ export type Resolver = (host: string) => Promise<readonly { address: string; fam
 
 /** The system's resolver, asked for every address. */
 export const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
-
-/** A host that may not be sent to: it is, or resolves to, a non-public address. */
-export class NonPublicAddressError extends Error {
-  override readonly name = 'NonPublicAddressError';
-}
 
 /**
  * The address to connect to for a host: the host itself when it is an IP literal, else the first address it

@@ -1,6 +1,6 @@
 /**
- * The address guard's table, block by block (docs/design.md#ssrf): every block of the IANA IPv4 and IPv6
- * Special-Purpose Address Registries, and the guard's other blocks, each with an address inside it, its first and
+ * The public-address check's table, block by block (docs/design.md#ssrf): every block of the IANA IPv4 and IPv6
+ * Special-Purpose Address Registries, and the check's other blocks, each with an address inside it, its first and
  * last address, and its neighbours just outside — public, or where a neighbour falls into another block, that block
  * (said in ELSEWHERE). Then the IPv6 forms that carry an IPv4 address, for refused IPv4 addresses and public ones.
  */
@@ -13,7 +13,7 @@ import {
   isPublicAddress,
   REFUSED_IPV4_BLOCKS,
   REFUSED_IPV6_BLOCKS,
-} from '../../../../../lambda/functions/webhooks/address-guard';
+} from '../../../../../lambda/functions/webhooks/public-address';
 
 /** A block, an address inside, its first and last address, and its neighbours below and above (none at an end). */
 type Row = readonly [
@@ -249,7 +249,7 @@ function cases(rows: readonly Row[]): [string, string, string][] {
 const IPV4_CASES = cases(IPV4_ROWS);
 const IPV6_CASES = cases(IPV6_ROWS);
 
-describe('the address guard, by the registries', () => {
+describe('the public-address check, by the registries', () => {
   it('has a row for every block it refuses, and no other', () => {
     expect(IPV4_ROWS.map(([block]) => block).sort()).toEqual(REFUSED_IPV4_BLOCKS.map((b) => b.cidr).sort());
     expect(IPV6_ROWS.map(([block]) => block).sort()).toEqual(REFUSED_IPV6_BLOCKS.map((b) => b.cidr).sort());
