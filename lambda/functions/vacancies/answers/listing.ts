@@ -52,8 +52,8 @@ export async function listVacancies(
     before = currentSummary(read.summary, request, listing);
   }
   // A poll: the summary read first may answer it.
-  const total = before && request.ifNoneMatch !== undefined ? source.knownTotal(before) : undefined;
-  if (before && total && request.ifNoneMatch !== undefined) {
+  const knownTotal = before && request.ifNoneMatch !== undefined ? source.knownTotal(before) : undefined;
+  if (before && knownTotal && request.ifNoneMatch !== undefined) {
     const etag = tagOf(before);
     if (ifNoneMatchMatches(request.ifNoneMatch, etag)) {
       return {
@@ -61,7 +61,7 @@ export async function listVacancies(
         etag,
         page: query.page,
         perPage,
-        total: total(),
+        total: knownTotal(),
         locale: listing.locale,
         readUnits: meter.readUnits,
         calls: meter.calls,
