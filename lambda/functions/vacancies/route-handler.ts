@@ -14,7 +14,7 @@ import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import { conditionalGet, notModified } from '../../platform/http/conditional';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
-import { JSON_CONTENT_TYPE, serviceUnavailable } from '../../platform/http/errors';
+import { JSON_CONTENT_TYPE, serviceUnavailable, vacancyGone } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
 import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
@@ -26,6 +26,9 @@ import { givesValue } from './request/query';
 import type { VacanciesSettings } from './request/request';
 import { HeldEntries } from './search/held-entries';
 import { recordServedPage, recordServedVacancy } from './served';
+
+/** What the one-vacancy route's answers vary by: it has two representations (docs/api.md#jobposting), by `Accept`. */
+const VACANCY_VARY = 'Accept, Accept-Language';
 
 /** What the vacancies handler is built from; the Lambda entry point makes them once per container. */
 export interface VacanciesHandlerDependencies {
@@ -115,7 +118,10 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
     return { statusCode: 200, headers, body: JSON.stringify(result.body) };
   };
 
-  /** `GET /vendor/vacancies/{id}`: one vacancy; `conditionalGet` tags its body and answers a matching poll 304. */
+  /**
+   * `GET /vendor/vacancies/{id}`: one vacancy; `conditionalGet` tags its body and answers a matching poll 304. One of
+   * the vendor's that is no longer open is a 410 saying since when.
+   */
   const vacancy = async (
     event: APIGatewayProxyEvent,
     vendor: AuthorizedVendor,
@@ -135,11 +141,18 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
       settings,
     );
     recordServedVacancy(logger, metrics, vendor, result);
+    if ('gone' in result) {
+      // The 410 of a vacancy no longer open is an error envelope (the error middleware writes it), kept as long as
+      // a 200 of the route would be (docs/api.md#one-vacancy).
+      throw vacancyGone(result.closedAt, {
+        'Cache-Control': cacheControl(vendor.keyKind),
+        Vary: VACANCY_VARY,
+      });
+    }
     return {
       statusCode: 200,
-      // The route has two representations (docs/api.md#jobposting), chosen by `Accept`.
       headers: {
-        ...successHeaders(event, vendor, result.locale, 'Accept, Accept-Language'),
+        ...successHeaders(event, vendor, result.locale, VACANCY_VARY),
         'Content-Type': result.contentType,
       },
       body: result.body,

@@ -11,7 +11,7 @@ import {
   type VacancyServedLog,
 } from '../../platform/observability/log-fields';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
-import type { VacancyResult } from './answers/one-vacancy';
+import type { GoneVacancyResult, VacancyResult } from './answers/one-vacancy';
 import type { NotModifiedResult, VacanciesResult } from './request/request';
 
 /**
@@ -60,21 +60,26 @@ export function recordServedPage(
   }
 }
 
-/** Logs the one vacancy served (200, or 304 after its read) and adds its reads to the invocation's metrics. */
+/**
+ * Logs the one vacancy served (200, or 304 after its read; or the 410 of one no longer open, marked `gone`) and adds
+ * its reads to the invocation's metrics, with the vacancy returned (none for a 410).
+ */
 export function recordServedVacancy(
   logger: Logger,
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
-  result: VacancyResult,
+  result: VacancyResult | GoneVacancyResult,
 ): void {
+  const gone = 'gone' in result;
   const line: VacancyServedLog = {
     vendorId: vendor.vendorId,
     vacancyId: result.id,
     readUnits: result.readUnits,
     dynamodbCalls: result.calls,
+    ...(gone && { gone: true }),
   };
   logger.info(VACANCY_SERVED, { ...line });
   metrics.count('readUnits', result.readUnits);
   metrics.count('dynamodbCalls', result.calls);
-  metrics.count('itemsReturned', 1);
+  metrics.count('itemsReturned', gone ? 0 : 1);
 }

@@ -36,17 +36,31 @@ export type ErrorStatus = keyof typeof ERROR_MESSAGES;
 /** Messages per invalid input field (422 only). */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * What an error states besides its message, between the message and the request id: a closed vacancy's `closed_at`
+ * (docs/api.md#one-vacancy).
+ */
+export interface ErrorFields {
+  /** When the vacancy stopped being open: RFC 3339, UTC, milliseconds (`2026-11-23T10:15:30.123Z`). */
+  readonly closed_at?: string;
+}
+
 /** The body of every error response. */
-export interface ErrorEnvelope {
+export interface ErrorEnvelope extends ErrorFields {
   status: 'error';
   message: string;
   errors?: FieldErrors;
   request_id: string;
 }
 
-/** The error envelope; `errors` only when given (422). */
-export function errorEnvelope(message: string, requestId: string, errors?: FieldErrors): ErrorEnvelope {
-  return { status: 'error', message, ...(errors && { errors }), request_id: requestId };
+/** The error envelope; `errors` only when given (422), an error's own fields (`fields`) only when it has them. */
+export function errorEnvelope(
+  message: string,
+  requestId: string,
+  errors?: FieldErrors,
+  fields?: ErrorFields,
+): ErrorEnvelope {
+  return { status: 'error', message, ...(errors && { errors }), ...fields, request_id: requestId };
 }
 
 /** `Retry-After`, on every 429 and 503. */
@@ -54,9 +68,9 @@ export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as con
 
 /**
  * An error with an HTTP status. Its message is the contract's message for the status — or one that says more about
- * what the client asked for (a 410's changes gone, a 404's vacancy not found) — never internal detail. Thrown by the
- * vacancies function's checks and answers (through the makers below: `invalidInput`, `vacancyNotFound`,
- * `changesPurged`, `serviceUnavailable`) and by the keys' policy of use (`domain/keys/key-use.ts`, the 403s); the
+ * what the client asked for (a 410's changes gone or vacancy closed, a 404's vacancy not found) — never internal
+ * detail. Thrown by the vacancies function's checks and answers (through the makers below: `invalidInput`,
+ * `vacancyNotFound`, `vacancyGone`, `changesPurged`, `serviceUnavailable`) and by the keys' policy of use (`domain/keys/key-use.ts`, the 403s); the
  * error middleware (`middleware.ts`) answers it as it is — the envelope, its status and its headers — and turns any
  * other error into one first (`toHttpError`).
  */
@@ -70,6 +84,8 @@ export class HttpError extends Error {
       readonly headers?: Readonly<Record<string, string>>;
       /** A message that says more than the status's own (a 410's, a 404's on the one-vacancy route). */
       readonly message?: string;
+      /** What the envelope states besides the message (a closed vacancy's `closed_at`). */
+      readonly fields?: ErrorFields;
       /** The underlying failure, for the logs only. */
       readonly cause?: unknown;
     } = {},
@@ -97,6 +113,21 @@ export const vacancyNotFound = () => new HttpError(404, { message: VACANCY_NOT_F
 
 /** The message of that 404. */
 export const VACANCY_NOT_FOUND = 'Vacancy not found.';
+
+/**
+ * 410 of the one-vacancy route (docs/api.md#one-vacancy): the key's own vendor's vacancy, closed, expired or deleted
+ * at `closedAt` (RFC 3339, UTC, milliseconds) — what a job board or a candidate following an old link is told.
+ * `headers`: the route's own (its `Cache-Control` and `Vary`), in place of the error's.
+ */
+export const vacancyGone = (closedAt: string, headers?: Readonly<Record<string, string>>) =>
+  new HttpError(410, {
+    message: VACANCY_GONE,
+    fields: { closed_at: closedAt },
+    ...(headers && { headers }),
+  });
+
+/** The message of that 410. */
+export const VACANCY_GONE = 'This vacancy is no longer open.';
 
 /** 422 naming every invalid field. */
 export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });
@@ -126,6 +157,6 @@ export function errorResponse(error: HttpError, requestId: string): HttpResponse
   return {
     statusCode: error.statusCode,
     headers: { ...ERROR_HEADERS, ...error.details.headers, 'X-Request-Id': requestId },
-    body: JSON.stringify(errorEnvelope(error.message, requestId, error.details.errors)),
+    body: JSON.stringify(errorEnvelope(error.message, requestId, error.details.errors, error.details.fields)),
   };
 }

@@ -21,7 +21,7 @@ export interface ListingServedLog {
   readonly notModified?: true;
 }
 
-/** The message of the line the one-vacancy route logs when it answers 200 or 304. */
+/** The message of the line the one-vacancy route logs when it answers 200 or 304 — or 410, for one no longer open. */
 export const VACANCY_SERVED = 'Vacancy served';
 
 /** The fields of that line. */
@@ -31,4 +31,6 @@ export interface VacancyServedLog {
   /** DynamoDB read units the request consumed. */
   readonly readUnits: number;
   readonly dynamodbCalls: number;
+  /** Set on a 410: the vacancy is the vendor's, and no longer open. */
+  readonly gone?: true;
 }

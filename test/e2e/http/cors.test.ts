@@ -167,7 +167,7 @@ describe('publishable keys and CORS on the local server', () => {
   it('lets the page read every other error: 404 (route and vacancy), 405, 422', async () => {
     const cases: [string, string, number, string][] = [
       [`${api.url}/vendor/other`, 'GET', 404, 'Not Found.'],
-      [`${listing}/6`, 'GET', 404, 'Vacancy not found.'],
+      [`${listing}/8`, 'GET', 404, 'Vacancy not found.'],
       [listing, 'POST', 405, 'Method Not Allowed.'],
       [`${listing}?lang=fr`, 'GET', 422, 'The given data was invalid.'],
       [`${listing}/5?lang=fr`, 'GET', 422, 'The given data was invalid.'],

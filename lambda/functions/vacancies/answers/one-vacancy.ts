@@ -1,20 +1,28 @@
 /**
  * `GET /vendor/vacancies/{id}`, stripped of its transport (docs/api.md#one-vacancy): what a career page's job page
  * needs. One GetItem of the id, then the vendor and the active rule checked (status `active`, deadline today or
- * later in the service zone); every way of not being one — not an id, not there, another vendor's, not active —
- * is the same 404, so the route never tells whether an id exists elsewhere. Two representations: the JSON envelope,
- * or — when `Accept` prefers it — the vacancy as a schema.org JobPosting (`domain/vacancy/job-posting.ts`).
+ * later in the service zone). A vacancy of the vendor's that was open and is no longer — closed, expired (recorded,
+ * or past its deadline and not recorded yet), deleted — is gone: the route says so, and since when (a 410, thrown by
+ * the route's wiring). Every other way of not being one — not an id, not there (a purged tombstone too), another
+ * vendor's, a draft, inactive — is the same 404, so the route never tells whether an id exists elsewhere. Two
+ * representations: the JSON envelope, or — when `Accept` prefers it — the vacancy as a schema.org JobPosting
+ * (`domain/vacancy/job-posting.ts`).
  */
 import type { AuthorizedVendor } from '../../../domain/keys/context';
 import { dayNumber } from '../../../domain/schema/active-index';
+import { ITEM } from '../../../domain/schema/tables';
 import type { Locale, VacancyObject } from '../../../domain/schema/vacancy';
 import type { ListedVacancy } from '../../../domain/schema/vacancy-item';
 import { FUNCTION_SETTINGS } from '../../../domain/settings/function-settings';
 import { serializeJobPosting, toJobPosting } from '../../../domain/vacancy/job-posting';
 import { negotiateLocale } from '../../../domain/vacancy/locale';
 import { toVacancyObjects } from '../../../domain/vacancy/presenter';
+import type { ReadCost } from '../../../platform/dynamodb/capacity';
 import { JSON_LD_CONTENT_TYPE, prefersJsonLd } from '../../../platform/http/accept';
 import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../../../platform/http/errors';
+import { formatRfc3339 } from '../../../platform/time/rfc3339';
+import type { ZoneClock } from '../../../platform/time/zone-clock';
+import type { ShownItem } from '../reads/item-reader';
 import type { VacancyRepository } from '../reads/repository';
 import { type MultiValueParameters, parseListingQuery } from '../request/query';
 import type { Served, VacanciesSettings } from '../request/request';
@@ -51,6 +59,38 @@ export interface VacancyResult extends Served {
   readonly id: number;
 }
 
+/** A vacancy of the key's vendor that is no longer open: what the route's 410 says, and what its read cost. */
+export interface GoneVacancyResult extends ReadCost {
+  readonly gone: true;
+  readonly id: number;
+  /** When it stopped being open: RFC 3339, UTC, milliseconds (`closed_at`). */
+  readonly closedAt: string;
+}
+
+/** The statuses of a vacancy that was open and is no longer (a draft or an inactive one may never have been). */
+const GONE_STATUSES: ReadonlySet<string> = new Set(['closed', 'expired', 'deleted']);
+
+/**
+ * Where an item stands for the route: open (its vacancy), gone (since when, ms) or neither (a 404). Gone: closed,
+ * expired or deleted, since its last change (`updated_at`: the change that closed it, or a later import that edited
+ * the closed vacancy — the item keeps no other time); or active but past its deadline, which the expiry job records
+ * within the hour (docs/design.md#expiry) — expired by the active rule since its deadline day ended, the first
+ * moment of the next day in the service zone (or since its last change, should that be later). Once the job records
+ * it, `closed_at` is the recording's `updated_at`, up to 15 minutes later.
+ */
+function standing(
+  item: ShownItem | undefined,
+  today: number,
+  clock: ZoneClock,
+): { open: ListedVacancy } | { closedAt: number } | undefined {
+  if (item === undefined) return undefined;
+  if (GONE_STATUSES.has(item.status)) return { closedAt: item[ITEM.updatedAt] };
+  if (item.status !== 'active' || item.deadline === undefined) return undefined;
+  if (dayNumber(item.deadline) >= today) return { open: item as ListedVacancy };
+  const deadlinePassed = clock.nextDayStart(clock.fromLocal(`${item.deadline} 00:00:00`)).getTime();
+  return { closedAt: Math.max(deadlinePassed, item[ITEM.updatedAt]) };
+}
+
 /** The deployment's defaults of what a JobPosting states, for settings that give none. */
 const JOB_POSTING_DEFAULTS = {
   jobCountry: FUNCTION_SETTINGS.jobCountry.default,
@@ -80,23 +120,33 @@ function requestLocale(request: VacancyRequest, settings: VacanciesSettings): Lo
   return negotiateLocale(parsed.query.lang, request.acceptLanguage, settings.defaultLocale);
 }
 
-/** Answers one request of the vacancy's route: its body, or a `HttpError` (404, 422, or what the read threw). */
+/**
+ * Answers one request of the vacancy's route: its body, or that the vendor's vacancy is gone (the wiring answers 410),
+ * or a `HttpError` (404, 422, or what the read threw).
+ */
 export async function showVacancy(
   request: VacancyRequest,
   repository: VacancyRepository,
   settings: VacanciesSettings,
-): Promise<VacancyResult> {
+): Promise<VacancyResult | GoneVacancyResult> {
   // The locale first: an invalid `lang` is a 422 whatever the id.
   const locale = requestLocale(request, settings);
   const id = parseVacancyId(request.id);
   if (id === undefined) throw vacancyNotFound();
   const read = await repository.readVacancy(request.vendor.vendorId, id, request.signal);
-  const { item } = read;
   const today = dayNumber(settings.clock.today(request.now));
-  if (item?.status !== 'active' || item.deadline === undefined || dayNumber(item.deadline) < today) {
-    throw vacancyNotFound();
+  const found = standing(read.item, today, settings.clock);
+  if (found === undefined) throw vacancyNotFound();
+  if ('closedAt' in found) {
+    return {
+      gone: true,
+      id,
+      closedAt: formatRfc3339(found.closedAt),
+      readUnits: read.readUnits,
+      calls: read.calls,
+    };
   }
-  const vacancy = item as ListedVacancy;
+  const vacancy = found.open;
   const [data] = toVacancyObjects([vacancy], locale, settings.clock) as [VacancyObject];
   const jsonLd = prefersJsonLd(request.accept);
   return {

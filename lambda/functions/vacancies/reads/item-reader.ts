@@ -14,8 +14,12 @@ import { capacityUnits, type ReadCost } from '../../../platform/dynamodb/capacit
 import { underDeadline } from '../../../platform/dynamodb/deadline';
 import { attributeValues, type ReadClient } from '../../../platform/dynamodb/read-client';
 
-/** An item as the one-vacancy route reads it: the vacancy object's fields, the vendor and the status. */
-export type ShownItem = Partial<ListedVacancy> & Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor>;
+/**
+ * An item as the one-vacancy route reads it: the vacancy object's fields, the vendor, the status and when it last
+ * changed (a closed vacancy's 410 says when).
+ */
+export type ShownItem = Partial<ListedVacancy> &
+  Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
 
 /** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
 export type SyncedItem = Partial<ListedVacancy> &
@@ -31,9 +35,9 @@ const projection = (attributes: readonly string[]) => ({
 export const ITEM_VIEWS = {
   /** A listing's: the vacancy object's fields and the owner. */
   listed: projection([...VACANCY_FIELDS, ITEM.vendor]),
-  /** The one-vacancy route's: that and its status. */
-  shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status']),
-  /** A sync's: that, its status and when it changed. */
+  /** The one-vacancy route's: that, its status and when it changed (the 410 of a closed one says when). */
+  shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
+  /** A sync's: the same. */
   synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
 } as const;
 
@@ -82,7 +86,7 @@ export async function readItems<T extends { readonly id: number; readonly [ITEM.
 /**
  * One item by id, as the one-vacancy route shows it, if it is the vendor's (another's is `undefined`, as a missing
  * one: the caller cannot tell them apart, and neither can its client). Eventually consistent: half a unit for an item
- * of up to 4 KB.
+ * of up to 4 KB (what a projection leaves out costs the same: DynamoDB charges by the item's size).
  */
 export async function readItem(
   target: Pick<ItemReaderTarget, 'client' | 'tableName'>,

@@ -20,7 +20,7 @@ import {
 import { issueApiKey } from '../../../../../lib/ops/api-keys';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
-import { listingEvent, type TestRequest } from '../../../../../testkit/events';
+import { listingEvent, type TestRequest, vacancyEvent } from '../../../../../testkit/events';
 import { lambdaContext, silentLogger, testMetrics } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
 import { CLOCK, putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
@@ -75,11 +75,10 @@ describe('the metrics of the functions (EMF on stdout)', () => {
     process.env.POWERTOOLS_METRICS_DISABLED = 'false';
     process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
     tables = await createTestTables();
-    await putVacancies(
-      tables.documentClient,
-      tables.names.vacancies,
-      [1, 2, 3, 4, 5].map((id) => vacancyRecord({ id, vendor_id: 'acme-metrics-vendor' })),
-    );
+    await putVacancies(tables.documentClient, tables.names.vacancies, [
+      ...[1, 2, 3, 4, 5].map((id) => vacancyRecord({ id, vendor_id: 'acme-metrics-vendor' })),
+      vacancyRecord({ id: 6, vendor_id: 'acme-metrics-vendor', status: 'closed' }),
+    ]);
   });
   afterAll(async () => {
     process.env.POWERTOOLS_METRICS_DISABLED = disabled;
@@ -150,6 +149,25 @@ describe('the metrics of the functions (EMF on stdout)', () => {
       });
       expect(line?.[FUNCTION_METRICS.readUnits] as number).toBeGreaterThan(0);
       expect(JSON.stringify(line)).not.toContain(vendor.vendorId);
+      expect(other).toEqual([]);
+    });
+
+    it('emits a closed vacancy’s 410 as the route’s other answers: its read units and call, no item', async () => {
+      let status = 0;
+      const { emf, other } = await emfLinesOf(async () => {
+        const response = await handler(vacancyEvent('6', { authorizer: vendor }), lambdaContext('listing'));
+        status = (response as { statusCode: number }).statusCode;
+      });
+      expect(status).toBe(410);
+      const [line, ...more] = measured(emf);
+      expect(more).toEqual([]);
+      expect(line).toMatchObject({
+        [FUNCTION_METRICS.itemsReturned]: 0,
+        [FUNCTION_METRICS.dynamodbCalls]: 1,
+        [FUNCTION_METRICS.readUnits]: expect.any(Number),
+      });
+      expect(line?.[FUNCTION_METRICS.readUnits] as number).toBeGreaterThan(0);
+      expect(line?.[FUNCTION_METRICS.readUnits] as number).toBeLessThanOrEqual(1);
       expect(other).toEqual([]);
     });
 

@@ -8,6 +8,7 @@ import {
   invalidInput,
   serviceUnavailable,
   toHttpError,
+  vacancyGone,
 } from '../../../../../lambda/platform/http/errors';
 
 describe('HTTP errors', () => {
@@ -65,6 +66,23 @@ describe('HTTP errors', () => {
         'X-Request-Id': 'r9',
       },
       body: '{"status":"error","message":"Service Unavailable.","request_id":"r9"}',
+    });
+  });
+
+  it('render a closed vacancy’s 410 with closed_at between the message and the request id, its headers over the error’s', () => {
+    const gone = vacancyGone('2026-11-23T10:15:30.123Z', {
+      'Cache-Control': 'private, no-cache',
+      Vary: 'Accept',
+    });
+    expect(errorResponse(gone, 'r10')).toEqual({
+      statusCode: 410,
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'private, no-cache',
+        Vary: 'Accept',
+        'X-Request-Id': 'r10',
+      },
+      body: '{"status":"error","message":"This vacancy is no longer open.","closed_at":"2026-11-23T10:15:30.123Z","request_id":"r10"}',
     });
   });
 });

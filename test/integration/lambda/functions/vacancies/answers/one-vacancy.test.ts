@@ -1,15 +1,19 @@
 /**
  * `GET /vendor/vacancies/{id}` (docs/api.md#one-vacancy) through the listing's handler, on the test engine: the body,
- * the one 404 for every way of not being the vendor's active vacancy, the locale, the ETag and 304, the read units.
+ * the 410 of the vendor's vacancy that is no longer open (closed, expired — recorded or not yet — deleted) with when it
+ * closed, the one 404 for every other way of not being the vendor's active vacancy, the locale, the ETag and 304, the
+ * read units.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { runExpiry } from '../../../../../../lambda/functions/expiry/job';
 import { parseVacancyId } from '../../../../../../lambda/functions/vacancies/answers/one-vacancy';
 import type { VacancyRepository } from '../../../../../../lambda/functions/vacancies/reads/repository';
 import { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
 import { strongETag } from '../../../../../../lambda/platform/http/conditional';
 import { VACANCY_SERVED } from '../../../../../../lambda/platform/observability/log-fields';
-import { deleteVacancy } from '../../../../../../lib/ops/vacancies';
+import { deleteVacancy, purgeTombstones } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
 import { listingEvent, type TestRequest, vacancyEvent } from '../../../../../../testkit/events';
@@ -37,6 +41,12 @@ const RECORDS = [
   vacancyRecord({ id: 505, vendor_id: 'acme', status: 'closed' }),
   vacancyRecord({ id: 506, vendor_id: 'acme' }),
   vacancyRecord({ id: 601, vendor_id: 'globex' }),
+  vacancyRecord({ id: 602, vendor_id: 'globex', status: 'closed' }),
+  vacancyRecord({ id: 603, vendor_id: 'globex' }),
+  // Past its deadline when imported (on June 1st): recorded as expired.
+  vacancyRecord({ id: 508, vendor_id: 'acme', deadline: '2026-05-20' }),
+  // Deleted, then its tombstone purged.
+  vacancyRecord({ id: 509, vendor_id: 'acme' }),
   // The largest id JSON carries exactly.
   vacancyRecord({ id: Number.MAX_SAFE_INTEGER, vendor_id: 'acme' }),
   // What the import is given to break a job page with.
@@ -62,7 +72,13 @@ describe('GET /vendor/vacancies/{id}', () => {
     await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme LLC' });
     await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'globex', company: 'Globex' });
     await importRecords(tables, RECORDS, { now: () => Date.parse('2026-06-01T00:00:00Z') });
+    await deleteVacancy(tables.documentClient, tables.names, 509);
+    // The purge keeps what changed in the last seconds (a sync may still be reading it): its clock a minute on.
+    const later = () => Date.now() + 60_000;
+    await purgeTombstones(tables.documentClient, tables.names, 'acme', later(), { now: later });
+    // Deleted after the purge: tombstones kept.
     await deleteVacancy(tables.documentClient, tables.names, 506);
+    await deleteVacancy(tables.documentClient, tables.names, 603);
     handler = testListingHandler(tables, { settings: { defaultLocale: 'az' }, now: () => NOW, logger });
   }, 60_000);
 
@@ -109,12 +125,12 @@ describe('GET /vendor/vacancies/{id}', () => {
   });
 
   it.each([
-    ['expired yesterday (Baku)', '502'],
     ['inactive', '503'],
     ['draft', '504'],
-    ['closed', '505'],
-    ['deleted', '506'],
     ['another vendor’s', '601'],
+    ['another vendor’s, closed', '602'],
+    ['another vendor’s, deleted', '603'],
+    ['deleted, its tombstone purged', '509'],
     ['not there', '999'],
     ['not canonical: leading zero', '0501'],
     ['not canonical: sign', '+501'],
@@ -133,6 +149,118 @@ describe('GET /vendor/vacancies/{id}', () => {
       request_id: 'req-1',
     });
     expect(response.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Request-Id': 'req-1' });
+  });
+
+  describe('a vacancy of the vendor’s that is no longer open', () => {
+    /** When the stored item last changed, as §8 writes it. */
+    const updatedAt = async (id: number) => {
+      const { Item } = await tables.documentClient.send(
+        new GetCommand({ TableName: tables.names.vacancies, Key: { id } }),
+      );
+      return new Date(Number(Item?.updated_at)).toISOString();
+    };
+    const gone = (closedAt: string) => ({
+      status: 'error',
+      message: 'This vacancy is no longer open.',
+      closed_at: closedAt,
+      request_id: 'req-1',
+    });
+
+    it.each([
+      ['closed', 505],
+      ['expired (recorded at import)', 508],
+      ['deleted (a tombstone)', 506],
+    ])('answers 410 for one %s, closed_at its change’s updated_at', async (_case, id) => {
+      const response = await get(String(id));
+      expect(response.statusCode).toBe(410);
+      const body = JSON.parse(response.body);
+      expect(Object.keys(body)).toEqual(['status', 'message', 'closed_at', 'request_id']);
+      expect(body).toEqual(gone(await updatedAt(id)));
+      expect(body.closed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    });
+
+    it('answers 410 for one past its deadline the expiry job has not recorded yet: closed when its deadline day ended (Baku)', async () => {
+      // Deadline 2026-06-15: it closed at 2026-06-16 00:00 in Baku (UTC+4).
+      const response = await get('502');
+      expect(response.statusCode).toBe(410);
+      expect(JSON.parse(response.body)).toEqual(gone('2026-06-15T20:00:00.000Z'));
+      // The last second of its deadline day, it is still open.
+      const before = testListingHandler(tables, {
+        settings: { defaultLocale: 'az' },
+        now: () => new Date('2026-06-15T19:59:59Z'),
+      });
+      expect(
+        ((await before(vacancyEvent('502'), lambdaContext('listing'))) as APIGatewayProxyResult).statusCode,
+      ).toBe(200);
+    });
+
+    it('answers the same 410 envelope, as JSON, to Accept: application/ld+json, and to a poll with If-None-Match', async () => {
+      const json = await get('505');
+      for (const headers of <Record<string, string>[]>[
+        { Accept: 'application/ld+json' },
+        { Accept: 'application/ld+json', 'If-None-Match': '*' },
+      ]) {
+        const response = await get('505', { headers });
+        expect(response.statusCode).toBe(410);
+        expect(response.body).toBe(json.body);
+        expect(response.headers?.['Content-Type']).toBe('application/json; charset=utf-8');
+        expect(response.headers).not.toHaveProperty('ETag');
+      }
+    });
+
+    it('carries the 404’s headers, with the route’s Cache-Control and Vary: a page’s too, readable by CORS', async () => {
+      const secret = await get('505');
+      expect(secret.headers).toEqual({
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'private, no-cache',
+        Vary: 'Accept, Accept-Language',
+        'X-Request-Id': 'req-1',
+      });
+      const origin = 'https://careers.acme.example';
+      const page = await get('505', {
+        headers: { Origin: origin },
+        authorizer: { keyKind: 'publishable', origins: origin },
+      });
+      expect(page.statusCode).toBe(410);
+      expect(page.headers).toMatchObject({
+        'Cache-Control': 'private, max-age=60',
+        Vary: 'Accept, Accept-Language, Origin',
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Expose-Headers': expect.stringContaining('X-Request-Id'),
+      });
+      // A 404 is never kept.
+      expect((await get('999')).headers?.['Cache-Control']).toBe('no-store');
+    });
+
+    it('reads one item, at most one read unit, and logs it as a vacancy served, gone', async () => {
+      info.mockClear();
+      await get('505');
+      await get('506');
+      await get('502', { headers: { Accept: 'application/ld+json' } });
+      const served = info.mock.calls
+        .filter(([message]) => message === VACANCY_SERVED)
+        .map(([, fields]) => fields as Record<string, unknown>);
+      expect(served.map((line) => line.vacancyId)).toEqual([505, 506, 502]);
+      for (const line of served) {
+        expect(line).toMatchObject({ vendorId: 'acme', dynamodbCalls: 1, gone: true });
+        expect(line.readUnits).toBeGreaterThan(0);
+        expect(line.readUnits).toBeLessThanOrEqual(1);
+      }
+    });
+
+    it('answers, once the expiry job has recorded one past its deadline, the recording’s updated_at', async () => {
+      const run = await runExpiry({
+        client: tables.documentClient,
+        tables: tables.names,
+        clock: CLOCK,
+        now: () => NOW,
+        recount: { sleep: async () => undefined, settleMs: 0 },
+      });
+      expect(run.expired).toBe(1);
+      const response = await get('502');
+      expect(response.statusCode).toBe(410);
+      expect(JSON.parse(response.body)).toEqual(gone(await updatedAt(502)));
+    });
   });
 
   it('answers a JobPosting when Accept prefers application/ld+json, with its own tag, the operator’s links in it', async () => {
@@ -255,6 +383,7 @@ describe('GET /vendor/vacancies/{id}', () => {
     expect(served).toHaveLength(2);
     for (const line of served) {
       expect(line).toMatchObject({ vendorId: 'acme', vacancyId: 501, dynamodbCalls: 1 });
+      expect(line).not.toHaveProperty('gone');
       expect(line.readUnits).toBeGreaterThan(0);
       expect(line.readUnits).toBeLessThanOrEqual(1);
     }
