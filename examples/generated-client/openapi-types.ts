@@ -54,16 +54,18 @@ export interface paths {
         /**
          * One of the vendor's active vacancies
          * @description What a job page needs: one vacancy of the authenticated vendor that is active (status `active`, a deadline
-         *     of today or later in the service time zone), its 15 fields as in the listing. An id that is not the
-         *     vendor's active vacancy — not there, another vendor's, inactive, closed, expired, deleted, or not an id
-         *     in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
+         *     of today or later in the service time zone), its 15 fields as in the listing. A vacancy of the vendor's that
+         *     is no longer open — closed, expired (a deadline passed, whether or not the hourly expiry job has recorded it
+         *     yet), deleted while its tombstone is kept — is a 410, `This vacancy is no longer open.`, with `closed_at`.
+         *     Any other id — not there, another vendor's (closed or not), a draft, inactive, a purged tombstone, or not an
+         *     id in its canonical form — is one 404, `Vacancy not found.`: it never tells whether the id exists elsewhere.
          *
          *     `Accept` chooses the representation: JSON, unless it ranks `application/ld+json` above `application/json`
          *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed as it is in the job page in a script
          *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
          *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
          *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing;
-         *     other query parameters are ignored. Reads one item: at most one read unit, a 304 too.
+         *     other query parameters are ignored. Reads one item: at most one read unit, a 304 and a 410 too.
          */
         get: operations["getVacancy"];
         put?: never;
@@ -511,6 +513,19 @@ export interface components {
             message: "Vacancy not found.";
             request_id: string;
         };
+        ErrorVacancyGone: {
+            /** @constant */
+            status: "error";
+            /** @constant */
+            message: "This vacancy is no longer open.";
+            /**
+             * Format: date-time
+             * @description When the vacancy stopped being open, UTC with milliseconds (as a sync's `updated_at`).
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            closed_at: string;
+            request_id: string;
+        };
         ErrorMethodNotAllowed: {
             /** @constant */
             message?: "Method Not Allowed.";
@@ -609,6 +624,32 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorVacancyNotFound"];
+            };
+        };
+        /**
+         * @description The id is a vacancy of the vendor's that is no longer open: closed, expired or deleted (its tombstone still
+         *     kept). `closed_at` is when: the change that closed it (its `updated_at`, as a sync reports it); for one past
+         *     its deadline that the expiry job has not recorded yet, the moment its deadline passed — the start of the day
+         *     after it in the service time zone. JSON whatever `Accept` asks for. Only ever for the key's own vendor:
+         *     another vendor's vacancy is the 404. Kept as a 200 would be (`Cache-Control`).
+         */
+        VacancyGone: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlPrivate"];
+                Vary: components["headers"]["VaryRepresentations"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "This vacancy is no longer open.",
+                 *       "closed_at": "2026-11-23T10:15:30.123Z",
+                 *       "request_id": "744b54b1-40a4-442a-81e4-351799a2a04b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorVacancyGone"];
             };
         };
         /**
@@ -1026,6 +1067,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["VacancyNotFound"];
+            410: components["responses"]["VacancyGone"];
             422: components["responses"]["InvalidParameters"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];

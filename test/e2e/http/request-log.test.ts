@@ -109,6 +109,31 @@ describe('npm start --log-format json', () => {
     expect(server.stdout().slice(server.banner.length)).not.toContain(KEY);
   });
 
+  it('prints a closed vacancy’s 410 with the read units of its one read, the function’s line marking it gone', async () => {
+    // The demo seed's vacancy 1004 is Pasha Bank's, past its deadline: recorded expired.
+    const { status, requestId } = await call(`${server.url}/vendor/vacancies/1004`, {
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
+    expect(status).toBe(410);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const access = lines.find((line) => line.requestId === requestId && !('level' in line));
+    expect(access).toMatchObject({
+      path: '/vendor/vacancies/1004',
+      status: 410,
+      readUnits: expect.any(Number),
+    });
+    const served = lines.find(
+      (line) => line.message === 'Vacancy served' && line.correlation_id === requestId,
+    );
+    expect(served).toMatchObject({ vacancyId: 1004, gone: true, readUnits: access?.readUnits });
+    expect(access?.readUnits as number).toBeLessThanOrEqual(1);
+  });
+
   it('refuses a log format it does not know, in one line', async () => {
     await expect(startNpmStart(['--log-format', 'yaml'])).rejects.toThrow(
       /--log-format is one of text, json, not "yaml"/,

@@ -13,7 +13,11 @@ import { LOCALES } from '../../../../../../lambda/domain/schema/vacancy';
 import { DICTIONARY } from '../../../../../../lambda/domain/vacancy/dictionary';
 import { LIMITS } from '../../../../../../lambda/functions/vacancies/request/query';
 import type { ListingResponse, Pagination } from '../../../../../../lambda/functions/vacancies/request/types';
-import { ERROR_MESSAGES, VACANCY_NOT_FOUND } from '../../../../../../lambda/platform/http/errors';
+import {
+  ERROR_MESSAGES,
+  VACANCY_GONE,
+  VACANCY_NOT_FOUND,
+} from '../../../../../../lambda/platform/http/errors';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../../testkit/openapi';
 import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
 
@@ -80,6 +84,7 @@ describe('docs/openapi.yaml', () => {
     const codeMessages = [
       ...Object.values(ERROR_MESSAGES),
       VACANCY_NOT_FOUND,
+      VACANCY_GONE,
       ...Object.values(KEY_USE_MESSAGES),
     ];
     for (const message of messages) expect(codeMessages).toContain(message);
@@ -95,7 +100,7 @@ describe('docs/openapi.yaml', () => {
     );
     const vacancy = ((OPENAPI.paths as Json)['/vendor/vacancies/{id}'] as Json).get as Json;
     expect(Object.keys(vacancy.responses as Json).sort()).toEqual(
-      ['200', '304', '400', '401', '403', '404', '422', '429', '500', '502', '503'].sort(),
+      ['200', '304', '400', '401', '403', '404', '410', '422', '429', '500', '502', '503'].sort(),
     );
     for (const path of ['/vendor/vacancies', '/vendor/vacancies/{id}'])
       expect((OPENAPI['x-other-methods'] as Json)[path]).toEqual({
