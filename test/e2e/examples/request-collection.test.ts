@@ -51,8 +51,8 @@ describe('the request collection (examples/http)', () => {
         statuses.add(response.status);
         if (request.name) responses.set(request.name, { headers: response.headers, body });
       }
-      // What the collection is for: the listing, a walk, a poll, a sync, the errors.
-      for (const status of [200, 304, 401, 403, 404, 405, 422]) expect(statuses).toContain(status);
+      // What the collection is for: the listing, a walk, a poll, a sync, a closed vacancy, the errors.
+      for (const status of [200, 304, 401, 403, 404, 405, 410, 422]) expect(statuses).toContain(status);
     },
     60_000,
   );
