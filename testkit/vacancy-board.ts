@@ -113,6 +113,16 @@ export function headJsonLd(page: Page): Promise<string | null> {
   );
 }
 
+/** The `content` of every robots meta element in document.head (the board's `noindex` among them, while it is there). */
+export function headRobots(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(
+      document.head.querySelectorAll('meta[name=robots]'),
+      (meta) => meta.getAttribute('content') ?? '',
+    ),
+  );
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's serious and critical violations on the page as it is (shadow roots included), one line each. */

@@ -7,8 +7,9 @@
  * The list with search, type, city and category choices (with the API's facet counts) and experience; pages by the
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
- * links). A plain ES module with no dependency, in a shadow root: styled by `--vb-*` custom properties and
- * `::part()`, nothing else leaks in or out.
+ * links). A job page of a vacancy that has closed (the API's 410) says so, with no JobPosting and a robots
+ * `noindex` in document.head while it shows. A plain ES module with no dependency, in a shadow root: styled by
+ * `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
  */
 
 /** The filters the API takes (docs/api.md), by the names the API and the page's URL use. */
@@ -52,6 +53,7 @@ const TEXT = {
     salary: 'Maaş',
     apply: 'Müraciət et',
     back: '← Bütün vakansiyalar',
+    closed: 'Bu vakansiya bağlanıb.',
     unreachable: 'API-yə qoşulmaq mümkün olmadı.',
     wait: (s) => `${s} saniyədən sonra yenidən cəhd edin.`,
     retry: 'Yenidən cəhd et',
@@ -83,6 +85,7 @@ const TEXT = {
     salary: 'Salary',
     apply: 'Apply',
     back: '← All vacancies',
+    closed: 'This vacancy has closed.',
     unreachable: 'The API could not be reached.',
     wait: (s) => `Try again in ${s} s.`,
     retry: 'Try again',
@@ -257,6 +260,7 @@ export class VacancyBoard extends HTMLElement {
     this.#ready = false;
     this.#abort?.abort();
     this.#jsonLd('');
+    this.#noindex(false);
     this.#setTitle('');
   }
 
@@ -454,7 +458,9 @@ export class VacancyBoard extends HTMLElement {
       } else this.#list(await this.#get(this.#listUrl(), signal));
     } catch (error) {
       if (signal.aborted) return;
-      this.#error(error instanceof ApiError ? error : new ApiError(String(error)));
+      // A vacancy of the vendor's that has closed, expired or been deleted: the API says so (410), not "not found".
+      if (job && error instanceof ApiError && error.status === 410) this.#closed();
+      else this.#error(error instanceof ApiError ? error : new ApiError(String(error)));
     } finally {
       if (!signal.aborted) {
         el.content.removeAttribute('aria-busy');
@@ -568,6 +574,7 @@ export class VacancyBoard extends HTMLElement {
     this.#company(body.company);
     this.#facets(body.facets);
     this.#jsonLd('');
+    this.#noindex(false);
     this.#setTitle('');
     this.#el.status.textContent = `${t.found(p.total)} · ${t.page(p.current_page, p.last_page)}`;
     const filtered = PARAMS.some((n) => s.f[n]);
@@ -648,30 +655,35 @@ export class VacancyBoard extends HTMLElement {
     );
   }
 
+  /** The job page's link back to the list: the entry it came from (`#back`), or the list's address. */
+  #backLink() {
+    return h(
+      'a',
+      {
+        href: this.getAttribute('list-url') ?? this.#href({ ...this.#s, job: '' }),
+        part: 'back',
+        onclick: (/** @type {MouseEvent} */ e) => {
+          if (!plainClick(e)) return;
+          e.preventDefault();
+          this.#back();
+        },
+      },
+      this.#t.back,
+    );
+  }
+
   #job(/** @type {any} */ body, /** @type {string} */ posting) {
     const t = this.#t;
     const v = body.data;
     this.#company(body.company);
     this.#jsonLd(posting);
+    this.#noindex(false);
     this.#setTitle(`${v.title} — ${body.company}`);
     this.#el.status.textContent = '';
     const salary =
       v.salary !== null ? `${v.salary}` : v.salary_min !== null ? `${v.salary_min}–${v.salary_max}` : '';
-    const back = this.getAttribute('list-url') ?? this.#href({ ...this.#s, job: '' });
     this.#show(
-      h(
-        'a',
-        {
-          href: back,
-          part: 'back',
-          onclick: (/** @type {MouseEvent} */ e) => {
-            if (!plainClick(e)) return;
-            e.preventDefault();
-            this.#back();
-          },
-        },
-        t.back,
-      ),
+      this.#backLink(),
       h(
         'article',
         { part: 'job' },
@@ -691,6 +703,19 @@ export class VacancyBoard extends HTMLElement {
     );
   }
 
+  /**
+   * The job page of a vacancy that has closed: it says so, with the way back to the list. No JobPosting, and — while
+   * it shows — a robots `noindex`, so that search engines drop the page rather than keep a job that is over.
+   */
+  #closed() {
+    const t = this.#t;
+    this.#jsonLd('');
+    this.#noindex(true);
+    this.#setTitle(t.closed);
+    this.#el.status.textContent = '';
+    this.#show(this.#backLink(), h('article', { part: 'job closed' }, h('h3', { tabindex: -1 }, t.closed)));
+  }
+
   #error(/** @type {ApiError} */ error) {
     const t = this.#t;
     const wait = error.status === 429 && error.retryAfter;
@@ -698,6 +723,7 @@ export class VacancyBoard extends HTMLElement {
     this.#el.status.textContent = '';
     this.#facets();
     this.#jsonLd('');
+    this.#noindex(false);
     this.#setTitle('');
     this.#show(
       h(
@@ -721,6 +747,14 @@ export class VacancyBoard extends HTMLElement {
           : filtered && this.#clearButton(),
       ),
     );
+  }
+
+  /** A robots `noindex` in document.head while a closed vacancy's page shows (`false` removes it; the page's own stay). */
+  #noindex(/** @type {boolean} */ on) {
+    const meta = document.head.querySelector('meta[name=robots][data-vacancy-board]');
+    if (!on) meta?.remove();
+    else if (!meta)
+      document.head.append(h('meta', { name: 'robots', content: 'noindex', 'data-vacancy-board': '' }));
   }
 
   /** The job page's JobPosting in document.head, for search engines: the API's body as it is ('' removes it). */

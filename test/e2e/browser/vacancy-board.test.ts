@@ -2,8 +2,9 @@
  * The `<vacancy-board>` component (examples/career-page/vacancy-board.js) on the demo page `npm start` serves, in a
  * real browser: loaded from one origin (`http://localhost:<port>`) against the API on another (`http://127.0.0.1`),
  * CORS on. It lists what the API lists, filters, pages by the API's links, switches language, keeps its state in the
- * URL (reload, back, forward), opens a job page whose JSON-LD in document.head is the API's body, shows an empty
- * state that clears the filters, works by the keyboard alone, and axe-core finds no serious or critical violation.
+ * URL (reload, back, forward), opens a job page whose JSON-LD in document.head is the API's body, says when a vacancy
+ * has closed (no JSON-LD, a robots noindex while it shows), shows an empty state that clears the filters, works by
+ * the keyboard alone, and axe-core finds no serious or critical violation.
  * Search, city and category choices show the facets' counts. The error states are in vacancy-board-errors.test.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   boardTexts,
   focused,
   headJsonLd,
+  headRobots,
   IN_BOARD,
   listedIds,
   seriousViolations,
@@ -380,6 +382,44 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     await other.click(`${IN_BOARD}[part=error] [part=back]`);
     await waitForBoard(other, ['23 vacancies']);
     await other.close();
+  }, 60_000);
+
+  it('says a vacancy has closed (the API’s 410), in both languages, with the way back; no JSON-LD, noindex while it shows; axe finds nothing serious', async () => {
+    // The demo's vacancy 1004 is Pasha Bank's, past its deadline: expired. A link to it may live on anywhere.
+    const page = await browser.newPage();
+    await page.goto(`${api.careerPageUrl}?job=1004`);
+    await waitForBoard(page, ['Bu vakansiya bağlanıb.', '← Bütün vakansiyalar']);
+    expect(await boardTexts(page, '[part~=closed] h3')).toEqual(['Bu vakansiya bağlanıb.']);
+    expect(await headJsonLd(page)).toBeNull();
+    expect(await headRobots(page)).toEqual(['noindex']);
+    expect(await page.title()).toBe('Bu vakansiya bağlanıb.');
+    await noViolations(page);
+
+    await page.click(`${IN_BOARD}button[lang=en]`);
+    await waitForBoard(page, ['This vacancy has closed.', '← All vacancies']);
+    expect(search(page)).toBe('?job=1004&lang=en');
+    expect(await headRobots(page)).toEqual(['noindex']);
+    await noViolations(page);
+
+    // Back to the list: the noindex goes with the closed page.
+    await page.click(`${IN_BOARD}[part=back]`);
+    await waitForBoard(page, ['23 vacancies']);
+    expect(search(page)).toBe('?lang=en');
+    expect(await headRobots(page)).toEqual([]);
+    expect(await page.title()).toBe('Careers');
+
+    // From an open job's page (its JSON-LD in the head) to a closed one and back: each page's own head.
+    await page.click(`${IN_BOARD}[part=link]`);
+    await waitForBoard(page, ['← All vacancies', 'Apply']);
+    await page.waitForFunction(() => document.head.innerHTML.includes('JobPosting'));
+    await page.evaluate(() => document.querySelector('vacancy-board')?.setAttribute('job', '1004'));
+    await waitForBoard(page, ['This vacancy has closed.']);
+    expect(await headJsonLd(page)).toBeNull();
+    expect(await headRobots(page)).toEqual(['noindex']);
+    await page.evaluate(() => document.querySelector('vacancy-board')?.setAttribute('job', ''));
+    await waitForBoard(page, ['23 vacancies']);
+    expect(await headRobots(page)).toEqual([]);
+    await page.close();
   }, 60_000);
 
   describe('search, city and category, with the facets’ counts', () => {
