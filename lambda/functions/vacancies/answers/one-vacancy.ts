@@ -74,9 +74,9 @@ const GONE_STATUSES: ReadonlySet<string> = new Set(['closed', 'expired', 'delete
  * Where an item stands for the route: open (its vacancy), gone (since when, ms) or neither (a 404). Gone: closed,
  * expired or deleted, since its last change (`updated_at`: the change that closed it, or a later import that edited
  * the closed vacancy — the item keeps no other time); or active but past its deadline, which the expiry job records
- * within the hour (docs/design.md#expiry) — expired by the active rule since its deadline day ended, the first
- * moment of the next day in the service zone (or since its last change, should that be later). Once the job records
- * it, `closed_at` is the recording's `updated_at`, up to 15 minutes later.
+ * within 15 minutes after the day begins (docs/design.md#expiry) — expired by the active rule since its deadline day
+ * ended, the first moment of the next day in the service zone (or since its last change, should that be later).
+ * Once the job records it, `closed_at` is the recording's `updated_at`, up to 15 minutes later.
  */
 function standing(
   item: ShownItem | undefined,
