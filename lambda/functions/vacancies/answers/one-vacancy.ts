@@ -9,6 +9,7 @@
  * (`domain/vacancy/job-posting.ts`).
  */
 import type { AuthorizedVendor } from '../../../domain/keys/context';
+import type { ShownItem } from '../../../domain/reads/item-reader';
 import { dayNumber } from '../../../domain/schema/active-index';
 import { ITEM } from '../../../domain/schema/tables';
 import type { Locale, VacancyObject } from '../../../domain/schema/vacancy';
@@ -22,7 +23,6 @@ import { JSON_LD_CONTENT_TYPE, prefersJsonLd } from '../../../platform/http/acce
 import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../../../platform/http/errors';
 import { formatRfc3339 } from '../../../platform/time/rfc3339';
 import type { ZoneClock } from '../../../platform/time/zone-clock';
-import type { ShownItem } from '../reads/item-reader';
 import type { VacancyRepository } from '../reads/repository';
 import { type MultiValueParameters, parseListingQuery } from '../request/query';
 import type { Served, VacanciesSettings } from '../request/request';

@@ -13,6 +13,7 @@
 
 import type { ChangeEntry } from '../../../domain/change-feed/change-index-reader';
 import { settledUntil } from '../../../domain/change-feed/settle';
+import type { SyncedItem } from '../../../domain/reads/item-reader';
 import { dayNumber } from '../../../domain/schema/active-index';
 import { changeKey, justAfter, LAST_ID, readChangeKey } from '../../../domain/schema/change-index';
 import { nothingSince } from '../../../domain/schema/summary';
@@ -20,7 +21,6 @@ import { ITEM } from '../../../domain/schema/tables';
 import { toVacancyObjects } from '../../../domain/vacancy/presenter';
 import { changesPurged } from '../../../platform/http/errors';
 import { formatRfc3339 } from '../../../platform/time/rfc3339';
-import type { SyncedItem } from '../reads/item-reader';
 import type { ReadMeter } from '../reads/read-meter';
 import type { VacancyRepository } from '../reads/repository';
 import { encodeSyncCursor, type SyncCursor } from '../request/cursor';

@@ -1,12 +1,20 @@
 /**
  * The vacancies routes' data access (docs/design.md#how-a-listing-reads, #incremental-sync): what a listing, a
- * sync and the one-vacancy route read, composed of one reader per thing read — the active index (`active-index-reader.ts`), the change index
- * (`change-feed/`), the items (`item-reader.ts`) and the vendor's summary (`domain/store/summary-reader.ts`).
- * Nothing is scanned. The interface is what the strategies depend on, so the benchmark can put a naive one in its
- * place.
+ * sync and the one-vacancy route read, composed of one reader per thing read — the active and search indexes
+ * (`active-index-reader.ts`), the change index (`domain/change-feed/`), the items (`domain/reads/item-reader.ts`)
+ * and the vendor's summary (`domain/store/summary-reader.ts`). Nothing is scanned. The interface is what the
+ * listing's sources and the sync depend on, so the benchmark can put a naive one in its place.
  */
 
 import { type ChangeFeedReader, createChangeFeedReader } from '../../../domain/change-feed/reader';
+import {
+  ITEM_VIEWS,
+  type ItemReaderTarget,
+  readItem,
+  readItems,
+  type ShownItem,
+  type SyncedItem,
+} from '../../../domain/reads/item-reader';
 import type { ListedVacancy } from '../../../domain/schema/vacancy-item';
 import { type SummaryRead, SummaryReader } from '../../../domain/store/summary-reader';
 import type { RetryPolicy } from '../../../platform/dynamodb/backoff';
@@ -20,14 +28,6 @@ import {
   readPageEntries,
   readSearchEntries,
 } from './active-index-reader';
-import {
-  ITEM_VIEWS,
-  type ItemReaderTarget,
-  readItem,
-  readItems,
-  type ShownItem,
-  type SyncedItem,
-} from './item-reader';
 
 /** A page of a listing. */
 export interface VacancyPage extends ReadCost {

@@ -5,14 +5,14 @@
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { ITEM } from '../../../domain/schema/tables';
-import { VACANCY_FIELDS } from '../../../domain/schema/vacancy';
-import type { ListedVacancy, StoredItem } from '../../../domain/schema/vacancy-item';
-import type { RetryPolicy } from '../../../platform/dynamodb/backoff';
-import { batchGetItems } from '../../../platform/dynamodb/batch-get';
-import { capacityUnits, type ReadCost } from '../../../platform/dynamodb/capacity';
-import { underDeadline } from '../../../platform/dynamodb/deadline';
-import { attributeValues, type ReadClient } from '../../../platform/dynamodb/read-client';
+import type { RetryPolicy } from '../../platform/dynamodb/backoff';
+import { batchGetItems } from '../../platform/dynamodb/batch-get';
+import { capacityUnits, type ReadCost } from '../../platform/dynamodb/capacity';
+import { underDeadline } from '../../platform/dynamodb/deadline';
+import { attributeValues, type ReadClient } from '../../platform/dynamodb/read-client';
+import { ITEM } from '../schema/tables';
+import { VACANCY_FIELDS } from '../schema/vacancy';
+import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
 
 /**
  * An item as the one-vacancy route reads it: the vacancy object's fields, the vendor, the status and when it last
