@@ -21,6 +21,9 @@ import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
 export type ShownItem = Partial<ListedVacancy> &
   Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
 
+/** An item as a feed reads it: a listed vacancy and when it last changed (a sitemap's `lastmod`). */
+export type FedItem = ListedVacancy & Pick<StoredItem, typeof ITEM.updatedAt>;
+
 /** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
 export type SyncedItem = Partial<ListedVacancy> &
   Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
@@ -37,7 +40,9 @@ export const ITEM_VIEWS = {
   listed: projection([...VACANCY_FIELDS, ITEM.vendor]),
   /** The one-vacancy route's: that, its status and when it changed (the 410 of a closed one says when). */
   shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
-  /** A sync's: the same. */
+  /** A feed's: a listing's, and when it changed. */
+  fed: projection([...VACANCY_FIELDS, ITEM.vendor, ITEM.updatedAt]),
+  /** A sync's: the one-vacancy route's. */
   synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * The request path's Query loop, metered (docs/design.md#how-a-listing-reads): one Query of an index, call by call
  * following `LastEvaluatedKey` while the caller says to go on, each call under the request's deadline, the read
- * units and calls added up. `collectQuery` keeps the first entries a page needs; `countQuery` counts to the end.
+ * units and calls added up (`queryCalls`, for a reader that takes the calls one at a time). `collectQuery` keeps the first entries a page needs; `countQuery` counts to the end.
  * (The jobs and tools, which need every item and no meter, use `query-all.ts`.)
  */
 import {
@@ -32,18 +32,18 @@ export interface MeteredQueryTarget {
   readonly queryPageSize?: number | undefined;
 }
 
+/** One call of a metered Query: its answer, and what it cost. */
+export type MeteredCall = QueryCommandOutput & ReadCost;
+
 /**
- * Runs a Query call by call, following `LastEvaluatedKey`, while `more` (given each answer) says to go on; `input`
- * gives each call's parameters. Adds up what the calls cost.
+ * A Query's calls one by one, following `LastEvaluatedKey` to the end (or while the caller goes on asking);
+ * `input` gives each call's parameters, and each answer comes with what it cost.
  */
-export async function meteredQuery(
+export async function* queryCalls(
   target: MeteredQueryTarget,
   input: () => QueryInput,
   signal: AbortSignal | undefined,
-  more: (output: QueryCommandOutput) => boolean,
-): Promise<ReadCost> {
-  let readUnits = 0;
-  let calls = 0;
+): AsyncGenerator<MeteredCall> {
   let startKey: Record<string, AttributeValue> | undefined;
   do {
     const { ExpressionAttributeValues: values, ...call } = input();
@@ -57,11 +57,28 @@ export async function meteredQuery(
       }),
       underDeadline(signal),
     );
-    calls += 1;
-    readUnits += capacityUnits(output.ConsumedCapacity);
     startKey = output.LastEvaluatedKey;
-    if (!more(output)) break;
+    yield { ...output, readUnits: capacityUnits(output.ConsumedCapacity), calls: 1 };
   } while (startKey);
+}
+
+/**
+ * Runs a Query call by call, following `LastEvaluatedKey`, while `more` (given each answer) says to go on; `input`
+ * gives each call's parameters. Adds up what the calls cost.
+ */
+export async function meteredQuery(
+  target: MeteredQueryTarget,
+  input: () => QueryInput,
+  signal: AbortSignal | undefined,
+  more: (output: QueryCommandOutput) => boolean,
+): Promise<ReadCost> {
+  let readUnits = 0;
+  let calls = 0;
+  for await (const output of queryCalls(target, input, signal)) {
+    calls += output.calls;
+    readUnits += output.readUnits;
+    if (!more(output)) break;
+  }
   return { readUnits, calls };
 }
 
