@@ -1,15 +1,43 @@
 /**
  * XML read back by real parsers, for the feeds' tests: libxml2 itself (compiled to WebAssembly, `xmllint-wasm`, run in
- * a worker thread) says whether a document is well-formed and gives its canonical form (W3C C14N: every value as libxml2 read it, CDATA and references resolved); `fast-xml-parser` reads
+ * a worker thread) says whether a document is well-formed, whether it is valid against an XSD, and gives its
+ * canonical form (W3C C14N: every value as libxml2 read it, CDATA and references resolved); `fast-xml-parser` reads
  * values out of a document — ours as written, or libxml2's canonical form of it. And what the tests write into
- * the feeds: hostile text, and the model of what XML 1.0 can carry of it.
+ * the feeds: hostile text, and the model of what XML 1.0 can carry of it; and a sitemap's outputs played into files.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
-import { memoryPages, validateXML } from 'xmllint-wasm';
+import { memoryPages, validateXML, type XMLValidationError } from 'xmllint-wasm';
+import type { SitemapOutput } from '../lambda/domain/feeds/sitemap';
+
+/** The sitemaps protocol's XSDs (`test/fixtures/sitemaps/`). */
+export const SITEMAP_XSD = {
+  urlset: {
+    fileName: 'sitemap.xsd',
+    contents: readFileSync(new URL('../test/fixtures/sitemaps/sitemap.xsd', import.meta.url), 'utf8'),
+  },
+  index: {
+    fileName: 'siteindex.xsd',
+    contents: readFileSync(new URL('../test/fixtures/sitemaps/siteindex.xsd', import.meta.url), 'utf8'),
+  },
+} as const;
 
 /** Room for documents of tens of megabytes: libxml2's tree of one is several times its size. */
 const MEMORY = { initialMemoryPages: 256, maxMemoryPages: memoryPages.GiB };
+
+/** What libxml2 says of documents: nothing when all are well (well-formed, and valid against `schema` if given). */
+export async function libxml2Errors(
+  documents: readonly { readonly name: string; readonly text: string }[],
+  schema?: { readonly fileName: string; readonly contents: string },
+): Promise<string[]> {
+  const result = await validateXML({
+    xml: documents.map(({ name, text }) => ({ fileName: name, contents: text })),
+    ...(schema ? { schema: [schema] } : { normalization: 'c14n' as const }),
+    ...MEMORY,
+  });
+  return result.errors.map((error: XMLValidationError) => error.rawMessage);
+}
 
 /** A document as libxml2 reads it, in its canonical form (C14N); throws with libxml2's words when it is not XML. */
 export async function canonicalForm(text: string): Promise<string> {
@@ -20,6 +48,25 @@ export async function canonicalForm(text: string): Promise<string> {
   });
   if (!result.valid) throw new Error(`libxml2 cannot read the document: ${result.rawOutput}`);
   return result.normalized;
+}
+
+/**
+ * Documents as libxml2 reads them, in one run of it: their canonical forms. libxml2 writes them one after the other,
+ * so they are told apart by their root's end tag — C14N writes it last, and never elsewhere while no element inside
+ * has the root's name (a value's `<` is always `&lt;` in C14N). Throws when a document is not XML.
+ */
+export async function canonicalForms(texts: readonly string[], roots: readonly string[]): Promise<string[]> {
+  if (texts.length === 0) return [];
+  const result = await validateXML({
+    xml: texts.map((text, n) => ({ fileName: `document-${n}.xml`, contents: text })),
+    normalization: 'c14n',
+    ...MEMORY,
+  });
+  if (!result.valid) throw new Error(`libxml2 cannot read the documents: ${result.rawOutput}`);
+  const ends = new RegExp(`(?<=</(?:${roots.join('|')})>)`);
+  const forms = result.normalized.replace(/\n$/, '').split(ends);
+  if (forms.length !== texts.length) throw new Error(`${texts.length} documents, ${forms.length} read`);
+  return forms;
 }
 
 /**
@@ -126,3 +173,52 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
+/** A sitemap's files as its outputs make them, and the closes and renames among the outputs. */
+export interface SitemapFiles {
+  /** Each file served at the end, by name (a renamed one under its new name). */
+  readonly files: Map<string, string>;
+  readonly closes: { readonly file: string; readonly urls: number; readonly bytes: number }[];
+  readonly renames: { readonly from: string; readonly to: string }[];
+}
+
+/**
+ * Plays a sitemap's outputs as a builder would — each file's text appended as it comes, a rename moving a closed
+ * file — and holds them to the protocol on the way: files never interleave (a file's text runs from its first chunk
+ * to its close, and is never opened again), a close's bytes are its text's, a rename moves a closed file to a free
+ * name.
+ */
+export function playSitemap(outputs: readonly SitemapOutput[]): SitemapFiles {
+  const files = new Map<string, string>();
+  const closed = new Set<string>();
+  const closes: SitemapFiles['closes'][number][] = [];
+  const renames: SitemapFiles['renames'][number][] = [];
+  let open: string | undefined;
+  for (const output of outputs) {
+    if (output.kind === 'text') {
+      if (open !== output.file) {
+        if (open !== undefined) throw new Error(`${output.file} written while ${open} is open`);
+        if (files.has(output.file)) throw new Error(`${output.file} written twice`);
+        open = output.file;
+        files.set(output.file, '');
+      }
+      files.set(output.file, `${files.get(output.file)}${output.text}`);
+    } else if (output.kind === 'close') {
+      if (open !== output.file) throw new Error(`${output.file} closed while ${open} is open`);
+      const bytes = Buffer.byteLength(files.get(output.file) ?? '', 'utf8');
+      if (bytes !== output.bytes)
+        throw new Error(`${output.file} is ${bytes} bytes, closed as ${output.bytes}`);
+      closed.add(output.file);
+      closes.push({ file: output.file, urls: output.urls, bytes: output.bytes });
+      open = undefined;
+    } else {
+      if (!closed.has(output.from) || files.has(output.to))
+        throw new Error(`${output.from} renamed to ${output.to} before it was closed, or over another file`);
+      files.set(output.to, files.get(output.from) ?? '');
+      files.delete(output.from);
+      closed.delete(output.from);
+      renames.push({ from: output.from, to: output.to });
+    }
+  }
+  if (open !== undefined) throw new Error(`${open} never closed`);
+  return { files, closes, renames };
+}
