@@ -68,6 +68,7 @@ const ASPECTS: Readonly<Record<string, string>> = {
   recovery: 'resumed after a process died holding work',
   'duplicate-entries': 'an index holding two entries of one item',
   'large-page': 'the largest page the limits allow',
+  memory: 'the heap measured while a long stream is written, held to a bound drawn from what was written',
   'expiry-at-start': 'what a start does with what expired while stopped',
   settle: 'where the settle window ends what is read',
   ordering: 'the order of what is answered',

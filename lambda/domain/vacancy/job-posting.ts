@@ -67,9 +67,10 @@ export function textToHtml(text: string): string {
 
 /**
  * The description: the text, then Requirements and Responsibilities, each section left out when empty — and, when
- * all three are empty, the title, since a JobPosting without a description is not one (Google requires it).
+ * all three are empty, the title, since a JobPosting without a description is not one (Google requires it). The
+ * feeds (`domain/feeds/`) carry the same HTML.
  */
-function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string {
+export function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string {
   const headings = SECTION_HEADINGS[locale];
   const parts = [vacancy.description.trim() === '' ? '' : `<p>${textToHtml(vacancy.description)}</p>`];
   for (const section of ['requirements', 'responsibilities'] as const) {

@@ -1,0 +1,152 @@
+/**
+ * The `indeed` feed (docs/design.md#feeds-as-xml): the XML job feed Indeed reads, and Jooble, Careerjet, Adzuna and
+ * ZipRecruiter accept — a `<source>` with the publisher, then one `<job>` per listable vacancy, in the order given
+ * (§2's, newest first: the caller reads them so). Written as text, streamed: the head, each job, the end, each a
+ * string of its own, so a builder pipes them through gzip into an upload and never holds the feed.
+ *
+ * Every value is what the API serves: the title, URL and id as stored; the city and category the dictionary's
+ * labels in the feed's locale (as the vacancy object shows them); the description the HTML of the JobPosting's
+ * (`vacancy/job-posting.ts`); the deadline `YYYY-MM-DD`. Dates are RFC 1123 in GMT, as Indeed reads them. Each text
+ * value is CDATA sections (`xml-text.ts`: its rules for `]]>`, carriage returns and the characters XML does not
+ * allow). The words of `<experience>` and `<salary>` are English in either locale (`3+ years`, `1200 AZN per month`):
+ * the boards read them as data, in the forms their documentation gives.
+ */
+import type { Locale, SalaryPeriod, VacancyType } from '../schema/vacancy';
+import type { ListedVacancy, StoredVacancy } from '../schema/vacancy-item';
+import { localize } from '../vacancy/dictionary';
+import { descriptionHtml, type JobPostingSettings } from '../vacancy/job-posting';
+import { cdataSections, XML_DECLARATION } from './xml-text';
+
+/**
+ * A vacancy's pay terms, as the contract's wave 6 adds them: its currency (ISO 4217) and period. Not stored yet: absent,
+ * the deployment's `salaryCurrency` and `salaryPeriod` apply — as they will for a record imported without them.
+ */
+export interface VacancyPay {
+  readonly salary_currency?: string | undefined;
+  /** As stored and served, lower-case (`month`); the deployment's setting is upper-case (`MONTH`). */
+  readonly salary_period?: Lowercase<SalaryPeriod> | undefined;
+}
+
+/**
+ * What a job of the feed is made from: what the listing reads of a vacancy item, its experience range and its pay
+ * terms. An item of the vacancies table is one as it is (absent amounts and `experience_max` mean null).
+ */
+export type IndeedVacancy = ListedVacancy &
+  Pick<StoredVacancy, 'experience_min' | 'experience_max'> &
+  VacancyPay;
+
+/** The deployment's settings a feed states (docs/operating.md#settings): the JobPosting's, less its clock. */
+export type FeedSettings = Pick<JobPostingSettings, 'jobCountry' | 'salaryCurrency' | 'salaryPeriod'>;
+
+/** One feed as it is built: whose it is, where it is served, when, in which locale. */
+export interface IndeedFeedHead {
+  /** The company, as the vacancy's `company` shows it. */
+  readonly company: string;
+  /** The vendor's website, when the operator set it (`vendor put --website`): the feed's `<publisherurl>`. */
+  readonly website?: string | undefined;
+  /** The feed's own URL: the `<publisherurl>` of a vendor without a website. */
+  readonly feedUrl: string;
+  /** The build's time: `<lastBuildDate>`. */
+  readonly builtAt: Date;
+  /** The feed's `lang`: the labels' locale and the description's headings. */
+  readonly locale: Locale;
+}
+
+/** Each vacancy type's `<jobtype>`; Remote (3) has none, and a `<remotetype>` instead. */
+const JOB_TYPES: Readonly<Record<VacancyType, string | undefined>> = {
+  1: 'fulltime',
+  2: 'parttime',
+  3: undefined,
+  4: 'internship',
+};
+const REMOTE: VacancyType = 3;
+const REMOTE_TYPE = 'Fully remote';
+
+/** RFC 1123 in GMT (`Sun, 01 Mar 2026 05:30:00 GMT`): what `toUTCString` writes, for years 1970 on. */
+const rfc1123 = (instant: Date): string => instant.toUTCString();
+
+/** An element with one value as CDATA sections, on a line of its own at `indent`. */
+const line = (indent: string, name: string, value: string): string =>
+  `${indent}<${name}>${cdataSections(value)}</${name}>\n`;
+
+/** `<experience>`: `3+ years`, `2-5 years`, `1 year` — none when any experience will do (0, open-ended). */
+export function experienceWording(min: number, max: number | null): string | undefined {
+  if (max === null) return min === 0 ? undefined : `${min}+ years`;
+  if (min === max) return `${min} ${min === 1 ? 'year' : 'years'}`;
+  return `${min}-${max} years`;
+}
+
+/**
+ * `<salary>`, only when the amount is known: `1000-1500 AZN per month` for a range (both ends set, as an import
+ * requires), `1200 AZN per month` for a fixed salary; none for a negotiable one. The currency and period are the
+ * vacancy's, else the deployment's.
+ */
+export function salaryWording(vacancy: IndeedVacancy, settings: FeedSettings): string | undefined {
+  const { salary_min: min, salary_max: max, salary } = vacancy;
+  const amount =
+    vacancy.salary_type === 'range' && min != null && max != null
+      ? `${min}-${max}`
+      : vacancy.salary_type === 'fixed' && salary != null
+        ? String(salary)
+        : undefined;
+  if (amount === undefined) return undefined;
+  const currency = vacancy.salary_currency ?? settings.salaryCurrency;
+  const period = (vacancy.salary_period ?? settings.salaryPeriod).toLowerCase();
+  return `${amount} ${currency} per ${period}`;
+}
+
+/** The feed's opening: the declaration, `<source>`, the publisher, its URL and the build's time. */
+export function indeedFeedStart(head: IndeedFeedHead): string {
+  return (
+    `${XML_DECLARATION}\n<source>\n` +
+    line('  ', 'publisher', head.company) +
+    line('  ', 'publisherurl', head.website || head.feedUrl) +
+    line('  ', 'lastBuildDate', rfc1123(head.builtAt))
+  );
+}
+
+/** One `<job>`: each element §15 lists, in its order; those without a value for this vacancy left out. */
+export function indeedJob(vacancy: IndeedVacancy, head: IndeedFeedHead, settings: FeedSettings): string {
+  const { locale } = head;
+  const indent = '    ';
+  const optional = (name: string, value: string | undefined) =>
+    value === undefined ? '' : line(indent, name, value);
+  return (
+    '  <job>\n' +
+    line(indent, 'title', vacancy.title) +
+    line(indent, 'date', rfc1123(new Date(vacancy.created_at))) +
+    line(indent, 'referencenumber', String(vacancy.id)) +
+    line(indent, 'requisitionid', String(vacancy.id)) +
+    line(indent, 'url', vacancy.url) +
+    line(indent, 'company', head.company) +
+    line(indent, 'city', localize('city', vacancy.city, locale)) +
+    `${indent}<state/>\n` +
+    line(indent, 'country', settings.jobCountry) +
+    `${indent}<postalcode/>\n` +
+    line(indent, 'description', descriptionHtml(vacancy, locale)) +
+    line(indent, 'expirationdate', vacancy.deadline) +
+    line(indent, 'category', localize('category', vacancy.category, locale)) +
+    optional('jobtype', JOB_TYPES[vacancy.type]) +
+    optional('remotetype', vacancy.type === REMOTE ? REMOTE_TYPE : undefined) +
+    optional('experience', experienceWording(vacancy.experience_min, vacancy.experience_max ?? null)) +
+    optional('salary', salaryWording(vacancy, settings)) +
+    '  </job>\n'
+  );
+}
+
+/** The feed's closing. */
+export const INDEED_FEED_END = '</source>\n';
+
+/**
+ * The whole feed as chunks of text — the opening, one chunk a job, the closing — pulled one at a time: what it holds
+ * at once is one job, whatever the number of vacancies. `vacancies` in §2's order (newest first).
+ */
+export async function* indeedFeed(
+  head: IndeedFeedHead,
+  settings: FeedSettings,
+  vacancies: AsyncIterable<IndeedVacancy> | Iterable<IndeedVacancy>,
+): AsyncGenerator<string, void, undefined> {
+  yield indeedFeedStart(head);
+  for await (const vacancy of vacancies) yield indeedJob(vacancy, head, settings);
+  yield INDEED_FEED_END;
+}
