@@ -92,7 +92,12 @@ describe("a feed's walk of a vendor's listable vacancies", () => {
             },
             vendorId,
             CLOCK.today(new Date()),
-            { add: (read) => ((readUnits += read.readUnits), (calls += read.calls)) },
+            {
+              add: (read) => {
+                readUnits += read.readUnits;
+                calls += read.calls;
+              },
+            },
           )) {
             expect(page.length).toBeLessThanOrEqual(pageSize);
             fed.push(...page);
