@@ -24,7 +24,10 @@ describe("a vendor's places under faults", () => {
   let tables: TestTables;
   let places: VendorPlaces;
   let counter = 0;
-  const newId = () => `thing-${(counter += 1)}`;
+  const newId = () => {
+    counter += 1;
+    return `thing-${counter}`;
+  };
 
   const write = (vendorId: string) => async (thingId: string) => {
     await tables.documentClient.send(
