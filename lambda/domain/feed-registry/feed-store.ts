@@ -107,7 +107,12 @@ export class FeedStore {
     });
     return items
       .map(feedOf)
-      .sort((a, b) => a.vendorId.localeCompare(b.vendorId) || a.createdAt - b.createdAt);
+      .sort(
+        (a, b) =>
+          a.vendorId.localeCompare(b.vendorId) ||
+          a.createdAt - b.createdAt ||
+          a.feedId.localeCompare(b.feedId),
+      );
   }
 
   /**
