@@ -15,7 +15,7 @@ import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import { FeedStore } from '../../lambda/domain/feed-registry/feed-store';
 import type { Locale } from '../../lambda/domain/schema/vacancy';
 import { UserError } from './errors';
-import { getVendorRecord } from './vendors';
+import { placeRefused, requireVendor } from './vendors';
 
 /** A feed as `feed list` shows it: its URL rather than its token, times in ISO 8601. */
 export interface FeedView {
@@ -53,17 +53,10 @@ export async function addFeed(
   format: FeedFormat,
   lang: Locale,
 ): Promise<Feed> {
-  if (!(await getVendorRecord(client, tableName, vendorId)))
-    throw new UserError(
-      `vendor "${vendorId}" does not exist (create it with "vendor put ${vendorId} --company …").`,
-    );
+  await requireVendor(client, tableName, vendorId);
   const placed = await new FeedStore(client, tableName).add(vendorId, format, lang);
   if ('added' in placed) return placed.added;
-  throw new UserError(
-    placed.refused === 'full'
-      ? `vendor "${vendorId}" has ${MAX_FEEDS_PER_VENDOR} feeds, the most it may have; remove one first.`
-      : `vendor "${vendorId}"'s feeds are changing too fast; try again.`,
-  );
+  throw placeRefused(vendorId, placed.refused, MAX_FEEDS_PER_VENDOR, 'feeds');
 }
 
 /** Feeds of a vendor (one Query), or of every vendor. */

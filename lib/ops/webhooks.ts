@@ -6,7 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { settledBefore } from '../../lambda/domain/change-feed/settle';
 import { changeKey } from '../../lambda/domain/schema/change-index';
 import { VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
@@ -24,6 +24,7 @@ import {
 import { SECRET_PREFIX } from '../../lambda/functions/webhooks/signature';
 import { queryAll } from '../../lambda/platform/dynamodb/query-all';
 import { UserError } from './errors';
+import { placeRefused } from './vendors';
 
 /** A new secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks allows 24 to 64). */
 export function newWebhookSecret(): string {
@@ -123,10 +124,10 @@ export async function addEndpoint(
   const placed = await endpointPlaces(client, tableName).add(
     vendorId,
     () => `ep_${randomBytes(9).toString('base64url')}`,
-    async (endpointId) => {
+    (endpointId): WebhookEndpoint => {
       // Read after DynamoDB has answered: the service's time.
       const at = now();
-      const endpoint: WebhookEndpoint = {
+      return {
         endpointId,
         vendorId,
         url,
@@ -138,26 +139,11 @@ export async function addEndpoint(
         position: changeKey(settledBefore(at), 0),
         createdAt: at,
       };
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { ...webhookItemKey(endpoint.endpointId), kind: ITEM_KIND.webhook, ...endpoint },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return endpoint;
-    },
-    async (endpointId) => {
-      await client.send(new DeleteCommand({ TableName: tableName, Key: webhookItemKey(endpointId) }));
     },
     now,
   );
   if ('added' in placed) return placed.added;
-  throw new UserError(
-    placed.refused === 'full'
-      ? `vendor "${vendorId}" has ${MAX_ENDPOINTS_PER_VENDOR} webhook endpoints, the most it may have; remove one first.`
-      : `vendor "${vendorId}"'s webhook endpoints are changing too fast; try again.`,
-  );
+  throw placeRefused(vendorId, placed.refused, MAX_ENDPOINTS_PER_VENDOR, 'webhook endpoints');
 }
 
 /** An update of an existing endpoint; `UserError` when there is none. Returns the endpoint as it now is. */
@@ -224,10 +210,5 @@ export async function removeEndpoint(
   tableName: string,
   endpointId: string,
 ): Promise<WebhookEndpoint | undefined> {
-  const { Attributes } = await client.send(
-    new DeleteCommand({ TableName: tableName, Key: webhookItemKey(endpointId), ReturnValues: 'ALL_OLD' }),
-  );
-  const removed = Attributes as WebhookEndpoint | undefined;
-  if (removed) await endpointPlaces(client, tableName).free(removed.vendorId, endpointId);
-  return removed;
+  return (await endpointPlaces(client, tableName).remove(endpointId)) as WebhookEndpoint | undefined;
 }

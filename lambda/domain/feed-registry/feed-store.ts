@@ -4,13 +4,7 @@
  * `MAX_FEEDS_PER_VENDOR` a vendor, however many adds race: a place is taken first (`domain/store/vendor-places.ts`,
  * `feed-places#<vendor>`), as for webhook endpoints.
  */
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../platform/aws/failure';
 import { queryAll } from '../../platform/dynamodb/query-all';
 import { VENDOR_INDEXES } from '../schema/tables';
@@ -62,20 +56,7 @@ export class FeedStore {
     return this.places.add(
       vendorId,
       newFeedId,
-      async (feedId) => {
-        const feed: Feed = { feedId, vendorId, format, lang, token: newFeedToken(), createdAt: now() };
-        await this.client.send(
-          new PutCommand({
-            TableName: this.vendorsTable,
-            Item: { ...feedItemKey(feedId), kind: ITEM_KIND.feed, ...feed },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return feed;
-      },
-      async (feedId) => {
-        await this.client.send(new DeleteCommand({ TableName: this.vendorsTable, Key: feedItemKey(feedId) }));
-      },
+      (feedId): Feed => ({ feedId, vendorId, format, lang, token: newFeedToken(), createdAt: now() }),
       now,
     );
   }
@@ -143,13 +124,8 @@ export class FeedStore {
    * answers 404, which removing again completes — never files served for a feed that is gone.
    */
   async remove(feedId: string): Promise<Feed | undefined> {
-    const { Attributes } = await this.client.send(
-      new DeleteCommand({ TableName: this.vendorsTable, Key: feedItemKey(feedId), ReturnValues: 'ALL_OLD' }),
-    );
-    if (!Attributes) return undefined;
-    const removed = feedOf(Attributes);
-    await this.places.free(removed.vendorId, feedId);
-    return removed;
+    const removed = await this.places.remove(feedId);
+    return removed && feedOf(removed);
   }
 }
 

@@ -8,7 +8,14 @@
  * was freed under it (it paused longer than that) deletes what it wrote and takes a place again. The first add of a
  * vendor writes the item with the things it already has (made before places were kept).
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../platform/aws/failure';
 import { queryAll } from '../../platform/dynamodb/query-all';
 import { VENDOR_INDEXES } from '../schema/tables';
@@ -75,21 +82,12 @@ export class VendorPlaces {
    */
   async take(vendorId: string, id: string, now: () => number): Promise<boolean> {
     for (let round = 0; round < 3; round += 1) {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: this.key(vendorId),
-            UpdateExpression: 'SET places.#id = :at',
-            ConditionExpression: 'attribute_exists(places) AND size(places) < :max',
-            ExpressionAttributeNames: { '#id': id },
-            ExpressionAttributeValues: { ':at': now(), ':max': this.kind.max },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
-      }
+      const taken = await this.updatePlace(vendorId, id, {
+        UpdateExpression: 'SET places.#id = :at',
+        ConditionExpression: 'attribute_exists(places) AND size(places) < :max',
+        ExpressionAttributeValues: { ':at': now(), ':max': this.kind.max },
+      });
+      if (taken) return true;
       const places = await this.read(vendorId);
       if (places === undefined) {
         await this.client
@@ -129,41 +127,73 @@ export class VendorPlaces {
 
   /** Frees a thing's place; `at`, when given, only if it is still the place taken then. */
   async free(vendorId: string, id: string, at?: number): Promise<void> {
+    await this.updatePlace(vendorId, id, {
+      UpdateExpression: 'REMOVE places.#id',
+      ConditionExpression: at === undefined ? 'attribute_exists(places.#id)' : 'places.#id = :at',
+      ...(at !== undefined && { ExpressionAttributeValues: { ':at': at } }),
+    });
+  }
+
+  /** A conditional update of the place `#id` of a vendor's item; false when its condition failed. */
+  private async updatePlace(
+    vendorId: string,
+    id: string,
+    update: Pick<
+      UpdateCommandInput,
+      'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'
+    >,
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(vendorId),
-          UpdateExpression: 'REMOVE places.#id',
-          ConditionExpression: at === undefined ? 'attribute_exists(places.#id)' : 'places.#id = :at',
           ExpressionAttributeNames: { '#id': id },
-          ...(at !== undefined && { ExpressionAttributeValues: { ':at': at } }),
+          ...update,
         }),
       );
+      return true;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
+      return false;
     }
   }
 
   /**
-   * Adds a thing in a place: a new id (`newId`), its place taken (`take`), the thing written (`write`) — and, should
-   * its place have been freed as abandoned while this add was slow, deleted again (`undo`) and another place taken.
-   * `now` is the service's clock (the places' times, and an abandoned place's age, are DynamoDB's).
+   * Adds a thing in a place: a new id (`newId`), its place taken (`take`), the thing made (`make`, at the service's
+   * time: `now`) and written as its item, kind and all — and, should its place have been freed as abandoned while
+   * this add was slow, deleted again and another place taken. `now` is the service's clock (the places' times, and an
+   * abandoned place's age, are DynamoDB's).
    */
-  async add<T>(
+  async add<T extends object>(
     vendorId: string,
     newId: () => string,
-    write: (id: string) => Promise<T>,
-    undo: (id: string) => Promise<void>,
+    make: (id: string) => T,
     now: () => number,
   ): Promise<Placed<T>> {
     for (let tries = 0; tries < PLACE_TRIES; tries += 1) {
       const id = newId();
       if (!(await this.take(vendorId, id, now))) return { refused: 'full' };
-      const added = await write(id);
-      if ((await this.read(vendorId))?.[id] !== undefined) return { added };
-      await undo(id);
+      const thing = make(id);
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...this.kind.itemKey(id), kind: this.kind.kind, ...thing },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      if ((await this.read(vendorId))?.[id] !== undefined) return { added: thing };
+      await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: this.kind.itemKey(id) }));
     }
     return { refused: 'busy' };
+  }
+
+  /** Deletes a thing's item, then frees its place; the item as it was, or undefined when there was none. */
+  async remove(id: string): Promise<Record<string, unknown> | undefined> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: this.kind.itemKey(id), ReturnValues: 'ALL_OLD' }),
+    );
+    if (Attributes) await this.free(String(Attributes.vendorId), id);
+    return Attributes;
   }
 }

@@ -147,37 +147,20 @@ describe('vacancy-admin feed', () => {
 
   describe('on tables no local server has recorded its feeds in', () => {
     let bare: TestTables;
+    const bareAdmin = (args: string[]) => runAdmin([...cliTarget(bare.endpoint, bare.names), ...args]);
     beforeAll(async () => {
       bare = await createTestTables();
     });
     afterAll(async () => bare?.drop());
 
     it('says so in one line, and adds nothing', async () => {
-      const run = await runAdmin([...cliTarget(bare.endpoint, bare.names), 'feed', 'list']);
+      const run = await bareAdmin(['feed', 'list']);
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
         `error: no local server has recorded where it serves feeds in these tables (local DynamoDB at ${bare.endpoint}): start npm start on them, or restart it.\n`,
       );
-      await runAdmin([
-        ...cliTarget(bare.endpoint, bare.names),
-        'vendor',
-        'put',
-        'lonely',
-        '--company',
-        'Lonely',
-      ]);
-      expect(
-        (
-          await runAdmin([
-            ...cliTarget(bare.endpoint, bare.names),
-            'feed',
-            'add',
-            'lonely',
-            '--format',
-            'indeed',
-          ])
-        ).code,
-      ).toBe(1);
+      await bareAdmin(['vendor', 'put', 'lonely', '--company', 'Lonely']);
+      expect((await bareAdmin(['feed', 'add', 'lonely', '--format', 'indeed'])).code).toBe(1);
       expect(await new FeedStore(bare.documentClient, bare.names.vendors).ofVendor('lonely')).toEqual([]);
     });
   });
