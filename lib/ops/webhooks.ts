@@ -91,7 +91,7 @@ const SHOWN_URL_LENGTH = 200;
 const shownUrl = (url: string) =>
   url.length > SHOWN_URL_LENGTH ? `${url.slice(0, SHOWN_URL_LENGTH)}…` : url;
 
-/** A vendor's places for endpoints (`webhook-places#<vendor>`): at most `MAX_ENDPOINTS_PER_VENDOR`, however many `add`s race. */
+/** A vendor's places for endpoints (`webhook-places#<vendor>`): `MAX_ENDPOINTS_PER_VENDOR`, whatever the timing. */
 const ENDPOINT_PLACES: PlacedKind = {
   places: 'webhook-places',
   kind: ITEM_KIND.webhook,
@@ -105,10 +105,10 @@ const endpointPlaces = (client: DynamoDBDocumentClient, tableName: string) =>
 
 /**
  * Adds an endpoint for a vendor: its URL checked (one line when refused), a place taken among the vendor's
- * `MAX_ENDPOINTS_PER_VENDOR` (atomically: `lambda/domain/store/vendor-places.ts`), a new secret, and its position the moment it was added by the
- * service's clock — DynamoDB's, as bounded from its answers (`lambda/domain/store/clock.ts`), whatever the operator's
- * clock says (`localNow`, which tests skew). The first event has the changes after it, and those of the few seconds
- * before.
+ * `MAX_ENDPOINTS_PER_VENDOR` (atomically: `lambda/domain/store/vendor-places.ts`), a new secret, and its position the
+ * moment it was added by the service's clock — DynamoDB's, as bounded from its answers
+ * (`lambda/domain/store/clock.ts`), whatever the operator's clock says (`localNow`, which tests skew). The first event
+ * has the changes after it, and those of the few seconds before.
  */
 export async function addEndpoint(
   client: DynamoDBDocumentClient,

@@ -1,6 +1,7 @@
 /**
  * `vacancy-admin feed add|list|remove` (docs/operating.md#feeds): the commands over the operator's feeds
- * (`../feeds.ts`), each printing a feed's URL under the target's feed base — or one line saying the deployment has none.
+ * (`../feeds.ts`), each printing a feed's URL under the target's feed base — or one line saying the deployment has
+ * none.
  */
 import type { Command } from 'commander';
 import {
