@@ -24,7 +24,8 @@ const USAGE = `Usage: npm start -- [options]
   --seed <file>         seed file to load (default: the demo seed, when the tables are new)
   --rate-limits         throttle each vendor by its rate tier and all by the stage, as API Gateway's usage
                         plans do (tiers and limits from cdk.json; off by default, so scripts run at full speed)
-  --data-dir <dir>      keep the embedded engine's data in this folder across restarts (default: in memory)
+  --data-dir <dir>      keep the embedded engine's data (and the feeds' files, in <dir>/feeds/) in this folder
+                        across restarts (default: in memory, the feeds' files in a temporary folder)
   --log-format <f>      text (default): a short line per request — method, path, status, time, read units,
                         request id — with the functions' warnings and errors; json: the same line as JSON and the
                         functions' own structured lines, as Lambda prints them

@@ -1,7 +1,7 @@
 /**
  * What a deployment tells the tools, part one: the names of the stack's CloudFormation outputs — the stack writes
- * them, the ops CLI finds the tables, the service time zone and the usage plans of the rate tiers through them
- * (`--stack`). Part two, the local server's own record, is `local-deployment.ts`.
+ * them, the ops CLI finds the tables, the service time zone, the usage plans of the rate tiers and the feeds' base
+ * URL through them (`--stack`). Part two, the local server's own record, is `local-deployment.ts`.
  */
 export const STACK_OUTPUTS = {
   apiUrl: 'ApiUrl',
@@ -19,6 +19,11 @@ export const STACK_OUTPUTS = {
   inboxBucket: 'InboxBucket',
   webhookFunction: 'WebhookFunctionArn',
   summaryGuards: 'SummaryGuardSchedules',
+  /**
+   * The base of the feeds' URLs (`<base>/feeds/<token>/<file>`, docs/operating.md#feeds), without a trailing slash:
+   * where the deployment serves them, or its custom domain for them. A stack without it serves no feeds.
+   */
+  feedBaseUrl: 'FeedBaseUrl',
 } as const;
 
 /**

@@ -65,8 +65,9 @@ export interface GatewayOptions {
   /** The usage plans' and the stage's throttling; none when absent (`npm start` without `--rate-limits`). */
   readonly rateLimiter?: RateLimiter;
   /**
-   * Pages of the local server that are not the API's (the reference at `/docs`): a handler that answers a request
-   * and returns true, or leaves it to the gateway.
+   * Pages of the local server that are not the API's (the reference at `/docs`, the career page, the feeds under
+   * `/feeds/`, before any key or rate limit): a handler that answers a request and returns true, or leaves it to the
+   * gateway.
    */
   readonly localPages?: (request: IncomingMessage, response: ServerResponse, requestId: string) => boolean;
   /** Whether the server is stopping: a request that arrives then is refused (503), not started. */

@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import type { TableNames } from '../../lambda/domain/schema/tables';
 import type { DeliveryAttempt } from '../../lambda/functions/webhooks/dispatcher';
 import type { Resolver } from '../../lambda/functions/webhooks/public-address';
@@ -11,6 +15,7 @@ import { createDocumentClient } from '../../lambda/platform/dynamodb/document-cl
 import { zoneClock } from '../../lambda/platform/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
+import { folderFeedFiles } from '../feed-folder';
 import { functionEnvironment } from '../function-environment';
 import { storeApiKey } from '../ops/api-keys';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
@@ -18,6 +23,7 @@ import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import type { IndexRepair } from './engine-repair';
 import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
+import { feedPages } from './feed-serving';
 import { tapFunctionOutput } from './function-output';
 import {
   answerRefusedRequests,
@@ -47,7 +53,10 @@ export interface LocalApiOptions {
   readonly dynamodbPort?: number;
   /** An engine that already runs (DynamoDB Local, another dynalite): used instead of the embedded one. */
   readonly dynamodbEndpoint?: string;
-  /** Folder that keeps the embedded engine's data across restarts; in memory when absent. */
+  /**
+   * Folder that keeps the embedded engine's data across restarts, and the feeds' files (in its `feeds/`); in memory
+   * (and a temporary folder) when absent.
+   */
   readonly dataDir?: string;
   /**
    * Seed file to load. Absent: the demo seed, loaded only when the tables are new (so data kept in
@@ -126,6 +135,11 @@ export interface LocalApi {
   /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes). */
   readonly webhooks: Pick<WebhookRunner, 'requests' | 'consumed'>;
   /**
+   * The feeds' files it serves at `/feeds/<token>/<file>`, and their folder: `<dataDir>/feeds/`, or a temporary one
+   * (removed at stop) when the data is kept in memory or by an engine that was given.
+   */
+  readonly feeds: { readonly folder: string; readonly files: FeedFiles };
+  /**
    * Stops: no new request is started (one that arrives is refused, 503), those in flight are answered, then the
    * server and the engine close.
    */
@@ -177,6 +191,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   });
   let expiry: ExpiryRunner | undefined;
   let inbox: InboxFolder | undefined;
+  let temporaryFeedFolder: string | undefined;
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   const stop = async () => {
@@ -212,6 +227,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     untap();
     client.destroy();
     await engine?.stop();
+    if (temporaryFeedFolder) await rm(temporaryFeedFolder, { recursive: true, force: true });
   };
   try {
     const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames);
@@ -226,7 +242,15 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
     });
     const documentClient = createDocumentClient(client);
-    await recordLocalDeployment(documentClient, tables.vendors, settings);
+    const feedFolder = options.dataDir
+      ? join(options.dataDir, 'feeds')
+      : await mkdtemp(join(tmpdir(), 'vacancy-feeds-'));
+    if (!options.dataDir) temporaryFeedFolder = feedFolder;
+    const feedFiles = folderFeedFiles(feedFolder);
+    await recordLocalDeployment(documentClient, tables.vendors, {
+      ...settings,
+      feeds: { base: url, folder: feedFolder },
+    });
 
     let seed: LocalApi['seed'];
     const seedFile = options.seedFile ?? (fresh ? DEMO_SEED_FILE : undefined);
@@ -337,12 +361,20 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       );
     const reference = referencePages({ apiUrl: url, ...(demoKey && { demoKey }) });
     const careerPage = careerPages({ apiUrl: url, key: pageKey });
+    // No key and no rate tier: a job board fetches a feed by its URL alone.
+    const feeds = feedPages(feedFiles, (error) =>
+      console.error(
+        `A feed's file could not be served (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      ),
+    );
     server.on(
       'request',
       createLocalGateway(handlers, {
         domainName: `127.0.0.1:${port}`,
         localPages: (request, response, requestId) =>
-          reference(request, response, requestId) || careerPage(request, response, requestId),
+          feeds(request, response) ||
+          reference(request, response, requestId) ||
+          careerPage(request, response, requestId),
         stopping: () => stopping,
         timeoutsMs: {
           authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
@@ -373,6 +405,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         requests: () => webhooks?.requests() ?? 0,
         consumed: () => webhooks?.consumed() ?? { readUnits: 0, writeUnits: 0 },
       },
+      feeds: { folder: feedFolder, files: feedFiles },
       stop,
     };
   } catch (error) {

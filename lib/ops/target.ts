@@ -4,7 +4,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import type { TableNames } from '../../lambda/domain/schema/tables';
+import type { Locale } from '../../lambda/domain/schema/vacancy';
 import { httpUrl } from '../../lambda/domain/settings/checks';
 import { DYNAMODB_ENDPOINT_VARIABLE } from '../../lambda/domain/settings/environment';
 import type { SummaryGuardTimer } from '../../lambda/domain/store/summary-guard';
@@ -14,8 +16,9 @@ import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import { type ZoneClock, zoneClock } from '../../lambda/platform/time/zone-clock';
 import { localTableNames } from '../create-tables';
-import { readLocalDeployment } from '../deployment/local-deployment';
+import { type LocalDeployment, readLocalDeployment } from '../deployment/local-deployment';
 import { type RateTiersOutput, STACK_OUTPUTS, type SummaryGuardsOutput } from '../deployment/stack-outputs';
+import { folderFeedFiles } from '../feed-folder';
 import { settingsOfCdkJson } from '../settings';
 import { canonicalTimeZone } from '../time-zone';
 import { UsageError, UserError } from './errors';
@@ -33,6 +36,15 @@ export interface TargetOptions {
   /** The service time zone of the target, when the target itself cannot tell. */
   readonly timeZone?: string | undefined;
 }
+
+/**
+ * Where a deployment's feeds are (docs/operating.md#feeds): the base of their URLs, and their files where the CLI can
+ * delete a removed feed's (the local server's folder; on AWS, with the stack that keeps them) — or, when it has none,
+ * why, in words for the one-line error.
+ */
+export type FeedHosting =
+  | { readonly base: string; readonly files?: FeedFiles }
+  | { readonly missing: string };
 
 /** The resolved target: clients, table names, the service time zone, and a description for messages. */
 export interface Target {
@@ -54,6 +66,9 @@ export interface Target {
   readonly wakeWebhooks?: (vendorId: string) => Promise<void>;
   /** The deployed API's base URL, from the stack's outputs (`--stack`); unknown for any other target. */
   readonly apiUrl?: string;
+  /** The deployment's default language (`defaultLocale`): a feed's unless `feed add --lang` says. */
+  readonly defaultLocale: Locale;
+  readonly feeds: FeedHosting;
 
   /**
    * The timer of the guards of the summary leases its writers take (docs/design.md#a-kill-timeline): on a deployed
@@ -72,6 +87,8 @@ export interface StackDescription {
   readonly rateTiers?: RateTiersOutput;
   /** The base URL clients use (output `ApiUrl`: the custom domain when there is one), without a trailing slash. */
   readonly apiUrl?: string;
+  /** The base of its feeds' URLs (output `FeedBaseUrl`), without a trailing slash; absent on a stack without feeds. */
+  readonly feedBase?: string;
 
   /** Where the summaries' guards go (absent on stacks from before them). */
   readonly summaryGuards?: SummaryGuardsOutput;
@@ -176,11 +193,13 @@ export async function describeStack(
   const rateTiers = outputs.get(STACK_OUTPUTS.rateTiers);
   const webhookFunction = outputs.get(STACK_OUTPUTS.webhookFunction);
   const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl)?.replace(/\/+$/, '');
+  const feedBase = outputs.get(STACK_OUTPUTS.feedBaseUrl)?.replace(/\/+$/, '');
 
   const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
     tables: { vacancies, vendors },
     ...(apiUrl && { apiUrl }),
+    ...(feedBase && { feedBase }),
     ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
@@ -275,6 +294,8 @@ export async function resolveTarget(
     }
     const local = recorded ?? settingsOfCdkJson();
     return {
+      defaultLocale: local.defaultLocale ?? settingsOfCdkJson().defaultLocale,
+      feeds: localFeeds(recorded, endpoint),
       client,
       documentClient,
       tables,
@@ -297,6 +318,7 @@ export async function resolveTarget(
   let deployedTiers: RateTiersOutput | undefined;
   let webhookFunction: string | undefined;
   let apiUrl: string | undefined;
+  let feedBase: string | undefined;
 
   let summaryGuards: SummaryGuardsOutput | undefined;
   if (options.stack) {
@@ -314,7 +336,7 @@ export async function resolveTarget(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl, summaryGuards } = stack);
+    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl, feedBase, summaryGuards } = stack);
     timeZone = stack.timeZone ?? given;
   } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -341,6 +363,14 @@ export async function resolveTarget(
     local: false,
     description: options.stack ? `stack ${options.stack} in ${region.name}` : `AWS, ${region.name}`,
     rateTiers: tiers,
+    defaultLocale: settingsOfCdkJson().defaultLocale,
+    feeds: feedBase
+      ? { base: feedBase }
+      : {
+          missing: options.stack
+            ? `stack ${options.stack} has no ${STACK_OUTPUTS.feedBaseUrl} output: it serves no feeds (deploy a version that does)`
+            : `feed URLs need the deployment's feed base: give --stack <name>, whose ${STACK_OUTPUTS.feedBaseUrl} output names it`,
+        },
     ...(apiUrl && { apiUrl }),
     ...(apiGateway &&
       deployedTiers && {
@@ -376,6 +406,15 @@ export async function resolveTarget(
       scheduler?.destroy();
     },
   };
+}
+
+/** The local server's feeds, as it recorded them, or why the CLI cannot know them. */
+function localFeeds(recorded: LocalDeployment | undefined, endpoint: string): FeedHosting {
+  if (!recorded?.feeds)
+    return {
+      missing: `no local server has recorded where it serves feeds in these tables (local DynamoDB at ${endpoint}): start npm start on them, or restart it`,
+    };
+  return { base: recorded.feeds.base, files: folderFeedFiles(recorded.feeds.folder) };
 }
 
 /** Whether a stack exists (and has not been deleted) in the region of a CloudFormation client. */

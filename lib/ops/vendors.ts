@@ -13,6 +13,7 @@ import { DEFAULT_RATE_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { SummaryStore } from '../../lambda/domain/store/summary-store';
 import { isConditionFailed } from '../../lambda/platform/aws/failure';
 import { queryAll } from '../../lambda/platform/dynamodb/query-all';
+import { UserError } from './errors';
 
 /** A vendor as the ops CLI sees it: with what it keeps about the vendor's API Gateway key. */
 export type VendorRecord = Vendor & VendorUsageKeyRecord;
@@ -131,6 +132,31 @@ export async function getVendorRecord(
   );
   return Item ? toVendorRecord(Item) : undefined;
 }
+
+/** A vendor that must exist for what a command makes of it (a key, an endpoint, a feed): one line when it does not. */
+export async function requireVendor(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  vendorId: string,
+): Promise<VendorRecord> {
+  const vendor = await getVendorRecord(client, tableName, vendorId);
+  if (!vendor)
+    throw new UserError(
+      `vendor "${vendorId}" does not exist (create it with "vendor put ${vendorId} --company …").`,
+    );
+  return vendor;
+}
+
+/**
+ * Why an add of something a vendor may have only `max` of was refused (`lambda/domain/store/vendor-places.ts`), in
+ * one line: the vendor has them all, or its adds and removes race too fast to get a place.
+ */
+export const placeRefused = (vendorId: string, refused: 'full' | 'busy', max: number, things: string) =>
+  new UserError(
+    refused === 'full'
+      ? `vendor "${vendorId}" has ${max} ${things}, the most it may have; remove one first.`
+      : `vendor "${vendorId}"'s ${things} are changing too fast; try again.`,
+  );
 
 /**
  * Records a vendor's tier and usage key (and the keys it retired), for an existing vendor; false when there is

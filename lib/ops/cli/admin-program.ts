@@ -3,6 +3,7 @@
  * docs/operating.md's command table can be held to the commands there are.
  */
 import type { Command } from 'commander';
+import { addFeedCommands } from './feed-commands';
 import { addKeyCommands } from './key-commands';
 import { createProgram } from './program';
 import { addSmokeCommand } from './smoke-command';
@@ -19,6 +20,7 @@ const COMMAND_GROUPS: readonly ((program: Command) => void)[] = [
   addVacancyCommands,
   addTableCommands,
   addWebhookCommands,
+  addFeedCommands,
   addUsageKeyCommands,
   addSmokeCommand,
 ];

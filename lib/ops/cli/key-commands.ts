@@ -2,16 +2,8 @@ import type { Command } from 'commander';
 import { KEY_ORIGIN_RULE, MAX_KEY_ORIGINS, normalizeKeyOrigin } from '../../../lambda/domain/schema/vendors';
 import { API_KEY_PREFIXES, issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { UserError } from '../errors';
-import type { Target } from '../target';
-import { getVendorRecord } from '../vendors';
+import { requireVendor } from '../vendors';
 import { action, parse } from './program';
-
-async function requireVendor(target: Target, id: string) {
-  const vendor = await getVendorRecord(target.documentClient, target.tables.vendors, id);
-  if (!vendor)
-    throw new UserError(`vendor "${id}" does not exist (create it with "vendor put ${id} --company …").`);
-  return vendor;
-}
 
 /**
  * The origins of `key issue --publishable --origin …`, checked and as stored — a default port dropped
@@ -62,7 +54,7 @@ export function addKeyCommands(program: Command): void {
     .action(
       action(async (target, options, id: string) => {
         const origins = publishableOrigins(options.publishable === true, options.origin);
-        await requireVendor(target, id);
+        await requireVendor(target.documentClient, target.tables.vendors, id);
         const label = options.label ?? 'default';
         const issued = await issueApiKey(target.documentClient, target.tables.vendors, id, label, origins);
         if (!issued) throw new UserError(`vendor "${id}" does not exist.`);
@@ -93,7 +85,7 @@ export function addKeyCommands(program: Command): void {
     .argument('<vendorId>', 'vendor id', parse.vendorId)
     .action(
       action(async (target, _options, id: string) => {
-        await requireVendor(target, id);
+        await requireVendor(target.documentClient, target.tables.vendors, id);
         const keys = await listApiKeys(target.documentClient, target.tables.vendors, id);
         const lines = keys.map(
           (k) =>

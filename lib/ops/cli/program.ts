@@ -35,6 +35,9 @@ export interface Options extends TargetOptions {
   readonly maxClose?: number;
   /** `webhook add --url`. */
   readonly url?: string;
+  /** `feed add --format --lang`, checked by their parsers. */
+  readonly format?: string;
+  readonly lang?: string;
 }
 
 /** What a command prints: the data (for `--json`) and the lines for people. */

@@ -10,7 +10,7 @@ import { newEventId, testEventBody } from '../../../lambda/functions/webhooks/ev
 import { signedHeaders } from '../../../lambda/functions/webhooks/signature';
 import { UserError } from '../errors';
 import type { Target } from '../target';
-import { getVendorRecord } from '../vendors';
+import { requireVendor } from '../vendors';
 import {
   addEndpoint,
   disableEndpoint,
@@ -66,10 +66,7 @@ export function addWebhookCommands(program: Command): void {
     )
     .action(
       action(async (target, options, vendorId: string) => {
-        if (!(await getVendorRecord(target.documentClient, target.tables.vendors, vendorId)))
-          throw new UserError(
-            `vendor "${vendorId}" does not exist (create it with "vendor put ${vendorId} --company …").`,
-          );
+        await requireVendor(target.documentClient, target.tables.vendors, vendorId);
         const endpoint = await addEndpoint(
           target.documentClient,
           target.tables.vendors,

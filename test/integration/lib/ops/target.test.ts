@@ -158,6 +158,37 @@ describe('ops CLI targets', () => {
     agreeing.close();
   });
 
+  it("finds a stack's feed base in its FeedBaseUrl output, and says in words when it has none", async () => {
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'WithFeeds' })
+      .resolves(
+        stack('WithFeeds', [
+          ...OUTPUTS,
+          { OutputKey: 'FeedBaseUrl', OutputValue: 'https://feeds.example.az/' },
+        ]),
+      );
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' })
+      .resolves(stack('VendorVacancyApi', OUTPUTS));
+    const withFeeds = await resolveTarget({ stack: 'WithFeeds', region: 'eu-central-1' }, {});
+    // Its files are kept by the stack, which the CLI does not reach yet: only the base.
+    expect(withFeeds.feeds).toEqual({ base: 'https://feeds.example.az' });
+    expect(withFeeds.defaultLocale).toBe(settingsOfCdkJson().defaultLocale);
+    withFeeds.close();
+    const without = await resolveTarget({ stack: 'VendorVacancyApi', region: 'eu-central-1' }, {});
+    expect(without.feeds).toEqual({
+      missing:
+        'stack VendorVacancyApi has no FeedBaseUrl output: it serves no feeds (deploy a version that does)',
+    });
+    without.close();
+    const explicit = await resolveTarget(
+      { vacanciesTable: 'a', vendorsTable: 'b', region: 'eu-central-1' },
+      {},
+    );
+    expect(explicit.feeds).toEqual({ missing: expect.stringContaining('give --stack <name>') });
+    explicit.close();
+  });
+
   it("uses a local endpoint with the local table names and the local server's settings, unless told otherwise", async () => {
     const tables = await createTestTables();
     try {
@@ -184,7 +215,23 @@ describe('ops CLI targets', () => {
       const after = await resolveTarget(local, {});
       expect(after.clock?.zone).toBe('America/New_York');
       expect(after.rateTiers).toEqual({ names: ['basic'], defaultTier: 'basic' });
+      // A server from before feeds recorded neither its language nor its feeds.
+      expect(after.defaultLocale).toBe(settingsOfCdkJson().defaultLocale);
+      expect(after.feeds).toEqual({
+        missing: expect.stringContaining('start npm start on them, or restart it'),
+      });
       after.close();
+      await recordLocalDeployment(tables.documentClient, tables.names.vendors, {
+        serviceTimeZone: 'America/New_York',
+        rateTiers: { basic: { rate: 1, burst: 2 } },
+        defaultRateTier: 'basic',
+        defaultLocale: 'en',
+        feeds: { base: 'http://127.0.0.1:3999', folder: '/tmp/feeds-of-a-server' },
+      });
+      const withFeeds = await resolveTarget(local, {});
+      expect(withFeeds.defaultLocale).toBe('en');
+      expect(withFeeds.feeds).toEqual({ base: 'http://127.0.0.1:3999', files: expect.any(Object) });
+      withFeeds.close();
       const other = await resolveTarget({ ...local, timeZone: 'UTC' }, {});
       expect(other.clock?.zone).toBe('UTC');
       other.close();

@@ -44,6 +44,8 @@ describe('vacancy-admin smoke --stack', () => {
       local: false,
       description: 'stack Api in eu-central-1',
       rateTiers: { names: Object.keys(PLANS), defaultTier: 'standard' },
+      defaultLocale: 'az',
+      feeds: { missing: 'no feeds here' },
       usageKeys: {
         apiGateway: apiGatewayClient,
         pacer: new ControlPlanePacer({ now: () => 0, sleep: async () => {} }),

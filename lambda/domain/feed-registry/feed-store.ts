@@ -1,0 +1,136 @@
+/**
+ * The feeds' persistence (docs/design.md#feeds): every read and write of a feed item — the operator's add and remove
+ * (`lib/ops/feeds.ts`), a vendor's feeds in one Query, a feed by id, and what a build records. At most
+ * `MAX_FEEDS_PER_VENDOR` a vendor, however many adds race: a place is taken first (`domain/store/vendor-places.ts`,
+ * `feed-places#<vendor>`), as for webhook endpoints.
+ */
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailed } from '../../platform/aws/failure';
+import { queryAll } from '../../platform/dynamodb/query-all';
+import { VENDOR_INDEXES } from '../schema/tables';
+import type { Locale } from '../schema/vacancy';
+import { ITEM_KIND } from '../schema/vendors';
+import { serverClock } from '../store/clock';
+import { type Placed, type PlacedKind, VendorPlaces } from '../store/vendor-places';
+import {
+  type Feed,
+  type FeedFormat,
+  feedItemKey,
+  MAX_FEEDS_PER_VENDOR,
+  newFeedId,
+  newFeedToken,
+} from './feed';
+
+/** A vendor's places for feeds. */
+const FEED_PLACES: PlacedKind = {
+  places: 'feed-places',
+  kind: ITEM_KIND.feed,
+  idAttribute: 'feedId',
+  itemKey: feedItemKey,
+  max: MAX_FEEDS_PER_VENDOR,
+};
+
+/** The feed items of one vendors table. */
+export class FeedStore {
+  private readonly places: VendorPlaces;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly vendorsTable: string,
+  ) {
+    this.places = new VendorPlaces(client, vendorsTable, FEED_PLACES);
+  }
+
+  /**
+   * Adds a feed of a vendor, with a new id and token, made at the service's time (DynamoDB's, as bounded from its
+   * answers: `localNow` is this machine's clock, which tests skew); refused when the vendor has its
+   * `MAX_FEEDS_PER_VENDOR`. Whether the vendor exists is the caller's to know.
+   */
+  async add(
+    vendorId: string,
+    format: FeedFormat,
+    lang: Locale,
+    localNow: () => number = Date.now,
+  ): Promise<Placed<Feed>> {
+    const now = serverClock(this.client, localNow);
+    return this.places.add(
+      vendorId,
+      newFeedId,
+      (feedId): Feed => ({ feedId, vendorId, format, lang, token: newFeedToken(), createdAt: now() }),
+      now,
+    );
+  }
+
+  /** One feed, read strongly; undefined when there is none. */
+  async get(feedId: string): Promise<Feed | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.vendorsTable, Key: feedItemKey(feedId), ConsistentRead: true }),
+    );
+    return Item ? feedOf(Item) : undefined;
+  }
+
+  /** A vendor's feeds, oldest first: one Query of the `by-kind` index (a vendor has at most five). */
+  async ofVendor(vendorId: string): Promise<Feed[]> {
+    return this.query({ ':kind': ITEM_KIND.feed, ':vendorId': vendorId });
+  }
+
+  /** Every vendor's feeds, by vendor, oldest first. */
+  async all(): Promise<Feed[]> {
+    return this.query({ ':kind': ITEM_KIND.feed });
+  }
+
+  private async query(values: Record<string, string>): Promise<Feed[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.vendorsTable,
+      IndexName: VENDOR_INDEXES.byKind,
+      KeyConditionExpression: `kind = :kind${values[':vendorId'] ? ' AND vendorId = :vendorId' : ''}`,
+      ExpressionAttributeValues: values,
+    });
+    return items
+      .map(feedOf)
+      .sort(
+        (a, b) =>
+          a.vendorId.localeCompare(b.vendorId) ||
+          a.createdAt - b.createdAt ||
+          a.feedId.localeCompare(b.feedId),
+      );
+  }
+
+  /**
+   * Records a build of a feed: when it ran (ms) and how many vacancies it holds; false when the feed is gone (removed
+   * while it was built: the builder then deletes what it wrote). A build older than the one recorded changes nothing.
+   */
+  async recordBuild(feedId: string, builtAt: number, vacancies: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: feedItemKey(feedId),
+          UpdateExpression: 'SET builtAt = :at, vacancies = :count',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(builtAt) OR builtAt <= :at)',
+          ExpressionAttributeValues: { ':at': builtAt, ':count': vacancies },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      return (await this.get(feedId)) !== undefined;
+    }
+  }
+
+  /**
+   * Removes a feed's item and frees its place; the feed as it was, or undefined when there was none. Its files are
+   * the caller's to delete first (`FeedFiles.remove`): a remove killed between the two then leaves a feed whose URL
+   * answers 404, which removing again completes — never files served for a feed that is gone.
+   */
+  async remove(feedId: string): Promise<Feed | undefined> {
+    const removed = await this.places.remove(feedId);
+    return removed && feedOf(removed);
+  }
+}
+
+/** A feed item as the record (its key and kind left out). */
+function feedOf(item: Record<string, unknown>): Feed {
+  const { pk: _pk, kind: _kind, ...feed } = item;
+  return feed as unknown as Feed;
+}

@@ -1,0 +1,77 @@
+/**
+ * A feed's files in a folder (docs/design.md#feeds): the `FeedFiles` of `npm start` — its server serves them, and
+ * the ops CLI against its engine deletes a removed feed's — as S3 will keep them on AWS. A file is
+ * `<folder>/<token>/<name>.gz`, its modification time the build's; a put writes beside it and renames over it, so a
+ * reader finds the old file or the new one, whole. Tokens and names are checked against the record's patterns
+ * before any path is made of them: no path can leave the folder.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { FEED_FILE, FEED_TOKEN } from '../lambda/domain/feed-registry/feed';
+import type { FeedFiles, OpenFeedFile, StoredFeedFile } from '../lambda/domain/feed-registry/feed-files';
+
+const isToken = (token: string) => FEED_TOKEN.test(token);
+const isFile = (file: string) => FEED_FILE.test(file);
+
+/**
+ * A stored file's entity tag: its build's time and its size — what changes whenever a build writes it again, read
+ * from the file itself, as a web server's is. Weak: one tag names the gzipped bytes and the plain ones.
+ */
+const etagOf = (builtAt: number, size: number) => `W/"${builtAt.toString(36)}-${size.toString(36)}"`;
+
+const described = (builtAt: number, size: number): StoredFeedFile => ({
+  etag: etagOf(builtAt, size),
+  builtAt,
+  size,
+});
+
+/** The feed files kept in `folder` (made when the first is put). */
+export function folderFeedFiles(folder: string): FeedFiles {
+  const path = (token: string, file: string) => join(folder, token, `${file}.gz`);
+  return {
+    async put(token, file, gzipped, builtAt) {
+      if (!isToken(token) || !isFile(file)) throw new Error(`not a feed's file: ${token}/${file}`);
+      await mkdir(join(folder, token), { recursive: true });
+      // A name no reader asks for (a dot first, then the random part): a put killed midway leaves nothing served.
+      const partial = join(folder, token, `.${file}.${randomBytes(6).toString('hex')}.partial`);
+      try {
+        const handle = await open(partial, 'wx');
+        await pipeline(gzipped, handle.createWriteStream());
+        // Whole milliseconds, as the time is given: the modification time is the build's.
+        await utimes(partial, builtAt / 1000, builtAt / 1000);
+        const { size } = await stat(partial);
+        await rename(partial, path(token, file));
+        return described(builtAt, size);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+    },
+
+    async get(token, file): Promise<OpenFeedFile | undefined> {
+      if (!isToken(token) || !isFile(file)) return undefined;
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(path(token, file), 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      try {
+        // Described and read through one handle: a put renaming a new file in meanwhile changes neither.
+        const { mtimeMs, size } = await handle.stat();
+        return { ...described(Math.round(mtimeMs), size), gzipped: handle.createReadStream() };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async remove(token) {
+      if (!isToken(token)) throw new Error(`not a feed's token: ${token}`);
+      await rm(join(folder, token), { recursive: true, force: true });
+    },
+  };
+}
