@@ -6,7 +6,7 @@
  * before any path is made of them: no path can leave the folder.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FEED_FILE, FEED_TOKEN } from '../lambda/domain/feed-registry/feed';
@@ -72,6 +72,18 @@ export function folderFeedFiles(folder: string): FeedFiles {
     async remove(token) {
       if (!isToken(token)) throw new Error(`not a feed's token: ${token}`);
       await rm(join(folder, token), { recursive: true, force: true });
+    },
+
+    async keepOnly(token, files) {
+      if (!isToken(token)) throw new Error(`not a feed's token: ${token}`);
+      const kept = new Set(files.map((file) => `${file}.gz`));
+      const names = await readdir(join(folder, token)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      // Files only (a put's partial starts with a dot, and is its own to clean).
+      const stale = names.filter((name) => name.endsWith('.gz') && !name.startsWith('.') && !kept.has(name));
+      await Promise.all(stale.map((name) => rm(join(folder, token, name), { force: true })));
     },
   };
 }

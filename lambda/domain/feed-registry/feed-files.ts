@@ -37,4 +37,6 @@ export interface FeedFiles {
   get(token: string, file: string): Promise<OpenFeedFile | undefined>;
   /** Deletes every file of a feed; nothing when it has none. */
   remove(token: string): Promise<void>;
+  /** Deletes a feed's files other than these: what an earlier build wrote and this one did not (a sitemap's parts). */
+  keepOnly(token: string, files: readonly string[]): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { underDeadline } from '../../platform/dynamodb/deadline';
 import { attributeValues, type ReadClient } from '../../platform/dynamodb/read-client';
 import { ITEM } from '../schema/tables';
 import { VACANCY_FIELDS } from '../schema/vacancy';
-import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
+import type { ListedVacancy, StoredItem, StoredVacancy } from '../schema/vacancy-item';
 
 /**
  * An item as the one-vacancy route reads it: the vacancy object's fields, the vendor, the status and when it last
@@ -21,8 +21,12 @@ import type { ListedVacancy, StoredItem } from '../schema/vacancy-item';
 export type ShownItem = Partial<ListedVacancy> &
   Pick<StoredItem, 'id' | 'status' | typeof ITEM.vendor | typeof ITEM.updatedAt>;
 
-/** An item as a feed reads it: a listed vacancy and when it last changed (a sitemap's `lastmod`). */
-export type FedItem = ListedVacancy & Pick<StoredItem, typeof ITEM.updatedAt>;
+/**
+ * An item as a feed reads it: a listed vacancy, its experience range (Indeed's `<experience>`) and when it last
+ * changed (a sitemap's `lastmod`).
+ */
+export type FedItem = ListedVacancy &
+  Pick<StoredVacancy, 'experience_min' | 'experience_max' | typeof ITEM.updatedAt>;
 
 /** An item as a sync reads it: the vacancy object's fields, the vendor, the status and when it changed. */
 export type SyncedItem = Partial<ListedVacancy> &
@@ -41,7 +45,7 @@ export const ITEM_VIEWS = {
   /** The one-vacancy route's: that, its status and when it changed (the 410 of a closed one says when). */
   shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
   /** A feed's: a listing's, and when it changed. */
-  fed: projection([...VACANCY_FIELDS, ITEM.vendor, ITEM.updatedAt]),
+  fed: projection([...VACANCY_FIELDS, 'experience_min', 'experience_max', ITEM.vendor, ITEM.updatedAt]),
   /** A sync's: the one-vacancy route's. */
   synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
 } as const;
