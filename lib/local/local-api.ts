@@ -23,6 +23,7 @@ import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
 import type { IndexRepair } from './engine-repair';
 import { type ExpiryRunner, startExpiryRunner } from './expiry-runner';
+import { type FeedRunner, startFeedRunner } from './feed-runner';
 import { feedPages } from './feed-serving';
 import { tapFunctionOutput } from './function-output';
 import {
@@ -167,16 +168,18 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const settings = options.settings ?? settingsOfCdkJson();
   let webhooks: WebhookRunner | undefined;
   let guards: SummaryGuardRunner | undefined;
+  let feedBuilds: FeedRunner | undefined;
   const engine: EmbeddedDynamoDB | undefined = options.dynamodbEndpoint
     ? undefined
     : await startEmbeddedDynamoDB({
         port: options.dynamodbPort ?? 0,
         ...(options.dataDir && { dataDir: options.dataDir }),
-        // The engine sees every write, as Streams would on AWS: it wakes the webhook dispatch, and has the summaries'
-        // guards armed for the leases writers take.
+        // The engine sees every write, as Streams would on AWS: it wakes the webhook dispatch and the feeds' builds,
+        // and has the summaries' guards armed for the leases writers take.
         onWrite: (write) => {
           webhooks?.onWrite(write);
           guards?.onWrite(write);
+          feedBuilds?.onWrite(write);
         },
       });
   const endpoint = options.dynamodbEndpoint ?? (engine as EmbeddedDynamoDB).endpoint;
@@ -201,6 +204,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     stopping = true;
     const expiryStopped = expiry?.stop();
     const webhooksStopped = webhooks?.stop();
+    const feedBuildsStopped = feedBuilds?.stop();
     const guardsStopped = guards?.stop();
     const inboxStopped = inbox?.stop();
     let timer: NodeJS.Timeout | undefined;
@@ -217,6 +221,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     clearTimeout(timer);
     await expiryStopped;
     await webhooksStopped;
+    await feedBuildsStopped;
     await guardsStopped;
     await inboxStopped;
     const closed = server.listening
@@ -315,6 +320,24 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       }),
       ...(options.webhookResolver && { resolve: options.webhookResolver }),
     });
+
+    // The feeds' builds: every feed now (a temporary folder starts empty), then each vendor's after its changes.
+    feedBuilds = startFeedRunner({
+      endpoint,
+      tables,
+      files: feedFiles,
+      feedBase: url,
+      settings: {
+        clock: zoneClock(settings.serviceTimeZone),
+        jobCountry: settings.jobCountry,
+        salaryCurrency: settings.salaryCurrency,
+        salaryPeriod: settings.salaryPeriod,
+      },
+      poll: engine === undefined,
+      onError: (error) =>
+        console.error(`A feed's build failed (${awsFailure(error)}); it is built again at the next change.`),
+    });
+    await feedBuilds.started;
 
     if (options.inboxDir) {
       inbox = await watchInboxFolder({

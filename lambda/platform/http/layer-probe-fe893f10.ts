@@ -1,4 +1,0 @@
-import { SERVICE_NAME } from '../../platform/defaults';
-import type { ReadCost } from '../dynamodb/capacity';
-export { SERVICE_NAME };
-export type { ReadCost };
