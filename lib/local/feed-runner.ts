@@ -20,6 +20,7 @@ import { createDocumentClient } from '../../lambda/platform/dynamodb/document-cl
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { getVendorRecord } from '../ops/vendors';
 import type { EngineWrite } from './embedded-dynamodb';
+import { WEBHOOK_USER_AGENT } from './webhook-runner';
 
 /** The user agent of the builds' own requests: their writes (a build recorded) wake nothing. */
 export const FEED_USER_AGENT = 'vva-feed-build';
@@ -140,7 +141,8 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
 
   return {
     onWrite(write) {
-      if (write.userAgent.includes(FEED_USER_AGENT)) return;
+      // Not the builds' own writes, nor the webhook dispatch's (its leases and positions change no feed).
+      if (write.userAgent.includes(FEED_USER_AGENT) || write.userAgent.includes(WEBHOOK_USER_AGENT)) return;
       if (
         write.tables.some((table) => table === options.tables.vacancies || table === options.tables.vendors)
       ) {
