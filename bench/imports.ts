@@ -11,10 +11,10 @@ import { importVacancies } from '../lambda/domain/import/import';
 import { ITEM } from '../lambda/domain/schema/tables';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { putVendor } from '../lib/ops/vendors';
-import { vacancyRecords } from './dataset';
+import { storedItems, vacancyRecords } from '../testkit/dataset';
+import { loadItems } from '../testkit/loader';
 import { indexEntries, itemSize, putWriteUnits } from './item-size';
-import { loadItems } from './loader';
-import { CLOCK, storedItems } from './reads';
+import { CLOCK } from './reads';
 import { percentile, round } from './stats';
 
 export interface ImportResult {

@@ -24,9 +24,9 @@ import { lambdaContext } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
 import { putVendor } from '../lib/ops/vendors';
 import { DEFAULT_SETTINGS } from '../lib/settings';
+import { vacancyRecords } from '../testkit/dataset';
 import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
 import { startTestS3 } from '../testkit/s3-server';
-import { vacancyRecords } from './dataset';
 import { CLOCK, metered } from './reads';
 import { percentile, round } from './stats';
 

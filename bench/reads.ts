@@ -8,10 +8,8 @@ import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamod
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
-import { validateVacancyRecord } from '../lambda/domain/import/record';
 import { authorizerContext } from '../lambda/domain/keys/context';
 import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
-import { expiredIfPast, toVacancyItem } from '../lambda/domain/schema/vacancy-item';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
 import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
@@ -30,10 +28,10 @@ import { lambdaContext } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
 import { putVendor } from '../lib/ops/vendors';
 import { DEFAULT_SETTINGS } from '../lib/settings';
+import { dataSetItems, vacancyRecords } from '../testkit/dataset';
+import { loadItems } from '../testkit/loader';
 import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
-import { vacancyRecords } from './dataset';
 import { indexEntries, itemSize } from './item-size';
-import { loadItems } from './loader';
 import { createNaiveRepository } from './naive-repository';
 import { percentile, round } from './stats';
 
@@ -45,7 +43,6 @@ const WARMUP = 3;
 /** The zone the data set's times are read in (they carry offsets, so any zone gives the same instants). */
 export const CLOCK = zoneClock('Asia/Baku');
 /** When the data set's vacancies last changed (ms): a fixed instant, so that entry sizes do not vary by run. */
-const CHANGED_AT = Date.UTC(2026, 10, 1);
 
 interface Side {
   rcu: number;
@@ -173,27 +170,6 @@ export function metered(repository: VacancyRepository) {
       return taken;
     },
   };
-}
-
-/**
- * Import records as the service stores them: validated as an import would, and `expired` when active past their
- * deadline (what the import, or else the expiry job, records).
- */
-export function storedItems(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  const today = CLOCK.today(new Date());
-  return records.map((input) => {
-    const validated = validateVacancyRecord(input, CLOCK);
-    if (!validated.ok) throw new Error(validated.reasons.join('; '));
-    return toVacancyItem(expiredIfPast(validated.vacancy, today), CHANGED_AT) as unknown as Record<
-      string,
-      unknown
-    >;
-  });
-}
-
-/** The table items of a vendor's data set. */
-export function dataSetItems(vendorId: string, firstId: number, active: number) {
-  return storedItems(vacancyRecords(vendorId, firstId, active, active));
 }
 
 /** Sizes of the entries of some items in each index (of those in it), by index name. */

@@ -2,8 +2,11 @@
  * Realistic vacancy records for the benchmark: about 2.5 KB each as stored, deterministic (a seeded
  * generator), a mix of types, categories, cities, salary types and experience ranges, created over a year.
  */
+import { validateVacancyRecord } from '../lambda/domain/import/record';
+import { expiredIfPast, toVacancyItem } from '../lambda/domain/schema/vacancy-item';
 import { DICTIONARY } from '../lambda/domain/vacancy/dictionary';
-import { seededRandom } from '../testkit/seeded-random';
+import { zoneClock } from '../lambda/platform/time/zone-clock';
+import { seededRandom } from './seeded-random';
 
 const WORDS =
   'komanda layihə müştəri məhsul inkişaf təcrübə bilik bacarıq məsuliyyət hesabat planlaşdırma analiz ' +
@@ -71,4 +74,29 @@ export function vacancyRecords(
       created_at: created.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     };
   });
+}
+
+/** When the data sets' items last changed (ms). */
+const CHANGED_AT = Date.UTC(2026, 10, 1);
+const BAKU = zoneClock('Asia/Baku');
+
+/**
+ * Import records as the service stores them: validated as an import would, and `expired` when active past their
+ * deadline (what the import, or else the expiry job, records).
+ */
+export function storedItems(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const today = BAKU.today(new Date());
+  return records.map((input) => {
+    const validated = validateVacancyRecord(input, BAKU);
+    if (!validated.ok) throw new Error(validated.reasons.join('; '));
+    return toVacancyItem(expiredIfPast(validated.vacancy, today), CHANGED_AT) as unknown as Record<
+      string,
+      unknown
+    >;
+  });
+}
+
+/** The table items of a vendor's data set. */
+export function dataSetItems(vendorId: string, firstId: number, active: number) {
+  return storedItems(vacancyRecords(vendorId, firstId, active, active));
 }
