@@ -31,6 +31,7 @@ import { DEFAULT_SETTINGS } from '../lib/settings';
 import { dataSetItems, vacancyRecords } from '../testkit/dataset';
 import { loadItems } from '../testkit/loader';
 import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
+import { type FeedBuildResult, measureFeedBuild } from './feeds';
 import { indexEntries, itemSize } from './item-size';
 import { createNaiveRepository } from './naive-repository';
 import { percentile, round } from './stats';
@@ -191,6 +192,8 @@ export interface ReadOptions {
   readonly naiveUpTo: number;
   /** Whole walks by `next_page_url`: of which vendor, at which `per_page`. */
   readonly walks: readonly { readonly size: number; readonly perPage: number }[];
+  /** Feeds are built (next to a walk of the listing at per_page 100) for the vendors of these sizes. */
+  readonly feedSizes: readonly number[];
   /** Syncs are measured at this vendor's size: an empty one, and one of `syncChanges` changes. */
   readonly syncSize: number;
   readonly syncChanges: number;
@@ -213,6 +216,7 @@ export async function measureReads(
   vacancyReads: VacancyReadResult[];
   syncs: SyncResult[];
   searches: SearchResult[];
+  feedBuilds: FeedBuildResult[];
 }> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
@@ -245,6 +249,7 @@ export async function measureReads(
   const vacancyReads: VacancyReadResult[] = [];
   const syncs: SyncResult[] = [];
   const searches: SearchResult[] = [];
+  const feedBuilds: FeedBuildResult[] = [];
   let firstId = 1;
   for (const size of options.sizes) {
     const vendorId = `vendor-${size}`;
@@ -395,6 +400,13 @@ export async function measureReads(
       process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
     }
 
+    if (options.feedSizes.includes(size)) {
+      // The listing pulled whole at per_page 100, then the vendor's feeds built from one walk of their own.
+      const walk = await measureWalk(handlers.ours, ours, event, size, 100);
+      feedBuilds.push(await measureFeedBuild(client, documentClient, tables, vendorId, CLOCK, walk));
+      process.stderr.write(`  ${size} feed build: done\n`);
+    }
+
     if (size === options.syncSize) {
       // Some vacancies changed through the import (their title), after `since`; then syncs from `since` and from
       // a moment when nothing has changed since.
@@ -416,7 +428,7 @@ export async function measureReads(
       process.stderr.write(`  ${size} syncs: done\n`);
     }
   }
-  return { reads, entries, walks, polls, vacancyReads, syncs, searches };
+  return { reads, entries, walks, polls, vacancyReads, syncs, searches, feedBuilds };
 }
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */

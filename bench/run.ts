@@ -32,6 +32,7 @@ const READS: ReadOptions = QUICK
       ],
       syncSize: 1_000,
       syncChanges: 100,
+      feedSizes: [1_000],
     }
   : {
       sizes: [10, 100, 1_000, 10_000, 100_000],
@@ -44,6 +45,7 @@ const READS: ReadOptions = QUICK
       ],
       syncSize: 10_000,
       syncChanges: 100,
+      feedSizes: [1_000, 10_000, 100_000],
     };
 // Interleaved runs per bundle: on a shared machine the median of 40 still moved by ±4 %; 80 halves that.
 const INIT_RUNS = QUICK ? 20 : 80;
@@ -375,6 +377,33 @@ async function main() {
       walks.map((w) => [w.vacancies, w.per_page, w.pages, w.items, w.rcu, w.floor_rcu, `${w.ratio}×`]),
     ),
   );
+  console.log(
+    '\n## Feeds: a build of an indeed feed and a sitemap, next to a walk of the listing at per_page 100\n',
+  );
+  console.log(
+    table(
+      [
+        'active',
+        'build',
+        'read units',
+        'calls',
+        'walk read units',
+        'walk pages',
+        'indeed (gzip)',
+        'sitemap (gzip, files)',
+      ],
+      measured.feedBuilds.map((f) => [
+        f.vacancies,
+        `${f.build_ms} ms`,
+        f.rcu,
+        f.calls,
+        f.walk_rcu,
+        f.walk_pages,
+        `${round(f.indeed_gz_bytes / 1024, 1)} KB`,
+        `${round(f.sitemap_gz_bytes / 1024, 1)} KB, ${f.sitemap_files}`,
+      ]),
+    ),
+  );
   console.log('\n## Incremental syncs (per_page 100)\n');
   console.log(
     table(
@@ -507,6 +536,7 @@ async function main() {
     vacancy_reads: vacancyReads,
     syncs,
     searches: measured.searches,
+    feed_builds: measured.feedBuilds,
     import: imported,
     inbox,
     memory,
