@@ -30,9 +30,9 @@ export const FEED_OBJECTS_PREFIX = 'feeds/';
 export const FEED_OBJECT_HEADERS = {
   ContentType: 'application/xml; charset=utf-8',
   ContentEncoding: 'gzip',
-  // What a cache may serve without asking again: a change reaches a feed within 15 minutes, and a board that asks
-  // sooner is answered 304 by its ETag.
-  CacheControl: 'public, max-age=300',
+  // What CloudFront (and a board) may serve without asking again: a minute, so that a build is served soon after it
+  // is stored (a change reaches a feed within 15 minutes); asking again is answered 304 by the ETag.
+  CacheControl: 'public, max-age=60',
 } as const;
 
 /** The metadata key of a file's build time (ms): S3 serves it as `x-amz-meta-built-at`. */

@@ -45,7 +45,7 @@ describe('s3FeedFiles', () => {
     );
     expect(head.ContentType).toBe('application/xml; charset=utf-8');
     expect(head.ContentEncoding).toBe('gzip');
-    expect(head.CacheControl).toBe('public, max-age=300');
+    expect(head.CacheControl).toBe('public, max-age=60');
 
     const file = await files.get(token, 'indeed.xml');
     expect(file).toBeDefined();
