@@ -88,6 +88,17 @@ export const FUNCTION_LIMITS = {
     reserveMs: 25_000,
     dynamodb: { maxAttempts: 3, connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000 },
   },
+  // Woken by the vacancies table's stream (a few schedules made, in a second) and by a vendor's one-time schedule:
+  // one build of all its feeds, streamed — a call's worth of vacancies, each writer's chunk and a part being
+  // uploaded (8 MiB a file) held at once, whatever the vendor's size. 100,000 vacancies are some 1,000 BatchGetItems
+  // and a few hundred MB of XML gzipped on the way: minutes at most, so 5 of them; 1,024 MB for the CPU share that
+  // gzip and the writers use (Lambda's CPU grows with memory), not for what is held.
+  feeds: {
+    timeoutSeconds: 300,
+    memoryMb: 1_024,
+    reserveMs: 15_000,
+    dynamodb: { maxAttempts: 8, connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000 },
+  },
 } as const satisfies Record<string, FunctionLimits>;
 
 /**

@@ -24,6 +24,8 @@ export const STACK_OUTPUTS = {
    * where the deployment serves them, or its custom domain for them. A stack without it serves no feeds.
    */
   feedBaseUrl: 'FeedBaseUrl',
+  /** The bucket of the feeds' files: `feed remove` deletes a removed feed's files there. */
+  feedBucket: 'FeedBucket',
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
@@ -11,6 +12,7 @@ import { httpUrl } from '../../lambda/domain/settings/checks';
 import { DYNAMODB_ENDPOINT_VARIABLE } from '../../lambda/domain/settings/environment';
 import type { SummaryGuardTimer } from '../../lambda/domain/store/summary-guard';
 import { scheduledSummaryGuards } from '../../lambda/domain/store/summary-guard-schedules';
+import { s3FeedFiles } from '../../lambda/functions/feeds/s3-feed-files';
 import { awsFailure } from '../../lambda/platform/aws/failure';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
@@ -89,6 +91,8 @@ export interface StackDescription {
   readonly apiUrl?: string;
   /** The base of its feeds' URLs (output `FeedBaseUrl`), without a trailing slash; absent on a stack without feeds. */
   readonly feedBase?: string;
+  /** The bucket of its feeds' files (output `FeedBucket`): `feed remove` deletes a feed's there. */
+  readonly feedBucket?: string;
 
   /** Where the summaries' guards go (absent on stacks from before them). */
   readonly summaryGuards?: SummaryGuardsOutput;
@@ -194,12 +198,14 @@ export async function describeStack(
   const webhookFunction = outputs.get(STACK_OUTPUTS.webhookFunction);
   const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl)?.replace(/\/+$/, '');
   const feedBase = outputs.get(STACK_OUTPUTS.feedBaseUrl)?.replace(/\/+$/, '');
+  const feedBucket = outputs.get(STACK_OUTPUTS.feedBucket);
 
   const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
     tables: { vacancies, vendors },
     ...(apiUrl && { apiUrl }),
     ...(feedBase && { feedBase }),
+    ...(feedBucket && { feedBucket }),
     ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
@@ -319,6 +325,7 @@ export async function resolveTarget(
   let webhookFunction: string | undefined;
   let apiUrl: string | undefined;
   let feedBase: string | undefined;
+  let feedBucket: string | undefined;
 
   let summaryGuards: SummaryGuardsOutput | undefined;
   if (options.stack) {
@@ -336,7 +343,15 @@ export async function resolveTarget(
         `--time-zone ${given} contradicts the service time zone of stack ${options.stack}, ${stack.timeZone}.`,
       );
     }
-    ({ tables, rateTiers: deployedTiers, webhookFunction, apiUrl, feedBase, summaryGuards } = stack);
+    ({
+      tables,
+      rateTiers: deployedTiers,
+      webhookFunction,
+      apiUrl,
+      feedBase,
+      feedBucket,
+      summaryGuards,
+    } = stack);
     timeZone = stack.timeZone ?? given;
   } else {
     tables = { vacancies: options.vacanciesTable as string, vendors: options.vendorsTable as string };
@@ -355,6 +370,8 @@ export async function resolveTarget(
       ? new APIGatewayClient({ maxAttempts: 8, retryMode: 'adaptive', region: region.name })
       : undefined;
   const scheduler = summaryGuards ? new SchedulerClient({ region: region.name }) : undefined;
+  // The feeds' files, where the stack keeps them: a removed feed's are deleted there.
+  const s3 = feedBucket ? new S3Client({ region: region.name }) : undefined;
   return {
     client,
     documentClient,
@@ -365,7 +382,7 @@ export async function resolveTarget(
     rateTiers: tiers,
     defaultLocale: settingsOfCdkJson().defaultLocale,
     feeds: feedBase
-      ? { base: feedBase }
+      ? { base: feedBase, ...(s3 && feedBucket && { files: s3FeedFiles(s3, feedBucket) }) }
       : {
           missing: options.stack
             ? `stack ${options.stack} has no ${STACK_OUTPUTS.feedBaseUrl} output: it serves no feeds (deploy a version that does)`
@@ -404,6 +421,7 @@ export async function resolveTarget(
       client.destroy();
       apiGateway?.destroy();
       scheduler?.destroy();
+      s3?.destroy();
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   RemovalPolicy,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { feedItemKey } from '../../lambda/domain/feed-registry/feed';
 import { SUMMARY_KEY_PATTERN } from '../../lambda/domain/schema/summary';
 import {
   ACTIVE_INDEX,
@@ -35,7 +36,8 @@ const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url)
  * id, Query the expiry and active indexes, list vendors and keep their summaries — and nothing else of the vendors
  * table; and the inbox's import, which may do what the ops CLI's import does — read vendor items and summaries, read and
  * put vacancies by id, keep summaries, and Query the change index for a snapshot (its S3 permissions are the inbox's,
- * `inbox.ts`). Memory and timeouts are their own limits
+ * `inbox.ts`); and the feeds' builder, which may read what a listing reads, a vendor's item and feeds, and record a
+ * build on a feed (its S3 and Scheduler permissions are the feeds', `feeds.ts`). Memory and timeouts are their own limits
  * (`FUNCTION_LIMITS`), which the local server enforces too.
  */
 export class ServiceFunctions extends Construct {
@@ -44,6 +46,7 @@ export class ServiceFunctions extends Construct {
   public readonly expiry: ApiFunction;
   public readonly inbox: ApiFunction;
   public readonly webhooks: ApiFunction;
+  public readonly feeds: ApiFunction;
 
   constructor(scope: Construct, id: string, { settings, data }: ServiceFunctionsProps) {
     super(scope, id);
@@ -166,6 +169,43 @@ export class ServiceFunctions extends Construct {
           actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
           resources: [data.vendors.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
+        }),
+      ],
+    });
+
+    this.feeds = new ApiFunction(this, 'Feeds', {
+      ...common,
+      entry: entry('functions/feeds/handler.ts'),
+      description:
+        "Vendor Vacancy API: builds vendors' feeds for job boards and search engines when they change",
+      limits: FUNCTION_LIMITS.feeds,
+      environment: environmentOf('feeds'),
+      statements: [
+        // A vendor's listable vacancies, as the listing walks them: the active index, then the items by id.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vacancies, ACTIVE_INDEX.name)],
+        }),
+        new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+        // A vendor's feeds, by the vendors table's index of items by kind…
+        new iam.PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
+        }),
+        // …the vendor item and a feed read, and a build recorded on its feed: never a key, a summary or an endpoint.
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem'],
+          resources: [data.vendors.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': {
+              'dynamodb:LeadingKeys': [vendorItemKey('*').pk, feedItemKey('*').pk],
+            },
+          },
+        }),
+        new iam.PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [data.vendors.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [feedItemKey('*').pk] } },
         }),
       ],
     });

@@ -14,6 +14,7 @@ import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';
 import { DataTables } from './data-tables';
 import { ExpirySchedule } from './expiry-schedule';
+import { FeedHosting } from './feeds';
 import { ServiceFunctions } from './functions';
 import { Inbox } from './inbox';
 import { ServiceAlarms } from './monitoring/alarms';
@@ -68,6 +69,12 @@ export class VacancyApiStack extends Stack {
       function: functions.webhooks.function,
       vacancies: data.vacancies,
       scheduleGroupName: `${settings.stackName}-webhooks`,
+    });
+    const feeds = new FeedHosting(this, 'Feeds', {
+      function: functions.feeds.function,
+      vacancies: data.vacancies,
+      scheduleGroupName: `${settings.stackName}-feeds`,
+      removalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
     });
     // An event's sync_url: the links' base, or else the stage's own URL (known once the API is).
     if (!linksBaseUrl(settings))
@@ -149,6 +156,16 @@ export class VacancyApiStack extends Stack {
       STACK_OUTPUTS.inboxBucket,
       inbox.bucket.bucketName,
       'Put import files under incoming/ (snapshots under incoming/snapshots/<vendorId>/); reports under reports/',
+    );
+    output(
+      STACK_OUTPUTS.feedBaseUrl,
+      feeds.baseUrl,
+      "The base of the feeds' URLs (<base>/feeds/<token>/<file>): the ops CLI prints each feed's URL under it",
+    );
+    output(
+      STACK_OUTPUTS.feedBucket,
+      feeds.bucket.bucketName,
+      'The feeds\' files (feeds/<token>/<file>): the feeds function writes them, "feed remove" deletes a feed\'s',
     );
     output(
       STACK_OUTPUTS.webhookFunction,

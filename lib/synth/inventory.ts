@@ -30,6 +30,10 @@ const ROWS: readonly { what: string; count: (template: CfnTemplate) => number }[
     count: (t) => count(t, 'AWS::Lambda::EventSourceMapping'),
   },
   { what: 'S3 buckets', count: (t) => count(t, 'AWS::S3::Bucket') },
+  {
+    what: 'CloudFront distributions (the feeds)',
+    count: (t) => count(t, 'AWS::CloudFront::Distribution'),
+  },
   { what: 'SQS queues (dead letters)', count: (t) => count(t, 'AWS::SQS::Queue') },
   { what: 'REST APIs', count: (t) => count(t, 'AWS::ApiGateway::RestApi') },
   { what: 'usage plans (rate tiers)', count: (t) => count(t, 'AWS::ApiGateway::UsagePlan') },

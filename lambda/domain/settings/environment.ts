@@ -48,6 +48,10 @@ export const FUNCTION_ENVIRONMENTS = {
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
   inbox: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone', 'snapshotMaxClose'] },
   webhooks: { tables: ['vacancies', 'vendors'], settings: ['publicBaseUrl', 'webhookRetrySchedule'] },
+  feeds: {
+    tables: ['vacancies', 'vendors'],
+    settings: ['serviceTimeZone', 'jobCountry', 'salaryCurrency', 'salaryPeriod'],
+  },
 } as const satisfies Record<
   FunctionName,
   { readonly tables: readonly (keyof TableNames)[]; readonly settings: readonly FunctionSettingName[] }
@@ -119,4 +123,16 @@ export const SUMMARY_GUARD_VARIABLES = {
   group: 'SUMMARY_GUARD_GROUP',
   roleArn: 'SUMMARY_GUARD_ROLE_ARN',
   functionArn: 'SUMMARY_GUARD_FUNCTION_ARN',
+} as const;
+
+/**
+ * What the feeds function is told of where its feeds go (docs/design.md#feeds): the bucket of their files, the base
+ * of their URLs (the distribution's, or the custom domain for them), and the schedule group and role of the one-time
+ * schedules that coalesce a vendor's changes into one build. Wiring of the stack's, not settings.
+ */
+export const FEED_VARIABLES = {
+  bucket: 'FEED_BUCKET',
+  base: 'FEED_BASE_URL',
+  scheduleGroup: 'FEED_SCHEDULE_GROUP',
+  roleArn: 'FEED_SCHEDULER_ROLE_ARN',
 } as const;

@@ -52,7 +52,7 @@ export type FunctionMetric = keyof typeof FUNCTION_METRICS;
 /**
  * What each function emits, for the cost model (`lib/cost/fixed-costs.ts`: each is a custom metric, billed monthly,
  * unless the deployment disables the functions' metrics); a test runs the bundles and holds them to it. The inbox
- * emits none: its one log line per file says what it did.
+ * emits none: its one log line per file says what it did; nor do the webhooks and the feeds, one log line a run.
  */
 export const METRICS_EMITTED = {
   authorizer: ['keysRefused', 'coldStart'],
@@ -60,6 +60,7 @@ export const METRICS_EMITTED = {
   expiry: ['vacanciesExpired', 'summariesRecounted', 'expiryUnfinished', 'coldStart'],
   inbox: [],
   webhooks: [],
+  feeds: [],
 } as const satisfies Record<FunctionName, readonly FunctionMetric[]>;
 
 /** The dimension Powertools gives every metric: the service's name. */

@@ -3,6 +3,7 @@ import {
   CloudFormationServiceException,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
+import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { recordLocalDeployment } from '../../../../lib/deployment/local-deployment';
@@ -171,7 +172,7 @@ describe('ops CLI targets', () => {
       .on(DescribeStacksCommand, { StackName: 'VendorVacancyApi' })
       .resolves(stack('VendorVacancyApi', OUTPUTS));
     const withFeeds = await resolveTarget({ stack: 'WithFeeds', region: 'eu-central-1' }, {});
-    // Its files are kept by the stack, which the CLI does not reach yet: only the base.
+    // A stack from before the feeds' bucket was an output: only the base.
     expect(withFeeds.feeds).toEqual({ base: 'https://feeds.example.az' });
     expect(withFeeds.defaultLocale).toBe(settingsOfCdkJson().defaultLocale);
     withFeeds.close();
@@ -187,6 +188,37 @@ describe('ops CLI targets', () => {
     );
     expect(explicit.feeds).toEqual({ missing: expect.stringContaining('give --stack <name>') });
     explicit.close();
+  });
+
+  it("deletes a removed feed's files in the stack's FeedBucket, by the feed's prefix", async () => {
+    const s3 = mockClient(S3Client);
+    try {
+      cloudFormation
+        .on(DescribeStacksCommand, { StackName: 'WithBucket' })
+        .resolves(
+          stack('WithBucket', [
+            ...OUTPUTS,
+            { OutputKey: 'FeedBaseUrl', OutputValue: 'https://d1234.cloudfront.net' },
+            { OutputKey: 'FeedBucket', OutputValue: 'vva-feeds-bucket' },
+          ]),
+        );
+      const token = 'A'.repeat(32);
+      s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: `feeds/${token}/indeed.xml` }] });
+      s3.on(DeleteObjectCommand).resolves({});
+      const target = await resolveTarget({ stack: 'WithBucket', region: 'eu-central-1' }, {});
+      if (!('base' in target.feeds) || !target.feeds.files) throw new Error('no files of the feeds');
+      await target.feeds.files.remove(token);
+      target.close();
+      expect(s3.commandCalls(ListObjectsV2Command)[0]?.args[0].input).toMatchObject({
+        Bucket: 'vva-feeds-bucket',
+        Prefix: `feeds/${token}/`,
+      });
+      expect(s3.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input)).toEqual([
+        { Bucket: 'vva-feeds-bucket', Key: `feeds/${token}/indeed.xml` },
+      ]);
+    } finally {
+      s3.restore();
+    }
   });
 
   it("uses a local endpoint with the local table names and the local server's settings, unless told otherwise", async () => {

@@ -191,7 +191,14 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   });
 
   it('bundles every function, and none carries a credential provider but the environment’s', () => {
-    expect([...functions.keys()].sort()).toEqual(['Authorizer', 'Expiry', 'Inbox', 'Listing', 'Webhooks']);
+    expect([...functions.keys()].sort()).toEqual([
+      'Authorizer',
+      'Expiry',
+      'Feeds',
+      'Inbox',
+      'Listing',
+      'Webhooks',
+    ]);
     for (const fn of functions.values()) {
       const sources = bundledSources(fn);
       expect(

@@ -100,7 +100,7 @@ describe('the stack, with default settings', () => {
     });
 
     it('keeps every log group for 30 days', () => {
-      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 6);
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 7);
     });
 
     it('runs the expiry job at five past every hour of the service time zone, once, without retries', () => {
@@ -131,7 +131,7 @@ describe('the stack, with default settings', () => {
   describe('least privilege', () => {
     const all = statements(template);
 
-    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's, the inbox's and the webhooks' own", () => {
+    it("grants no wildcard action and no Scan anywhere, and no write but the expiry job's, the inbox's, the webhooks' and the feeds' own", () => {
       for (const action of all.flatMap(actionsOf)) {
         expect(action).not.toContain('*');
         expect(action).not.toMatch(/^dynamodb:(Delete|BatchWrite|TransactWrite|Scan|Create|Restore|Import)/);
@@ -142,8 +142,17 @@ describe('the stack, with default settings', () => {
       const expiry = statements(template, roleOf(template, 'records expired vacancies'));
       const inbox = statements(template, roleOf(template, 'imports the files'));
       const webhooks = statements(template, roleOf(template, 'webhook events'));
-      expect(writers).toHaveLength(5);
-      for (const statement of writers) expect([...expiry, ...inbox, ...webhooks]).toContainEqual(statement);
+      const feeds = statements(template, roleOf(template, 'builds vendors. feeds'));
+      expect(writers).toHaveLength(6);
+      for (const statement of writers)
+        expect([...expiry, ...inbox, ...webhooks, ...feeds]).toContainEqual(statement);
+      // The feeds' builder records its builds on the feeds' items, nothing else.
+      expect(feeds.filter((statement) => writers.includes(statement))).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['feed#*'] } },
+        }),
+      ]);
       // The webhook dispatch writes its endpoints' items (positions, leases), nothing else.
       expect(webhooks.filter((statement) => writers.includes(statement))).toEqual([
         expect.objectContaining({
@@ -204,7 +213,7 @@ describe('the stack, with default settings', () => {
       ]);
     });
 
-    it("lets each schedule role invoke its one function (the expiry job and the summaries' guards, the webhook dispatch), for this account only", () => {
+    it("lets each schedule role invoke its one function (the expiry job and the summaries' guards, the webhook dispatch, the feeds' builds), for this account only", () => {
       const roles = template.findResources('AWS::IAM::Role', {
         Properties: {
           AssumeRolePolicyDocument: {
@@ -214,6 +223,7 @@ describe('the stack, with default settings', () => {
       });
       expect(Object.keys(roles).sort()).toEqual([
         expect.stringMatching(/^ExpiryRole/),
+        expect.stringMatching(/^FeedsSchedulerRole/),
         expect.stringMatching(/^SummaryGuardsSchedulerRole/),
         expect.stringMatching(/^WebhooksSchedulerRole/),
       ]);
@@ -226,7 +236,11 @@ describe('the stack, with default settings', () => {
             Resource: {
               'Fn::GetAtt': [
                 expect.stringMatching(
-                  roleId.startsWith('Webhooks') ? /^FunctionsWebhooks/ : /^FunctionsExpiry/,
+                  roleId.startsWith('Webhooks')
+                    ? /^FunctionsWebhooks/
+                    : roleId.startsWith('Feeds')
+                      ? /^FunctionsFeeds/
+                      : /^FunctionsExpiry/,
                 ),
                 'Arn',
               ],
@@ -244,7 +258,7 @@ describe('the stack, with default settings', () => {
           JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com') &&
           String(role.Properties.Description).startsWith('Vendor Vacancy API'),
       );
-      expect(lambdaRoles).toHaveLength(5);
+      expect(lambdaRoles).toHaveLength(6);
       for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     });
   });
@@ -334,7 +348,8 @@ describe('the stack, with default settings', () => {
   });
 
   describe('the inbox', () => {
-    const bucket = () => Object.entries(template.findResources('AWS::S3::Bucket'));
+    const bucket = () =>
+      Object.entries(template.findResources('AWS::S3::Bucket')).filter(([id]) => id.startsWith('Inbox'));
 
     it('is one private bucket: encrypted, TLS only, no public access, not versioned, handled files and reports expiring', () => {
       expect(bucket()).toHaveLength(1);
@@ -704,7 +719,7 @@ describe('the stack, with default settings', () => {
       expect(ofType('AWS::CloudWatch::Dashboard')).toEqual([]);
       expect(ofType('AWS::CloudWatch::InsightRule')).toEqual([]);
       const functions = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('Functions'));
-      expect(functions).toHaveLength(5);
+      expect(functions).toHaveLength(6);
       for (const [, fn] of functions) {
         expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
           POWERTOOLS_METRICS_DISABLED: 'true',
@@ -758,7 +773,7 @@ describe('the stack, with settings from context', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 6);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 7);
     template.hasResourceProperties('AWS::Lambda::Function', {
       TracingConfig: Match.absent(),
       Environment: {

@@ -34,10 +34,10 @@ describe('the resources that hold data', () => {
     expect(statefulChanges(MANIFEST, statefulResources(synthesizedTemplate(context)))).toEqual([]);
   });
 
-  it('are two tables, the inbox bucket and two queues, by logical id', () => {
+  it("are two tables, the inbox's and the feeds' buckets and three queues, by logical id", () => {
     expect(Object.values(MANIFEST).filter(({ kind }) => kind === 'table')).toHaveLength(2);
-    expect(Object.values(MANIFEST).filter(({ kind }) => kind === 'bucket')).toHaveLength(1);
-    expect(Object.values(MANIFEST).filter(({ kind }) => kind === 'queue')).toHaveLength(2);
+    expect(Object.values(MANIFEST).filter(({ kind }) => kind === 'bucket')).toHaveLength(2);
+    expect(Object.values(MANIFEST).filter(({ kind }) => kind === 'queue')).toHaveLength(3);
   });
 });
 

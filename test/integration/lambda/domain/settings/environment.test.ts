@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import {
+  FEED_VARIABLES,
   FUNCTION_ENVIRONMENTS,
   functionConfiguration,
   SUMMARY_GUARD_VARIABLES,
@@ -117,7 +118,8 @@ describe('the configuration path', () => {
       const mine = { ...local[name] };
       // What differs by design: where the tables and the engine are, the links' base, the metrics switch (the
       // monitoring profile's, a deployment's alone: docs/operating.md#monitoring-profiles), and the webhooks' and
-      // the summaries' guards' schedules (on AWS only: the local server keeps its timers in its process).
+      // the summaries' guards' schedules and the feeds' bucket, base and schedules (on AWS only: the local server keeps
+      // its timers in its process, and its feeds in a folder).
       for (const environment of [variables, mine] as Record<string, unknown>[]) {
         for (const variable of [
           'VACANCIES_TABLE',
@@ -127,6 +129,7 @@ describe('the configuration path', () => {
           'POWERTOOLS_METRICS_DISABLED',
           ...Object.values(WEBHOOK_SCHEDULE_VARIABLES),
           ...Object.values(SUMMARY_GUARD_VARIABLES),
+          ...Object.values(FEED_VARIABLES),
         ]) {
           delete environment[variable];
         }

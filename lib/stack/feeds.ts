@@ -1,0 +1,197 @@
+import {
+  aws_cloudfront as cloudfront,
+  Duration,
+  aws_lambda_destinations as destinations,
+  type aws_dynamodb as dynamodb,
+  aws_iam as iam,
+  aws_lambda as lambda,
+  aws_cloudfront_origins as origins,
+  type RemovalPolicy,
+  Stack,
+  aws_s3 as s3,
+  aws_scheduler as scheduler,
+  aws_lambda_event_sources as sources,
+  type aws_sqs as sqs,
+  Validations,
+} from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { ITEM } from '../../lambda/domain/schema/tables';
+import { FEED_VARIABLES } from '../../lambda/domain/settings/environment';
+import { FEED_OBJECTS_PREFIX } from '../../lambda/functions/feeds/s3-feed-files';
+import { deadLetterQueue } from './dead-letters';
+import { acknowledgeWildcardResources } from './nag';
+
+/** What the feeds are built from. */
+export interface FeedHostingProps {
+  /** The feeds function (`lambda/functions/feeds/handler.ts`). */
+  readonly function: lambda.Function;
+  /** The vacancies table, whose stream wakes the function. */
+  readonly vacancies: dynamodb.Table;
+  /** The schedule group's name: unique in the account and region. */
+  readonly scheduleGroupName: string;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The feeds on AWS (docs/design.md#feeds): a private bucket of their files — S3-managed encryption, TLS only, no public
+ * access, not versioned (each build replaces a file whole, and the table rebuilds any of them: versions would only
+ * keep every build) — behind a CloudFront distribution that alone may read it (Origin Access Control), GET and HEAD
+ * only, serving the files as stored (gzipped: CloudFront's compression off). The feeds function is woken by the
+ * vacancies table's stream (filtered as the webhooks' is) and schedules each changed vendor's build as a one-time
+ * schedule in a group of its own, run by a role that may invoke this one function; a build that fails is retried
+ * twice by Lambda, then kept in a queue. An idle vendor has no stream record, hence no invocation, no read.
+ */
+export class FeedHosting extends Construct {
+  public readonly bucket: s3.Bucket;
+  public readonly distribution: cloudfront.Distribution;
+  public readonly deadLetters: sqs.Queue;
+  /** The base of the feeds' URLs: `https://<the distribution's domain>`. */
+  public readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: FeedHostingProps) {
+    super(scope, id);
+    const fn = props.function;
+    const stack = Stack.of(this);
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      removalPolicy: props.removalPolicy,
+      // A put killed midway leaves its parts: gone after a day (the file before it is still served).
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        "Only the feeds function writes the bucket and only CloudFront reads it: each build is a log line of the function, and CloudFront's metrics count the reads.",
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Vendor Vacancy API: the feeds for job boards and search engines',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          originAccessLevels: [cloudfront.AccessLevel.READ],
+        }),
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // Stored gzipped, served as stored (every job board and search engine takes gzip).
+        compress: false,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      },
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+    });
+    this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+    const distributionFindings: [string, string][] = [
+      [
+        'AwsSolutions-CFR1',
+        'A feed is public by design (job boards and search engines anywhere fetch it): no country is refused.',
+      ],
+      [
+        'AwsSolutions-CFR2',
+        'The distribution serves static files, GET and HEAD only, cached: AWS WAF would cost more every month than every fetch of them.',
+      ],
+      [
+        'AwsSolutions-CFR3',
+        "CloudFront's metrics count the fetches; access logs of unlisted public files would be a cost with no reader.",
+      ],
+      [
+        'AwsSolutions-CFR4',
+        "The distribution's own domain (*.cloudfront.net) has CloudFront's default certificate, whose minimum protocol version cannot be set; a custom domain for the feeds sets it (docs/operating.md#feeds).",
+      ],
+    ];
+    for (const [findingId, reason] of distributionFindings)
+      Validations.of(this.distribution).acknowledge({ id: findingId, reason });
+
+    // Exactly the feeds' objects: put (a multipart upload, and its abort), delete, and list them by their prefix.
+    const objects = this.bucket.arnForObjects(`${FEED_OBJECTS_PREFIX}*`);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'],
+        resources: [objects],
+      }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${FEED_OBJECTS_PREFIX}*`] } },
+      }),
+    );
+    acknowledgeWildcardResources(
+      fn,
+      [objects],
+      "A feed's files are named by its random token, made at run time: the feeds' folder is the narrowest resource.",
+    );
+
+    this.deadLetters = deadLetterQueue(this, 'DeadLetters', "the feeds' stream and builds");
+    fn.addEventSource(
+      new sources.DynamoEventSource(props.vacancies, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        // A build is minutes away: a longer wait makes fewer runs of a busy import, each with more vendors.
+        maxBatchingWindow: Duration.seconds(5),
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        reportBatchItemFailures: true,
+        onFailure: new sources.SqsDlq(this.deadLetters),
+        // Only a write that records a change (every write of a vacancy does; a purge's removal does not).
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { [ITEM.change]: { B: lambda.FilterRule.exists() } } },
+          }),
+        ],
+      }),
+    );
+    Validations.of(fn.role ?? fn).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'dynamodb:ListStreams, which the stream event source needs, and X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: "*" is their only resource.',
+    });
+    // A build that fails (an error, its timeout, its machine gone) is retried by Lambda, a minute and then two later;
+    // what still fails is kept in the queue. Builds are idempotent: a retry writes what the tables hold then.
+    new lambda.EventInvokeConfig(this, 'Builds', {
+      function: fn,
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+      onFailure: new destinations.SqsDestination(this.deadLetters),
+    });
+
+    const group = new scheduler.CfnScheduleGroup(this, 'Schedules', { name: props.scheduleGroupName });
+    const role = new iam.Role(this, 'SchedulerRole', {
+      description: 'Vendor Vacancy API: lets EventBridge Scheduler wake the feeds function, nothing else',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
+    );
+    // The function makes its builds' schedules in its group, and hands them that role; they delete themselves.
+    const schedules = stack.formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${props.scheduleGroupName}/*`,
+    });
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [schedules] }),
+    );
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn] }));
+    acknowledgeWildcardResources(
+      fn,
+      [schedules],
+      "The function names each build's schedule at run time (by vendor and window): it may create them in its own group only.",
+    );
+    fn.node.addDependency(group);
+
+    fn.addEnvironment(FEED_VARIABLES.bucket, this.bucket.bucketName);
+    fn.addEnvironment(FEED_VARIABLES.base, this.baseUrl);
+    fn.addEnvironment(FEED_VARIABLES.scheduleGroup, props.scheduleGroupName);
+    fn.addEnvironment(FEED_VARIABLES.roleArn, role.roleArn);
+  }
+}

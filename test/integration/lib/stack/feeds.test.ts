@@ -1,0 +1,174 @@
+/**
+ * The feeds on AWS (`lib/stack/feeds.ts`), read off the synthesized stack: a private bucket only CloudFront's Origin
+ * Access Control may read, a distribution of GET and HEAD serving the files as stored, the feeds function woken by the
+ * filtered stream and by its own group's schedules, its builds retried then kept, its permissions exactly the feeds'
+ * objects, and the outputs the ops CLI reads.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { STACK_OUTPUTS } from '../../../../lib/deployment/stack-outputs';
+import { stackTemplate, templateResources } from '../../../../testkit/stack';
+
+const template = stackTemplate();
+const { ofType, logicalIdOf } = templateResources(template);
+const bucketId = logicalIdOf('AWS::S3::Bucket', 'FeedsBucket');
+const distributionId = logicalIdOf('AWS::CloudFront::Distribution', 'FeedsDistribution');
+const functionId = logicalIdOf('AWS::Lambda::Function', 'FunctionsFeedsFunction');
+const roleId = logicalIdOf('AWS::IAM::Role', 'FunctionsFeedsRole');
+
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown; Principal?: unknown };
+
+/** Every statement of the feeds function's role, its default policy and the function's own. */
+const functionStatements = () =>
+  ofType('AWS::IAM::Policy')
+    .filter(([, policy]) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap(
+      ([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement ?? [],
+    );
+
+describe('the feeds', () => {
+  it('keep their files in a private bucket: encrypted, TLS only, no public access, not versioned, parts aborted', () => {
+    const [, bucket] = ofType('AWS::S3::Bucket').find(([id]) => id === bucketId) ?? [];
+    expect(bucket?.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LifecycleConfiguration: {
+        Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+      },
+    });
+    expect(bucket?.Properties.VersioningConfiguration).toBeUndefined();
+  });
+
+  it("lets only this distribution's Origin Access Control read the bucket, and nobody without TLS", () => {
+    const [[, policy] = []] = ofType('AWS::S3::BucketPolicy').filter(
+      ([, resource]) => JSON.stringify(resource.Properties.Bucket) === JSON.stringify({ Ref: bucketId }),
+    );
+    if (!policy) throw new Error('no policy of the feeds bucket');
+    const statements = (policy.Properties.PolicyDocument as { Statement: (Statement & { Effect: string })[] })
+      .Statement;
+    const allowed = statements.filter((statement) => statement.Effect === 'Allow');
+    expect(allowed).toEqual([
+      expect.objectContaining({
+        Action: 's3:GetObject',
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Condition: {
+          StringEquals: {
+            'AWS:SourceArn': {
+              'Fn::Join': ['', expect.arrayContaining([':distribution/', { Ref: distributionId }])],
+            },
+          },
+        },
+      }),
+    ]);
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
+  });
+
+  it('serve GET and HEAD through CloudFront over HTTPS, as stored (no compression of their own)', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: {
+        DefaultCacheBehavior: {
+          AllowedMethods: ['GET', 'HEAD'],
+          Compress: false,
+          ViewerProtocolPolicy: 'redirect-to-https',
+        },
+        Origins: [
+          Match.objectLike({
+            DomainName: { 'Fn::GetAtt': [bucketId, 'RegionalDomainName'] },
+            OriginAccessControlId: Match.anyValue(),
+          }),
+        ],
+      },
+    });
+  });
+
+  it("are built by a function woken by the vacancies table's stream, filtered to change writes, and its own schedules", () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId },
+      StartingPosition: 'LATEST',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: { NewImage: { c: { B: [{ exists: true }] } } },
+            }),
+          },
+        ],
+      },
+    });
+    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'VendorVacancyApi-feeds' });
+    // A failed build is retried twice by Lambda, then kept in the dead-letter queue.
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: functionId },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FeedsDeadLetters'), 'Arn'] } },
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      MemorySize: 1024,
+      Timeout: 300,
+      Environment: {
+        Variables: Match.objectLike({
+          FEED_BUCKET: { Ref: bucketId },
+          FEED_SCHEDULE_GROUP: 'VendorVacancyApi-feeds',
+          FEED_BASE_URL: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] },
+        }),
+      },
+    });
+  });
+
+  it("may write only the feeds' objects, create schedules only in its group, and read and record no more than a build needs", () => {
+    const statements = functionStatements();
+    const s3 = statements.filter((statement) => [statement.Action].flat().some((a) => a.startsWith('s3:')));
+    expect(s3).toEqual([
+      expect.objectContaining({
+        Action: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:PutObject'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/feeds/*']] },
+      }),
+      expect.objectContaining({
+        Action: 's3:ListBucket',
+        Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        Condition: { StringLike: { 's3:prefix': ['feeds/*'] } },
+      }),
+    ]);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: 'scheduler:CreateSchedule',
+        Resource: 'arn:aws:scheduler:eu-central-1:123456789012:schedule/VendorVacancyApi-feeds/*',
+      }),
+    );
+    const dynamodb = statements
+      .filter((statement) => [statement.Action].flat().some((a) => a.startsWith('dynamodb:')))
+      .map((statement) => [statement.Action, statement.Condition ?? null]);
+    expect(dynamodb).toEqual([
+      ['dynamodb:Query', null],
+      ['dynamodb:BatchGetItem', null],
+      ['dynamodb:GetItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['vendor#*', 'feed#*'] } }],
+      ['dynamodb:UpdateItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['feed#*'] } }],
+      ['dynamodb:ListStreams', null],
+      [['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], null],
+    ]);
+  });
+
+  it('output their base URL and their bucket for the ops CLI', () => {
+    template.hasOutput(STACK_OUTPUTS.feedBaseUrl, {
+      Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] },
+    });
+    template.hasOutput(STACK_OUTPUTS.feedBucket, { Value: { Ref: bucketId } });
+  });
+});
