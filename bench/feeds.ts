@@ -2,7 +2,7 @@
  * A build of a vendor's feeds (docs/design.md#feeds), measured on the read benchmark's vendors: an `indeed` feed and
  * a sitemap built from one walk of the vendor's listable vacancies into a folder, its time, read units and calls
  * — next to a walk of the listing by `next_page_url` at `per_page` 100 on the same data, what an integrator pulling
- * the whole listing pays — and the files' sizes, gzipped.
+ * the whole listing pays — its peak live heap, and the files' sizes, gzipped.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,12 +16,15 @@ import { buildVendorFeeds } from '../lambda/functions/feeds/build';
 import { SERVICE_DEFAULTS } from '../lambda/platform/defaults';
 import type { ZoneClock } from '../lambda/platform/time/zone-clock';
 import { folderFeedFiles } from '../lib/feed-folder';
+import { liveHeapBytes } from '../testkit/live-heap';
 import { round } from './stats';
 
 /** A feed build next to a walk of the listing. */
 export interface FeedBuildResult {
   vacancies: number;
   build_ms: number;
+  /** The build's peak live heap above its start (MB). */
+  peak_heap_mb: number;
   rcu: number;
   calls: number;
   /** The walk of the listing at per_page 100 on the same vendor: its read units and pages. */
@@ -75,8 +78,14 @@ export async function measureFeedBuild(
         new Date(),
       );
     await build();
+    // The live heap, sampled while the measured build runs: what it holds at its peak above what it started with.
+    const baseline = liveHeapBytes();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, liveHeapBytes());
+    }, 250);
     const started = performance.now();
-    const report = await build();
+    const report = await build().finally(() => clearInterval(sampler));
     const buildMs = performance.now() - started;
     const size = async (feed: (typeof feeds)[number]) => {
       const built = report.feeds.find((entry) => entry.feedId === feed.feedId)?.files ?? [];
@@ -88,6 +97,7 @@ export async function measureFeedBuild(
     return {
       vacancies: report.vacancies,
       build_ms: round(buildMs, 0),
+      peak_heap_mb: round((peak - baseline) / 1e6, 1),
       rcu: round(report.readUnits, 1),
       calls: report.calls,
       walk_rcu: round(walk.rcu, 1),

@@ -395,6 +395,7 @@ async function main() {
       measured.feedBuilds.map((f) => [
         f.vacancies,
         `${f.build_ms} ms`,
+        `+${f.peak_heap_mb} MB`,
         f.rcu,
         f.calls,
         f.walk_rcu,

@@ -1,0 +1,101 @@
+/**
+ * The build of a vendor of 20,000 listable vacancies (and the 3,000 more a real vendor keeps: inactive, drafts,
+ * closed, expired) on the real engine, its live heap sampled while it runs: the whole feed and the whole sitemap are
+ * written, and what the build holds at its peak is a small share of what it read — the bound taken from the bytes
+ * measured, not from a guess about the machine. (`npm run bench` measures the same at 100,000: loading that many into
+ * the embedded engine takes longer than a test should.)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Feed } from '../../../../../lambda/domain/feed-registry/feed';
+import { FeedStore } from '../../../../../lambda/domain/feed-registry/feed-store';
+import { buildVendorFeeds } from '../../../../../lambda/functions/feeds/build';
+import { folderFeedFiles } from '../../../../../lib/feed-folder';
+import { putVendor } from '../../../../../lib/ops/vendors';
+import { storedItems, vacancyRecords } from '../../../../../testkit/dataset';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { liveHeapBytes } from '../../../../../testkit/live-heap';
+import { loadItems } from '../../../../../testkit/loader';
+import { CLOCK } from '../../../../../testkit/vacancies';
+
+const ACTIVE = 20_000;
+/** Loaded in chunks, so the test itself never holds the vendor's data at once. */
+const CHUNK = 5_000;
+
+describe('a build of 20,000 vacancies', () => {
+  let tables: TestTables;
+  let folder: string;
+  /** The bytes of the listable vacancies' items, as JSON: what the build reads and writes out. */
+  let listableBytes = 0;
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    folder = await mkdtemp(join(tmpdir(), 'feeds-memory-'));
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'big', company: 'Big LLC' });
+    for (let first = 1, chunk = 0; chunk < ACTIVE / CHUNK; chunk += 1) {
+      const items = storedItems(vacancyRecords('big', first, CHUNK, chunk + 1));
+      first += items.length;
+      for (const item of items) if (item.status === 'active') listableBytes += JSON.stringify(item).length;
+      await loadItems(tables.documentClient, tables.names.vacancies, items);
+    }
+  }, 900_000);
+  afterAll(async () => {
+    await tables.drop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('writes both feeds whole, holding a small share of what it reads at its peak', async () => {
+    const store = new FeedStore(tables.documentClient, tables.names.vendors);
+    const feeds: Feed[] = [];
+    for (const format of ['indeed', 'sitemap'] as const) {
+      const placed = await store.add('big', format, 'en');
+      if (!('added' in placed)) throw new Error('no place');
+      feeds.push(placed.added);
+    }
+    const baseline = liveHeapBytes();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, liveHeapBytes());
+    }, 200);
+    let report: Awaited<ReturnType<typeof buildVendorFeeds>>;
+    try {
+      report = await buildVendorFeeds(
+        {
+          index: { client: tables.client, tableName: tables.names.vacancies },
+          items: {
+            client: tables.client,
+            tableName: tables.names.vacancies,
+            retry: { maxStalls: 8, baseDelayMs: 5, maxDelayMs: 200 },
+          },
+          files: folderFeedFiles(folder),
+          recordBuild: (feedId, builtAt, vacancies) => store.recordBuild(feedId, builtAt, vacancies),
+        },
+        {
+          clock: CLOCK,
+          feedBase: 'https://feeds.example.com',
+          jobCountry: 'AZ',
+          salaryCurrency: 'AZN',
+          salaryPeriod: 'MONTH',
+        },
+        { vendorId: 'big', company: 'Big LLC', status: 'active' },
+        feeds,
+        new Date(),
+      );
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, liveHeapBytes());
+    expect(report.vacancies).toBe(ACTIVE);
+    expect(report.feeds.map((feed) => [...feed.files].sort())).toEqual([['indeed.xml'], ['sitemap.xml']]);
+    const growth = peak - baseline;
+    process.stderr.write(
+      `feed build of ${ACTIVE} vacancies: peak live heap +${(growth / 1e6).toFixed(1)} MB, ` +
+        `${(listableBytes / 1e6).toFixed(0)} MB of items read, ${report.readUnits} read units in ${report.calls} calls\n`,
+    );
+    // A tenth of what it read at the most (what it holds does not grow with the vendor: its buffers, one call's
+    // vacancies, a sitemap's top file gzipped); a build that held its vacancies, or a feed, would hold all of it.
+    expect(growth).toBeLessThan(listableBytes / 10);
+  }, 900_000);
+});
