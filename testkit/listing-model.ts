@@ -26,6 +26,28 @@ export interface ModelledVacancy {
   readonly createdAt: string;
 }
 
+/** A modelled vacancy's statuses as imported, active most often. */
+const MODELLED_STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
+
+/**
+ * A random vacancy of slot `slot`: any type, an experience range (open-ended or not), active most often, a deadline
+ * two days past or some days ahead (off the day boundary's edges), created some time in one month.
+ */
+export const modelledVacancy = (slot: number): fc.Arbitrary<ModelledVacancy> =>
+  fc.record({
+    id: fc.constant(slot),
+    type: fc.integer({ min: 1, max: 4 }),
+    min: fc.integer({ min: 0, max: 3 }),
+    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
+    status: fc.constantFrom(...MODELLED_STATUSES),
+    dayOffset: fc.constantFrom(-2, 1, 2, 5),
+    createdAt: fc
+      .integer({ min: 0, max: 60 * 24 * 30 })
+      .map((minutes) =>
+        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      ),
+  });
+
 /** A write to one slot: a vacancy imported there, its status changed, or it deleted. */
 export type ListingWrite<V extends ModelledVacancy> =
   | { readonly kind: 'import'; readonly vacancy: V }

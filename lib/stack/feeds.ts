@@ -10,14 +10,13 @@ import {
   Stack,
   aws_s3 as s3,
   aws_scheduler as scheduler,
-  aws_lambda_event_sources as sources,
   type aws_sqs as sqs,
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { ITEM } from '../../lambda/domain/schema/tables';
 import { FEED_VARIABLES } from '../../lambda/domain/settings/environment';
 import { FEED_OBJECTS_PREFIX } from '../../lambda/functions/feeds/s3-feed-files';
+import { subscribeToChanges } from './change-stream';
 import { deadLetterQueue } from './dead-letters';
 import { acknowledgeWildcardResources } from './nag';
 
@@ -129,30 +128,8 @@ export class FeedHosting extends Construct {
     );
 
     this.deadLetters = deadLetterQueue(this, 'DeadLetters', "the feeds' stream and builds");
-    fn.addEventSource(
-      new sources.DynamoEventSource(props.vacancies, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 100,
-        // A build is minutes away: a longer wait makes fewer runs of a busy import, each with more vendors.
-        maxBatchingWindow: Duration.seconds(5),
-        bisectBatchOnError: true,
-        retryAttempts: 5,
-        reportBatchItemFailures: true,
-        onFailure: new sources.SqsDlq(this.deadLetters),
-        // Only a write that records a change (every write of a vacancy does; a purge's removal does not).
-        filters: [
-          lambda.FilterCriteria.filter({
-            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { [ITEM.change]: { B: lambda.FilterRule.exists() } } },
-          }),
-        ],
-      }),
-    );
-    Validations.of(fn.role ?? fn).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'dynamodb:ListStreams, which the stream event source needs, and X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: "*" is their only resource.',
-    });
+    // A build is minutes away: a longer wait makes fewer runs of a busy import, each with more vendors.
+    subscribeToChanges(fn, props.vacancies, this.deadLetters, Duration.seconds(5));
     // A build that fails (an error, its timeout, its machine gone) is retried by Lambda, a minute and then two later;
     // what still fails is kept in the queue. Builds are idempotent: a retry writes what the tables hold then.
     new lambda.EventInvokeConfig(this, 'Builds', {

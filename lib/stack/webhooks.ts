@@ -2,16 +2,14 @@ import {
   Duration,
   type aws_dynamodb as dynamodb,
   aws_iam as iam,
-  aws_lambda as lambda,
+  type aws_lambda as lambda,
   Stack,
   aws_scheduler as scheduler,
-  aws_lambda_event_sources as sources,
   type aws_sqs as sqs,
-  Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { ITEM } from '../../lambda/domain/schema/tables';
 import { WEBHOOK_SCHEDULE_VARIABLES } from '../../lambda/domain/settings/environment';
+import { subscribeToChanges } from './change-stream';
 import { deadLetterQueue } from './dead-letters';
 import { acknowledgeWildcardResources } from './nag';
 
@@ -41,31 +39,7 @@ export class WebhookDispatch extends Construct {
     const fn = props.function;
 
     this.deadLetters = deadLetterQueue(this, 'DeadLetters', 'the webhooks stream');
-    fn.addEventSource(
-      new sources.DynamoEventSource(props.vacancies, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(1),
-        bisectBatchOnError: true,
-        retryAttempts: 5,
-        reportBatchItemFailures: true,
-        onFailure: new sources.SqsDlq(this.deadLetters),
-        // Only a write that records a change (every write of a vacancy does; a purge's removal does not).
-        filters: [
-          lambda.FilterCriteria.filter({
-            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { [ITEM.change]: { B: lambda.FilterRule.exists() } } },
-          }),
-        ],
-      }),
-    );
-
-    // The stream's statements go to the role's default policy (with tracing off, nothing else acknowledges `*` there).
-    Validations.of(fn.role ?? fn).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'dynamodb:ListStreams, which the stream event source needs, and X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: "*" is their only resource.',
-    });
+    subscribeToChanges(fn, props.vacancies, this.deadLetters, Duration.seconds(1));
 
     this.scheduleGroup = new scheduler.CfnScheduleGroup(this, 'Retries', { name: props.scheduleGroupName });
     // A role of its own that may invoke this one function, nothing else.

@@ -22,6 +22,9 @@ export const ESTIMATES = {
   'integration/lib/ops/smoke/run.test.ts': 17,
   'e2e/examples/webhook-receiver.test.ts': 16,
   'e2e/http/fault-matrix.test.ts': 24,
+  // Measured alone on 2026-11-28: a 23,000-item load and build, and npm start's feed rounds.
+  'integration/lambda/functions/feeds/build.memory.test.ts': 28,
+  'e2e/http/feed-builds.test.ts': 24,
 };
 
 /** Jest's sequencer, with `ESTIMATES` for files its cache has no time for. */

@@ -15,26 +15,12 @@ import { createTestTables, type TestTables } from '../../../../../testkit/dynamo
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
-import { listingWrites, type ModelledVacancy, modelledVendor } from '../../../../../testkit/listing-model';
+import { listingWrites, modelledVacancy, modelledVendor } from '../../../../../testkit/listing-model';
 import { CLOCK } from '../../../../../testkit/vacancies';
 
-const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
 const SLOTS = 10;
 
-const vacancy = (slot: number): fc.Arbitrary<ModelledVacancy> =>
-  fc.record({
-    id: fc.constant(slot),
-    type: fc.integer({ min: 1, max: 4 }),
-    min: fc.integer({ min: 0, max: 3 }),
-    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
-    status: fc.constantFrom(...STATUSES),
-    dayOffset: fc.constantFrom(-2, 1, 2, 5),
-    createdAt: fc
-      .integer({ min: 0, max: 60 * 24 * 30 })
-      .map((minutes) =>
-        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      ),
-  });
+const vacancy = modelledVacancy;
 
 describe("a feed's walk of a vendor's listable vacancies", () => {
   let tables: TestTables;

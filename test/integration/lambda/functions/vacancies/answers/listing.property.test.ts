@@ -16,29 +16,20 @@ import { createTestTables, type TestTables } from '../../../../../../testkit/dyn
 import { listingEvent, type TestRequest } from '../../../../../../testkit/events';
 import { lambdaContext, testMetrics } from '../../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../../testkit/listing';
-import { listingWrites, type ModelledVacancy, modelledVendor } from '../../../../../../testkit/listing-model';
+import {
+  listingWrites,
+  type ModelledVacancy,
+  modelledVacancy,
+  modelledVendor,
+} from '../../../../../../testkit/listing-model';
 import { CLOCK } from '../../../../../../testkit/vacancies';
 
 const DAY_MS = 86_400_000;
-const STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
 
 /** A vacancy as the test's model holds it. */
 type Modelled = ModelledVacancy;
 
-const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
-  fc.record({
-    id: fc.constant(slot),
-    type: fc.integer({ min: 1, max: 4 }),
-    min: fc.integer({ min: 0, max: 3 }),
-    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
-    status: fc.constantFrom(...STATUSES),
-    dayOffset: fc.constantFrom(-2, 1, 2, 5),
-    createdAt: fc
-      .integer({ min: 0, max: 60 * 24 * 30 })
-      .map((minutes) =>
-        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      ),
-  });
+const vacancy = modelledVacancy;
 
 const SLOTS = 12;
 const write = listingWrites(vacancy, SLOTS, ['active', 'inactive', 'closed']);
