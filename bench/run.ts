@@ -385,6 +385,7 @@ async function main() {
       [
         'active',
         'build',
+        'peak heap',
         'read units',
         'calls',
         'walk read units',
