@@ -4,9 +4,10 @@
  * schedule (`{ "build": "<vendor>" }`: its feeds built, `build.ts`). A vendor whose vacancies do not change has no
  * stream record, so no run and no read.
  */
+
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { streamVendors } from '../../domain/change-feed/stream-vendors';
 import type { Feed } from '../../domain/feed-registry/feed';
-import { ITEM } from '../../domain/schema/tables';
 import type { Vendor } from '../../domain/schema/vendors';
 import type { FeedBuildReport } from './build';
 import { type BuildFeedsEvent, isBuildFeedsEvent } from './schedules';
@@ -36,16 +37,6 @@ export type FeedsRunReport =
       readonly report: FeedBuildReport;
     };
 
-/** The stream's vendors, each with the first record of its in the batch (what is retried when it fails). */
-function vendorsOf(event: DynamoDBStreamEvent): Map<string, string> {
-  const vendors = new Map<string, string>();
-  for (const record of event.Records) {
-    const vendor = record.dynamodb?.NewImage?.[ITEM.vendor]?.S ?? record.dynamodb?.OldImage?.[ITEM.vendor]?.S;
-    if (vendor && !vendors.has(vendor)) vendors.set(vendor, record.dynamodb?.SequenceNumber ?? '');
-  }
-  return vendors;
-}
-
 /**
  * Runs what the event asks. A stream batch: each vendor's feeds read (one Query) and, when it has any, its build
  * scheduled; a vendor that fails is reported (its first record, so the batch is retried from there — scheduling again
@@ -65,7 +56,7 @@ export async function runFeeds(
     return { report: { kind: 'build', vendorId, outcome: 'built', report } };
   }
   const failures: { itemIdentifier: string }[] = [];
-  const vendors = vendorsOf(event);
+  const vendors = streamVendors(event);
   let scheduled = 0;
   for (const [vendorId, first] of vendors) {
     try {

@@ -3,8 +3,9 @@
  * (the vendors whose vacancies changed), a one-time schedule (an endpoint whose retry is due), or the CLI (a vendor
  * whose endpoint was enabled) — dispatched; then the wake-ups due within the run, waited for in it.
  */
+
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { ITEM } from '../../domain/schema/tables';
+import { streamVendors } from '../../domain/change-feed/stream-vendors';
 import { type Dispatcher, type DispatchReport, sumReports } from './dispatcher';
 import { delayUntil, type InRunWakes, nextInRunWake } from './wake-up';
 
@@ -27,16 +28,6 @@ export interface RunDependencies {
 
 const isStream = (event: WebhooksEvent): event is DynamoDBStreamEvent => 'Records' in event;
 
-/** The stream's vendors, each with the first record of its in the batch (what is retried when it fails). */
-function vendorsOf(event: DynamoDBStreamEvent): Map<string, string> {
-  const vendors = new Map<string, string>();
-  for (const record of event.Records) {
-    const vendor = record.dynamodb?.NewImage?.[ITEM.vendor]?.S ?? record.dynamodb?.OldImage?.[ITEM.vendor]?.S;
-    if (vendor && !vendors.has(vendor)) vendors.set(vendor, record.dynamodb?.SequenceNumber ?? '');
-  }
-  return vendors;
-}
-
 /** Runs what the event asks, then the wake-ups due in the run; the stream's failed vendors are reported. */
 export async function runWebhooks(
   event: WebhooksEvent,
@@ -47,7 +38,7 @@ export async function runWebhooks(
   let response: DynamoDBBatchResponse | undefined;
   if (isStream(event)) {
     const failures: { itemIdentifier: string }[] = [];
-    for (const [vendorId, first] of vendorsOf(event)) {
+    for (const [vendorId, first] of streamVendors(event)) {
       try {
         reports.push(await deps.dispatcher.dispatchVendor(vendorId));
       } catch {
