@@ -10,7 +10,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { FEED_FILE, FEED_TOKEN, FEEDS_PATH } from '../../lambda/domain/feed-registry/feed';
+import {
+  FEED_FILE,
+  FEED_NOT_FOUND_TEXT,
+  FEED_TOKEN,
+  FEEDS_PATH,
+} from '../../lambda/domain/feed-registry/feed';
 import type { FeedFiles, StoredFeedFile } from '../../lambda/domain/feed-registry/feed-files';
 
 /** A fixed answer: its status, headers and body, the same bytes every time. */
@@ -35,7 +40,7 @@ const fixed = (status: number, text: string, headers: Record<string, string> = {
 };
 
 /** Every answer that is not a feed's file: the same bytes, whichever the reason. */
-export const FEED_NOT_FOUND = fixed(404, 'Not Found\n');
+export const FEED_NOT_FOUND = fixed(404, FEED_NOT_FOUND_TEXT);
 const METHOD_NOT_ALLOWED = fixed(405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
 const FAILED = fixed(500, 'Internal Server Error\n');
 

@@ -7,6 +7,7 @@ import {
   aws_lambda as lambda,
   aws_cloudfront_origins as origins,
   type RemovalPolicy,
+  custom_resources as resources,
   Stack,
   aws_s3 as s3,
   aws_scheduler as scheduler,
@@ -14,11 +15,16 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { FEED_NOT_FOUND_TEXT } from '../../lambda/domain/feed-registry/feed';
 import { FEED_VARIABLES } from '../../lambda/domain/settings/environment';
 import { FEED_OBJECTS_PREFIX } from '../../lambda/functions/feeds/s3-feed-files';
 import { subscribeToChanges } from './change-stream';
 import { deadLetterQueue } from './dead-letters';
+import { feedRequestCode } from './feed-requests';
 import { acknowledgeWildcardResources } from './nag';
+
+/** The object CloudFront answers with, as a 404, for a feed's path S3 has nothing at (an unknown token or file). */
+const NOT_FOUND_KEY = 'errors/not-found';
 
 /** What the feeds are built from. */
 export interface FeedHostingProps {
@@ -35,7 +41,11 @@ export interface FeedHostingProps {
  * The feeds on AWS (docs/design.md#feeds): a private bucket of their files — S3-managed encryption, TLS only, no public
  * access, not versioned (each build replaces a file whole, and the table rebuilds any of them: versions would only
  * keep every build) — behind a CloudFront distribution that alone may read it (Origin Access Control), GET and HEAD
- * only, serving the files as stored (gzipped: CloudFront's compression off). The feeds function is woken by the
+ * only, serving the files as stored, each in the encoding the client takes (a viewer-request function picks the
+ * object, `feed-requests.ts`; CloudFront's own compression off, `Vary: Accept-Encoding` added) and §15's 404 for
+ * anything else: the function's own for a path that is no feed's, and S3's refusal of a missing object (403: the
+ * distribution may not list the bucket) turned into that 404, the same bytes, from one object the deployment puts
+ * there. The feeds function is woken by the
  * vacancies table's stream (filtered as the webhooks' is) and schedules each changed vendor's build as a one-time
  * schedule in a group of its own, run by a role that may invoke this one function; a build that fails is retried
  * twice by Lambda, then kept in a queue. An idle vendor has no stream record, hence no invocation, no read.
@@ -68,6 +78,11 @@ export class FeedHosting extends Construct {
         "Only the feeds function writes the bucket and only CloudFront reads it: each build is a log line of the function, and CloudFront's metrics count the reads.",
     });
 
+    const requests = new cloudfront.Function(this, 'Requests', {
+      comment: "Vendor Vacancy API: a feed's object in the client's encoding, or the feeds' 404",
+      code: cloudfront.FunctionCode.fromInline(feedRequestCode()),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+    });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Vendor Vacancy API: the feeds for job boards and search engines',
       defaultBehavior: {
@@ -77,13 +92,64 @@ export class FeedHosting extends Construct {
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        // Stored gzipped, served as stored (every job board and search engine takes gzip).
+        // Stored in both encodings, served as stored: the function picks the object by the client's Accept-Encoding
+        // (the URI it rewrites is the cache key, so each encoding is cached on its own).
         compress: false,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        functionAssociations: [
+          { function: requests, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
+        ],
+        responseHeadersPolicy: new cloudfront.ResponseHeadersPolicy(this, 'Headers', {
+          comment: "Vendor Vacancy API: a feed's answer depends on the client's Accept-Encoding",
+          customHeadersBehavior: {
+            customHeaders: [{ header: 'Vary', value: 'Accept-Encoding', override: true }],
+          },
+        }),
       },
+      // A missing object (S3 says 403 to a reader that may not list) is §15's 404, one body whatever the path.
+      errorResponses: [403, 404].map((httpStatus) => ({
+        httpStatus,
+        responseHttpStatus: 404,
+        responsePagePath: `/${NOT_FOUND_KEY}`,
+        ttl: Duration.seconds(10),
+      })),
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
     });
+    // The 404's one object, put at deployment by one SDK call, the only object its handler may write.
+    const notFound = new resources.AwsCustomResource(this, 'NotFound', {
+      onUpdate: {
+        service: 'S3',
+        action: 'putObject',
+        parameters: {
+          Bucket: this.bucket.bucketName,
+          Key: NOT_FOUND_KEY,
+          Body: FEED_NOT_FOUND_TEXT,
+          ContentType: 'text/plain; charset=utf-8',
+          CacheControl: 'no-cache',
+        },
+        physicalResourceId: resources.PhysicalResourceId.of(NOT_FOUND_KEY),
+      },
+      policy: resources.AwsCustomResourcePolicy.fromStatements([
+        new iam.PolicyStatement({
+          actions: ['s3:PutObject'],
+          resources: [this.bucket.arnForObjects(NOT_FOUND_KEY)],
+        }),
+      ]),
+      installLatestAwsSdk: false,
+    });
+    // CDK's handler of such calls (one per stack, run at deployment) only writes its logs besides that object.
+    const provider = stack.node.tryFindChild(
+      `AWS${resources.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`,
+    );
+    if (provider) {
+      Validations.of(provider).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason:
+          "CDK's handler of the call that puts the feeds' 404 object (a custom resource run at deployment) writes its logs with the basic execution role; the stack does not build it.",
+      });
+    }
+    notFound.node.addDependency(this.bucket);
     this.baseUrl = `https://${this.distribution.distributionDomainName}`;
     const distributionFindings: [string, string][] = [
       [

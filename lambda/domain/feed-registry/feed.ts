@@ -61,6 +61,12 @@ export const newFeedId = (): string => `fd_${randomBytes(9).toString('base64url'
 /** Where every feed's files are served, under the feed base: `/feeds/<token>/<file>`. */
 export const FEEDS_PATH = '/feeds/';
 
+/**
+ * The body of every answer that is not a feed's file — an unknown or removed token, another name, another path —
+ * locally and on AWS: the same bytes whatever the reason (§15), so that an answer tells nothing of which tokens exist.
+ */
+export const FEED_NOT_FOUND_TEXT = 'Not Found\n';
+
 /** A feed's URL: the deployment's feed base (no trailing slash), the token, the format's file. */
 export const feedUrl = (base: string, feed: Pick<Feed, 'token' | 'format'>): string =>
   `${base}${FEEDS_PATH}${feed.token}/${FEED_FILES[feed.format]}`;

@@ -1,12 +1,16 @@
 /**
  * The feeds on AWS (`lib/stack/feeds.ts`), read off the synthesized stack: a private bucket only CloudFront's Origin
- * Access Control may read, a distribution of GET and HEAD serving the files as stored, the feeds function woken by the
+ * Access Control may read, a distribution of GET and HEAD serving the files as stored — each in the encoding asked for,
+ * by the function whose code `feed-requests.property.test.ts` proves, and §15's one 404 from the object the deployment
+ * puts, by a handler that may put only that object — the feeds function woken by the
  * filtered stream and by its own group's schedules, its builds retried then kept, its permissions exactly the feeds'
  * objects, and the outputs the ops CLI reads.
  */
 import { describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
+import { FEED_NOT_FOUND_TEXT } from '../../../../lambda/domain/feed-registry/feed';
 import { STACK_OUTPUTS } from '../../../../lib/deployment/stack-outputs';
+import { feedRequestCode } from '../../../../lib/stack/feed-requests';
 import { stackTemplate, templateResources } from '../../../../testkit/stack';
 
 const template = stackTemplate();
@@ -89,6 +93,74 @@ describe('the feeds', () => {
           }),
         ],
       },
+    });
+  });
+
+  it('pick the encoding by a viewer-request function, say so by Vary, and answer a missing object with one 404', () => {
+    const [[functionLogicalId]] = ofType('AWS::CloudFront::Function') as [[string, unknown]];
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      AutoPublish: true,
+      FunctionCode: feedRequestCode(),
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        CustomHeadersConfig: { Items: [{ Header: 'Vary', Value: 'Accept-Encoding', Override: true }] },
+      }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [
+            {
+              EventType: 'viewer-request',
+              FunctionARN: { 'Fn::GetAtt': [functionLogicalId, 'FunctionARN'] },
+            },
+          ],
+          ResponseHeadersPolicyId: Match.anyValue(),
+        }),
+        CustomErrorResponses: [403, 404].map((ErrorCode) => ({
+          ErrorCode,
+          ResponseCode: 404,
+          ResponsePagePath: '/errors/not-found',
+          ErrorCachingMinTTL: 10,
+        })),
+      }),
+    });
+    // The object, put at deployment; the handler's policy names that object alone.
+    const [[, notFound]] = ofType('Custom::AWS') as [
+      [string, { Properties: { Update: { 'Fn::Join': [string, unknown[]] } } }],
+    ];
+    // The call as its handler reads it, the bucket's name standing for its reference.
+    const [, pieces] = notFound.Properties.Update['Fn::Join'];
+    const call = JSON.parse(
+      pieces
+        .map((piece) => (typeof piece === 'string' ? piece : JSON.stringify(piece).replace(/"/g, '')))
+        .join(''),
+    );
+    expect(call).toEqual({
+      service: 'S3',
+      action: 'putObject',
+      parameters: {
+        Bucket: `{Ref:${bucketId}}`,
+        Key: 'errors/not-found',
+        Body: FEED_NOT_FOUND_TEXT,
+        ContentType: 'text/plain; charset=utf-8',
+        CacheControl: 'no-cache',
+      },
+      physicalResourceId: { id: 'errors/not-found' },
+    });
+    const policies = ofType('AWS::IAM::Policy').filter(([id]) => id.startsWith('FeedsNotFound'));
+    expect(policies).toHaveLength(1);
+    expect(policies[0]?.[1].Properties.PolicyDocument).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Action: 's3:PutObject',
+          Effect: 'Allow',
+          Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/errors/not-found']] },
+        },
+      ],
     });
   });
 

@@ -1,12 +1,13 @@
 /**
- * The feeds' files in S3 through a real S3-compatible server (s3rver) and the real S3 client: a small file is one
- * object with the headers CloudFront serves; a file past a part is a multipart upload that reads back whole; a failed
- * upload leaves the last file served and tells the writer; remove and keepOnly delete by the feed's prefix only.
+ * The feeds' files in S3 through a real S3-compatible server (s3rver) and the real S3 client: a small file is two
+ * objects, the XML and its gzip, with the headers CloudFront serves; a file past a part is a multipart upload of each
+ * that reads back whole; a failed upload — of either object, or of the writer — leaves the last file served and tells
+ * the writer; remove and keepOnly delete by the feed's prefix only.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newFeedToken } from '../../../../../lambda/domain/feed-registry/feed';
 import { s3FeedFiles } from '../../../../../lambda/functions/feeds/s3-feed-files';
@@ -33,7 +34,7 @@ const read = async (stream: Readable) => {
 };
 
 describe('s3FeedFiles', () => {
-  it('stores a small file as one object, gzipped, with the headers CloudFront serves', async () => {
+  it('stores a small file as two objects, the XML and its gzip, with the headers CloudFront serves', async () => {
     const files = s3FeedFiles(s3.client, s3.bucket);
     const token = newFeedToken();
     const xml = '<?xml version="1.0" encoding="utf-8"?><source></source>';
@@ -41,11 +42,20 @@ describe('s3FeedFiles', () => {
     expect(stored.builtAt).toBe(1_780_000_000_123);
 
     const head = await (s3.client as S3Client).send(
-      new HeadObjectCommand({ Bucket: s3.bucket, Key: `feeds/${token}/indeed.xml` }),
+      new HeadObjectCommand({ Bucket: s3.bucket, Key: `feeds/${token}/indeed.xml.gz` }),
     );
     expect(head.ContentType).toBe('application/xml; charset=utf-8');
     expect(head.ContentEncoding).toBe('gzip');
     expect(head.CacheControl).toBe('public, max-age=60');
+    expect(head.Metadata?.['built-at']).toBe('1780000000123');
+    const plain = await (s3.client as S3Client).send(
+      new GetObjectCommand({ Bucket: s3.bucket, Key: `feeds/${token}/indeed.xml` }),
+    );
+    expect(plain.ContentType).toBe('application/xml; charset=utf-8');
+    expect(plain.ContentEncoding).toBeUndefined();
+    expect(plain.CacheControl).toBe('public, max-age=60');
+    expect(plain.Metadata?.['built-at']).toBe('1780000000123');
+    expect(await plain.Body?.transformToString()).toBe(xml);
 
     const file = await files.get(token, 'indeed.xml');
     expect(file).toBeDefined();
@@ -58,19 +68,27 @@ describe('s3FeedFiles', () => {
   it('uploads a file larger than a part in parts, read back whole', async () => {
     const files = s3FeedFiles(s3.client, s3.bucket, PART);
     const token = newFeedToken();
-    // Random bytes do not compress: 2.5 parts of gzip's output, in the uneven chunks a gzip stream hands out.
-    const bytes = randomBytes(Math.floor(PART * 2.5));
+    // Random bytes do not compress: 2.5 parts of XML and as much gzip, in the uneven chunks a gzip stream hands out.
+    const xml = randomBytes(Math.floor(PART * 2.5));
+    const bytes = gzipSync(xml);
     const stored = await files.put(token, 'sitemap.xml', chunksOf(bytes, 100_003), 1);
     expect(stored.size).toBe(bytes.length);
     const file = await files.get(token, 'sitemap.xml');
     expect(file?.size).toBe(bytes.length);
     expect((await read(file?.gzipped as Readable)).equals(bytes)).toBe(true);
+    const plain = await (s3.client as S3Client).send(
+      new GetObjectCommand({ Bucket: s3.bucket, Key: `feeds/${token}/sitemap.xml` }),
+    );
+    expect(Buffer.from((await plain.Body?.transformToByteArray()) ?? []).equals(xml)).toBe(true);
   });
 
   it('uploads a file of exactly one part', async () => {
     const files = s3FeedFiles(s3.client, s3.bucket, PART);
     const token = newFeedToken();
-    const bytes = randomBytes(PART);
+    // Stored (level 0) gzip of random bytes: its length is the input's and a fixed overhead per block.
+    const overhead = gzipSync(randomBytes(PART), { level: 0 }).length - PART;
+    const bytes = gzipSync(randomBytes(PART - overhead), { level: 0 });
+    expect(bytes.length).toBe(PART);
     await files.put(token, 'sitemap-1.xml', chunksOf(bytes), 1);
     expect((await read((await files.get(token, 'sitemap-1.xml'))?.gzipped as Readable)).equals(bytes)).toBe(
       true,
@@ -83,7 +101,7 @@ describe('s3FeedFiles', () => {
     await files.put(token, 'indeed.xml', chunksOf(gzipSync('old')), 1);
     const failing = Readable.from(
       (async function* () {
-        yield randomBytes(PART + 10);
+        yield gzipSync(randomBytes(PART + 10)).subarray(0, PART + 10);
         throw new Error('the writer failed');
       })(),
     );
@@ -103,10 +121,24 @@ describe('s3FeedFiles', () => {
       s3.bucket,
       PART,
     );
-    const source = Readable.from(chunksOf(randomBytes(PART * 3)));
+    const source = Readable.from(chunksOf(gzipSync(randomBytes(PART * 3))));
     await expect(broken.put(token, 'indeed.xml', source, 3)).rejects.toThrow('S3 is down');
     expect(source.destroyed).toBe(true);
     expect((await files.get(token, 'indeed.xml'))?.builtAt).toBe(1);
+    const plainOf = async () =>
+      (
+        await (s3.client as S3Client).send(
+          new GetObjectCommand({ Bucket: s3.bucket, Key: `feeds/${token}/indeed.xml` }),
+        )
+      ).Body?.transformToString();
+    expect(await plainOf()).toBe('old');
+
+    // Bytes that are not gzip: the XML's object fails, the gzip's is aborted too, and the last file stays.
+    await expect(files.put(token, 'indeed.xml', chunksOf(randomBytes(PART * 2)), 4)).rejects.toThrow();
+    const kept = await files.get(token, 'indeed.xml');
+    expect(kept?.builtAt).toBe(1);
+    expect(gunzipSync(await read(kept?.gzipped as Readable)).toString()).toBe('old');
+    expect(await plainOf()).toBe('old');
   });
 
   it('removes a feed, and keeps only what a build wrote, by its prefix alone', async () => {
