@@ -26,6 +26,8 @@ export const STACK_OUTPUTS = {
   feedBaseUrl: 'FeedBaseUrl',
   /** The bucket of the feeds' files: `feed remove` deletes a removed feed's files there. */
   feedBucket: 'FeedBucket',
+  /** The feeds function: `feed add` and `vendor put|suspend|activate` ask it for the vendor's build at once. */
+  feedFunction: 'FeedFunctionArn',
 } as const;
 
 /**

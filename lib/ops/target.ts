@@ -13,6 +13,7 @@ import { DYNAMODB_ENDPOINT_VARIABLE } from '../../lambda/domain/settings/environ
 import type { SummaryGuardTimer } from '../../lambda/domain/store/summary-guard';
 import { scheduledSummaryGuards } from '../../lambda/domain/store/summary-guard-schedules';
 import { s3FeedFiles } from '../../lambda/functions/feeds/s3-feed-files';
+import type { BuildFeedsEvent } from '../../lambda/functions/feeds/schedules';
 import { awsFailure } from '../../lambda/platform/aws/failure';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
@@ -66,6 +67,11 @@ export interface Target {
    * of its webhooks function; locally the engine's writes wake it already.
    */
   readonly wakeWebhooks?: (vendorId: string) => Promise<void>;
+  /**
+   * Asks for a vendor's feeds to be built now (after `feed add`, and a change of the vendor alone): on a deployed
+   * stack, an asynchronous invocation of its feeds function; locally the server's feed runner sees the write already.
+   */
+  readonly buildFeeds?: (vendorId: string) => Promise<void>;
   /** The deployed API's base URL, from the stack's outputs (`--stack`); unknown for any other target. */
   readonly apiUrl?: string;
   /** The deployment's default language (`defaultLocale`): a feed's unless `feed add --lang` says. */
@@ -93,6 +99,8 @@ export interface StackDescription {
   readonly feedBase?: string;
   /** The bucket of its feeds' files (output `FeedBucket`): `feed remove` deletes a feed's there. */
   readonly feedBucket?: string;
+  /** The feeds function's ARN (output `FeedFunctionArn`; absent on stacks from before it). */
+  readonly feedFunction?: string;
 
   /** Where the summaries' guards go (absent on stacks from before them). */
   readonly summaryGuards?: SummaryGuardsOutput;
@@ -199,6 +207,7 @@ export async function describeStack(
   const apiUrl = outputs.get(STACK_OUTPUTS.apiUrl)?.replace(/\/+$/, '');
   const feedBase = outputs.get(STACK_OUTPUTS.feedBaseUrl)?.replace(/\/+$/, '');
   const feedBucket = outputs.get(STACK_OUTPUTS.feedBucket);
+  const feedFunction = outputs.get(STACK_OUTPUTS.feedFunction);
 
   const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
@@ -206,6 +215,7 @@ export async function describeStack(
     ...(apiUrl && { apiUrl }),
     ...(feedBase && { feedBase }),
     ...(feedBucket && { feedBucket }),
+    ...(feedFunction && { feedFunction }),
     ...(webhookFunction && { webhookFunction }),
     ...(timeZone && { timeZone }),
     ...(rateTiers && { rateTiers: JSON.parse(rateTiers) as RateTiersOutput }),
@@ -326,6 +336,7 @@ export async function resolveTarget(
   let apiUrl: string | undefined;
   let feedBase: string | undefined;
   let feedBucket: string | undefined;
+  let feedFunction: string | undefined;
 
   let summaryGuards: SummaryGuardsOutput | undefined;
   if (options.stack) {
@@ -350,6 +361,7 @@ export async function resolveTarget(
       apiUrl,
       feedBase,
       feedBucket,
+      feedFunction,
       summaryGuards,
     } = stack);
     timeZone = stack.timeZone ?? given;
@@ -402,20 +414,11 @@ export async function resolveTarget(
     ...(scheduler &&
       summaryGuards && { summaryGuard: scheduledSummaryGuards({ client: scheduler, ...summaryGuards }) }),
     ...(webhookFunction && {
-      wakeWebhooks: async (vendorId: string) => {
-        const lambda = new LambdaClient({ region: region.name });
-        try {
-          await lambda.send(
-            new InvokeCommand({
-              FunctionName: webhookFunction,
-              InvocationType: 'Event',
-              Payload: JSON.stringify({ vendorId }),
-            }),
-          );
-        } finally {
-          lambda.destroy();
-        }
-      },
+      wakeWebhooks: (vendorId: string) => invokeAsync(region.name, webhookFunction, { vendorId }),
+    }),
+    ...(feedFunction && {
+      buildFeeds: (vendorId: string) =>
+        invokeAsync(region.name, feedFunction, { build: vendorId } satisfies BuildFeedsEvent),
     }),
     close: () => {
       client.destroy();
@@ -424,6 +427,22 @@ export async function resolveTarget(
       s3?.destroy();
     },
   };
+}
+
+/** Invokes a deployed function asynchronously (Lambda queues the event and returns at once). */
+async function invokeAsync(region: string, functionArn: string, payload: unknown): Promise<void> {
+  const lambda = new LambdaClient({ region });
+  try {
+    await lambda.send(
+      new InvokeCommand({
+        FunctionName: functionArn,
+        InvocationType: 'Event',
+        Payload: JSON.stringify(payload),
+      }),
+    );
+  } finally {
+    lambda.destroy();
+  }
 }
 
 /** The local server's feeds, as it recorded them, or why the CLI cannot know them. */

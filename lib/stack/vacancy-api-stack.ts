@@ -168,6 +168,11 @@ export class VacancyApiStack extends Stack {
       'The feeds\' files (feeds/<token>/<file>): the feeds function writes them, "feed remove" deletes a feed\'s',
     );
     output(
+      STACK_OUTPUTS.feedFunction,
+      functions.feeds.function.functionArn,
+      'The feeds\' builds: "vacancy-admin feed add" and "vendor put|suspend|activate" ask it for the vendor\'s at once',
+    );
+    output(
       STACK_OUTPUTS.webhookFunction,
       functions.webhooks.function.functionArn,
       'The webhook dispatch: "vacancy-admin webhook enable" wakes it',

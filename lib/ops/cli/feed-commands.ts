@@ -63,6 +63,8 @@ export function addFeedCommands(program: Command): void {
           options.format as FeedFormat,
           (options.lang as Locale | undefined) ?? target.defaultLocale,
         );
+        // Built at once, not at the vendor's next change (locally the server sees the write already).
+        await target.buildFeeds?.(vendorId);
         const view = feedView(added, base);
         return {
           data: view,

@@ -100,6 +100,8 @@ export function addVendorCommands(program: Command): void {
           { defaultRateTier: target.rateTiers.defaultTier },
         );
         const actions = target.usageKeys ? await syncUsageKeys(target.usageKeys, saved) : undefined;
+        // Its feeds state its company and website: built again now (a vendor without feeds builds nothing).
+        await target.buildFeeds?.(saved.vendorId);
         return {
           data: {
             vendorId: saved.vendorId,
@@ -131,6 +133,8 @@ export function addVendorCommands(program: Command): void {
         action(async (target, _options, id: string) => {
           const changed = await setVendorStatus(target.documentClient, target.tables.vendors, id, status);
           if (!changed) throw new UserError(`vendor "${id}" does not exist.`);
+          // A suspended vendor's feeds hold no vacancies; an activated one's hold them again.
+          await target.buildFeeds?.(id);
           return { data: { vendorId: id, status }, text: `vendor ${id} is now ${status}` };
         }),
       );

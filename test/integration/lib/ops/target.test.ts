@@ -3,6 +3,7 @@ import {
   CloudFormationServiceException,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -188,6 +189,32 @@ describe('ops CLI targets', () => {
     );
     expect(explicit.feeds).toEqual({ missing: expect.stringContaining('give --stack <name>') });
     explicit.close();
+  });
+
+  it("asks the stack's feeds function for a vendor's build at once, asynchronously; a stack without it is not asked", async () => {
+    const lambda = mockClient(LambdaClient);
+    try {
+      const arn = 'arn:aws:lambda:eu-central-1:123456789012:function:VendorVacancyApi-Feeds';
+      cloudFormation
+        .on(DescribeStacksCommand, { StackName: 'WithFeeds' })
+        .resolves(stack('WithFeeds', [...OUTPUTS, { OutputKey: 'FeedFunctionArn', OutputValue: arn }]));
+      cloudFormation.on(DescribeStacksCommand, { StackName: 'Older' }).resolves(stack('Older', OUTPUTS));
+      lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
+
+      const target = await resolveTarget({ stack: 'WithFeeds', region: 'eu-central-1' }, {});
+      await target.buildFeeds?.('caspian');
+      target.close();
+      const calls = lambda.commandCalls(InvokeCommand).map((call) => call.args[0].input);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ FunctionName: arn, InvocationType: 'Event' });
+      expect(JSON.parse(String(calls[0]?.Payload))).toEqual({ build: 'caspian' });
+
+      const older = await resolveTarget({ stack: 'Older', region: 'eu-central-1' }, {});
+      expect(older.buildFeeds).toBeUndefined();
+      older.close();
+    } finally {
+      lambda.restore();
+    }
   });
 
   it("deletes a removed feed's files in the stack's FeedBucket, by the feed's prefix", async () => {

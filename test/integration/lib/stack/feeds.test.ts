@@ -128,7 +128,7 @@ describe('the feeds', () => {
       }),
     });
     // The object, put at deployment; the handler's policy names that object alone.
-    const [[, notFound]] = ofType('Custom::AWS') as [
+    const [[, notFound]] = ofType('Custom::AWS') as unknown as [
       [string, { Properties: { Update: { 'Fn::Join': [string, unknown[]] } } }],
     ];
     // The call as its handler reads it, the bucket's name standing for its reference.
