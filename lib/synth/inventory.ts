@@ -20,7 +20,7 @@ const ROWS: readonly { what: string; count: (template: CfnTemplate) => number }[
     count: (t) => count(t, 'AWS::Lambda::Function', (id) => id.startsWith('Functions')),
   },
   {
-    what: "CDK's own Lambda function (sets the inbox's notifications at deployment)",
+    what: "CDK's own Lambda functions (run at deployment: the inbox's notifications, the feeds' 404 object)",
     count: (t) => count(t, 'AWS::Lambda::Function', (id) => !id.startsWith('Functions')),
   },
   { what: 'EventBridge Scheduler recurring schedules', count: (t) => count(t, 'AWS::Scheduler::Schedule') },
@@ -33,6 +33,10 @@ const ROWS: readonly { what: string; count: (template: CfnTemplate) => number }[
   {
     what: 'CloudFront distributions (the feeds)',
     count: (t) => count(t, 'AWS::CloudFront::Distribution'),
+  },
+  {
+    what: 'CloudFront Functions (the feeds: the encoding, the 404)',
+    count: (t) => count(t, 'AWS::CloudFront::Function'),
   },
   { what: 'SQS queues (dead letters)', count: (t) => count(t, 'AWS::SQS::Queue') },
   { what: 'REST APIs', count: (t) => count(t, 'AWS::ApiGateway::RestApi') },

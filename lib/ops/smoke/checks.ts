@@ -48,6 +48,8 @@ export interface SmokeContext {
   readonly waits: { readonly changeMs: number; readonly pollMs: number };
   /** Closes one of the vacancies with the ops CLI's own writer; resolves with the change. */
   readonly closeVacancy: (id: number) => Promise<SmokeChange>;
+  /** The URL of the temporary vendor's `indeed` feed; absent when the target serves no feeds. */
+  readonly feedUrl?: string;
   /** The webhook endpoint's progress; absent without `--webhook-url`. */
   readonly webhookProgress?: () => Promise<WebhookProgress>;
   /** The change `syncSeesAChange` made (set by it). */
@@ -475,6 +477,40 @@ export const webhookDelivered: Check = async (context, signal) => {
   }
 };
 
+/** The ids a feed of the `indeed` format lists: each job's `<referencenumber>`, as the feed writes it (CDATA). */
+const referenceNumbers = (xml: string) =>
+  [...xml.matchAll(/<referencenumber><!\[CDATA\[(\d+)\]\]><\/referencenumber>/g)].map((match) =>
+    Number(match[1]),
+  );
+
+/**
+ * The vendor's `indeed` feed, fetched as a job board fetches it (no key, gzip taken), until it is built with every
+ * vacancy (`<referencenumber>`, newest first) or the change wait runs out: its URL answers 404 until its first build.
+ */
+export const feedServed: Check = async (context, signal) => {
+  const url = context.feedUrl;
+  expect(url !== undefined, 'no feed was added');
+  const expected = context.vacancies.map((vacancy) => vacancy.id);
+  const deadline = Date.now() + context.waits.changeMs;
+  for (;;) {
+    const answer = await context.api.request(url, { headers: { 'accept-encoding': 'gzip' } }, signal);
+    if (answer.status === 200) {
+      const type = header(answer, 'content-type') ?? '';
+      expect(
+        type.startsWith('application/xml'),
+        `the feed's Content-Type is ${show(type)}, not application/xml`,
+      );
+      if (show(referenceNumbers(answer.text)) === show(expected)) return;
+    } else
+      expect(answer.status === 404, `the feed answered ${answer.status}, not 200 (or 404 before its build)`);
+    if (Date.now() >= deadline)
+      throw new CheckFailedError(
+        `the feed did not list the vacancies ${show(expected)} within ${context.waits.changeMs / 1000} s (last: ${answer.status})`,
+      );
+    await wait(context.waits.pollMs, undefined, { signal });
+  }
+};
+
 /** A check and the name its line shows. */
 export interface NamedCheck<C = SmokeContext> {
   readonly name: string;
@@ -511,6 +547,9 @@ export const VENDOR_CHECKS: readonly NamedCheck[] = [
   // Last: it closes a vacancy, which the checks above count.
   { name: 'sync sees a change', run: syncSeesAChange, mayWait: true },
 ];
+
+/** The check of a target that serves feeds, before the vendor's checks (the last of them closes a vacancy). */
+export const FEED_CHECK: NamedCheck = { name: 'feed holds the vacancies', run: feedServed, mayWait: true };
 
 /** The check that needs `--webhook-url`, after the change it waits for. */
 export const WEBHOOK_CHECK: NamedCheck = {

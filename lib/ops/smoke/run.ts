@@ -1,6 +1,6 @@
 /**
  * The smoke check's orchestration (docs/operating.md#smoke-check): a temporary vendor of its own, made with the ops
- * CLI's functions (vendors, keys, the import, webhooks); the checks of `checks.ts`, one after another, each bounded
+ * CLI's functions (vendors, keys, the import, webhooks, feeds); the checks of `checks.ts`, one after another, each bounded
  * in time; then, always, the removal of everything it made. It reads and writes nothing of any other vendor: every
  * write names the temporary vendor, and its vacancy ids are fresh random ones (an id another vendor holds would be
  * refused by the import, never taken over).
@@ -9,6 +9,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import { settlesAt } from '../../../lambda/domain/change-feed/settle';
+import { feedUrl } from '../../../lambda/domain/feed-registry/feed';
 import { parseImportFile } from '../../../lambda/domain/import/file';
 import { importVacancies } from '../../../lambda/domain/import/import';
 import { readChangeKey } from '../../../lambda/domain/schema/change-index';
@@ -17,12 +18,14 @@ import { INDEX_SETTLE_MS } from '../../../lambda/domain/settings/recovery-waits'
 import type { UrlRules } from '../../../lambda/functions/webhooks/endpoint';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { ApiUnreachableError, CheckFailedError, ChecksInterruptedError } from '../errors';
+import { addFeed, listFeeds, removeFeed } from '../feeds';
 import type { Target } from '../target';
 import { deleteVendorUsageKeys, syncUsageKeys } from '../usage-keys';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../vacancies';
 import { getVendorRecord, putVendor, setVendorStatus } from '../vendors';
 import { addEndpoint, listEndpoints, removeEndpoint } from '../webhooks';
 import {
+  FEED_CHECK,
   GATEWAY_CHECKS,
   type NamedCheck,
   type SmokeContext,
@@ -113,6 +116,7 @@ interface Made {
   keyIds: string[];
   endpointId?: string;
   vacancyIds: number[];
+  feed?: boolean;
 }
 
 /** The import records of the temporary vacancies: valid, active until the end of next year, newest first. */
@@ -259,7 +263,13 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
   let rateTier = target.rateTiers.defaultTier;
   let secretKey = '';
   let publishableKey = '';
-  const vendorChecks = [...VENDOR_CHECKS, ...(options.webhook ? [WEBHOOK_CHECK] : [])];
+  const feeds = 'base' in target.feeds ? target.feeds : undefined;
+  let feedOfVendor: string | undefined;
+  const vendorChecks = [
+    ...(feeds ? [FEED_CHECK] : []),
+    ...VENDOR_CHECKS,
+    ...(options.webhook ? [WEBHOOK_CHECK] : []),
+  ];
   const names = (list: readonly NamedCheck<never>[]) => list.map((check) => check.name);
   const summary = (): SmokeReport => ({
     ok: notRun.length === 0 && [...checks, ...cleanup].every((result) => result.ok),
@@ -343,7 +353,15 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
           throw new CheckFailedError(
             `the import ${imported.interrupted ? `stopped: ${imported.interrupted}` : `refused ${imported.rejected.map((r) => `line ${r.line}: ${r.reasons.join('; ')}`).join(', ')}`}`,
           );
-      }));
+      })) &&
+      // A target that serves feeds: an `indeed` feed of the vendor, built at once (locally, as the server sees it).
+      (!feeds ||
+        (await step('feed added', async () => {
+          made.feed = true;
+          const feed = await addFeed(client, tables.vendors, vendorId, 'indeed', target.defaultLocale);
+          await target.buildFeeds?.(vendorId);
+          feedOfVendor = feedUrl(feeds.base, feed);
+        })));
 
     if (!setUp) notRun.push(...names(vendorChecks));
     else {
@@ -355,6 +373,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
         publishableKey,
         origin: SMOKE_ORIGIN,
         vacancies,
+        ...(feedOfVendor && { feedUrl: feedOfVendor }),
         waits: { changeMs, pollMs: POLL_MS },
         closeVacancy: async (id) => {
           const outcome = await setVacancyStatus(client, tables, id, 'closed', {
@@ -388,7 +407,7 @@ export async function runSmoke(target: Target, options: SmokeOptions): Promise<S
 
 /**
  * Removes what the smoke check made, each step on its own (one failing does not keep the others from running):
- * the endpoint, the keys, the vacancies, the vendor's status, the tombstones, the vendor's API Gateway keys.
+ * the endpoint, the feed, the keys, the vacancies, the vendor's status, the tombstones, the vendor's API Gateway keys.
  */
 async function removeWhatWasMade(
   target: Target,
@@ -406,6 +425,12 @@ async function removeWhatWasMade(
       const listed = (await listEndpoints(client, tables.vendors, vendorId)).map((e) => e.endpointId);
       for (const endpointId of new Set([...(made.endpointId ? [made.endpointId] : []), ...listed]))
         await removeEndpoint(client, tables.vendors, endpointId);
+    });
+  if (made.feed)
+    await step('feed removed', CHECK_TIMEOUT_MS, async () => {
+      const files = 'base' in target.feeds ? target.feeds.files : undefined;
+      for (const feed of await listFeeds(client, tables.vendors, vendorId))
+        await removeFeed(client, tables.vendors, feed.feedId, files);
     });
   if (made.keys)
     await step('keys revoked', CHECK_TIMEOUT_MS, async () => {

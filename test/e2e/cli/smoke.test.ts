@@ -1,7 +1,7 @@
 /**
  * `vacancy-admin smoke` (docs/operating.md#smoke-check), run as an operator runs it — a process of its own — against
  * `npm start` on free ports: every check passes and the temporary vendor is gone afterwards (suspended, no live key,
- * no vacancy, nothing of another vendor changed); against a broken target it fails, naming the check.
+ * no vacancy, no feed, nothing of another vendor changed); against a broken target it fails, naming the check.
  */
 import { createServer } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,7 +10,7 @@ import { CHANGE_INDEX } from '../../../lambda/domain/schema/tables';
 import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
-import { GATEWAY_CHECKS, VENDOR_CHECKS, WEBHOOK_CHECK } from '../../../lib/ops/smoke/checks';
+import { FEED_CHECK, GATEWAY_CHECKS, VENDOR_CHECKS, WEBHOOK_CHECK } from '../../../lib/ops/smoke/checks';
 import type { SmokeReport } from '../../../lib/ops/smoke/run';
 import { runAdmin, startAdmin } from '../../../testkit/admin-cli';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
@@ -81,9 +81,12 @@ describe('vacancy-admin smoke', () => {
           'webhook endpoint added',
           'keys issued',
           'vacancies imported',
+          'feed added',
+          FEED_CHECK.name,
           ...named(VENDOR_CHECKS),
           WEBHOOK_CHECK.name,
           'cleanup: webhook endpoint removed',
+          'cleanup: feed removed',
           'cleanup: keys revoked',
           'cleanup: vacancies deleted',
           'cleanup: vendor suspended',
@@ -108,6 +111,9 @@ describe('vacancy-admin smoke', () => {
       ) as { revokedAt?: string }[];
       expect(keys).toHaveLength(2);
       expect(keys.every((key) => key.revokedAt !== undefined)).toBe(true);
+      expect(
+        JSON.parse((await runAdmin(['--endpoint', engine, '--json', 'feed', 'list', '--vendor', vendorId])).stdout),
+      ).toEqual([]);
       const client = createDocumentClient(createDynamoDBClient({ endpoint: engine }));
       try {
         const { Items = [] } = await client.send(
@@ -174,6 +180,7 @@ describe('vacancy-admin smoke', () => {
         true,
       );
       expect(report.cleanup.map((result) => [result.name, result.ok])).toEqual([
+        ['cleanup: feed removed', true],
         ['cleanup: keys revoked', true],
         ['cleanup: vacancies deleted', true],
         ['cleanup: vendor suspended', true],
@@ -193,7 +200,7 @@ describe('vacancy-admin smoke', () => {
         const before = stdout;
         stdout += chunk.toString();
         // Once everything is made: the checks after it take at least the settle window (the sync's).
-        if (!before.includes('ok  vacancies imported') && stdout.includes('ok  vacancies imported'))
+        if (!before.includes('ok  feed added') && stdout.includes('ok  feed added'))
           child.kill('SIGINT');
       });
       expect(await exited).toBe(1);
@@ -202,6 +209,7 @@ describe('vacancy-admin smoke', () => {
         expect.stringMatching(/^FAIL [^:]+: interrupted$/),
       ]);
       expect(lines.filter((line) => line.includes('cleanup: '))).toEqual([
+        'ok  cleanup: feed removed',
         'ok  cleanup: keys revoked',
         'ok  cleanup: vacancies deleted',
         'ok  cleanup: vendor suspended',
