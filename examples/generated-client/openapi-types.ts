@@ -76,6 +76,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/{token}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The feed's token (192 random bits, base64url), as `vacancy-admin feed add` printed its URL. */
+                token: string;
+                /**
+                 * @description `indeed.xml` for an `indeed` feed, `sitemap.xml` for a `sitemap` one; a sitemap past 50,000 URLs or 50 MB is
+                 *     an index there, and its parts (`sitemap-1.xml`, …) are served beside it.
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A vendor's feed, as a job board or a search engine fetches it
+         * @description A vendor's listable vacancies, in the listing's order, as the file of a feed an operator added
+         *     (docs/operating.md#feeds): `indeed`, Indeed's XML job feed (Jooble, Careerjet, Adzuna and ZipRecruiter read
+         *     it too), or a sitemaps.org 0.9 sitemap of the vacancies' pages. No key: the URL is unlisted, not secret, and a
+         *     feed holds only what the vendor's career page shows. Not counted against any rate tier; nothing is read from
+         *     DynamoDB. Rebuilt within 15 minutes of a change of the vendor's vacancies (15 seconds locally). HEAD answers
+         *     the same headers without a body. The shapes are docs/api.md#feeds.
+         */
+        get: operations["getFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     vacanciesChanged: {
@@ -1073,6 +1106,81 @@ export interface operations {
             500: components["responses"]["ServerError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `gzip` (or `*`) with a weight above 0: the file is sent gzipped. */
+                "Accept-Encoding"?: string;
+                /** @description The `ETag` of a copy the client holds; when it names the file's, the answer is a 304. */
+                "If-None-Match"?: string;
+                /** @description Asked when there is no `If-None-Match`; the answer is a 304 when the file is not newer. */
+                "If-Modified-Since"?: string;
+            };
+            path: {
+                /** @description The feed's token (192 random bits, base64url), as `vacancy-admin feed add` printed its URL. */
+                token: string;
+                /**
+                 * @description `indeed.xml` for an `indeed` feed, `sitemap.xml` for a `sitemap` one; a sitemap past 50,000 URLs or 50 MB is
+                 *     an index there, and its parts (`sitemap-1.xml`, …) are served beside it.
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's file, as its last build wrote it. */
+            200: {
+                headers: {
+                    /** @description The file's entity tag. */
+                    ETag?: string;
+                    /** @description When the build that wrote it ran (locally; on AWS when it was stored), an HTTP date. */
+                    "Last-Modified"?: string;
+                    /** @description `gzip` when the request's `Accept-Encoding` takes it; absent otherwise. */
+                    "Content-Encoding"?: "gzip";
+                    /** @description `Accept-Encoding`. */
+                    Vary?: "Accept-Encoding";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description The client's copy is the file's (`If-None-Match`, else `If-Modified-Since`). */
+            304: {
+                headers: {
+                    /** @description The file's entity tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description An unknown or removed token, another file name, or any other path under `/feeds/`: the same bytes whatever
+             *     the reason, so that an answer tells nothing of which tokens exist.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Not Found\n";
+                };
+            };
+            /** @description A method other than GET and HEAD, with `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    /** @description `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Method Not Allowed\n";
+                };
+            };
         };
     };
     vacanciesChanged: {

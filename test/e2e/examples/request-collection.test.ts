@@ -1,27 +1,48 @@
 /**
  * The request collection (examples/http/*.http) cannot rot: every request of every file runs, in order, against
  * `npm start`, as an IDE runs it — variables filled in, later requests using what earlier ones got — and gets the
- * status its `# expect` line says, in the contract's envelope when it is an error.
+ * status its `# expect` line says, in the contract's envelope when it is an API's error. The feeds' file gets the
+ * URLs of two feeds of the demo vendor, added with the CLI as its header says.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { admin } from '../../../testkit/admin-cli';
 import { type HttpFileResponse, parseHttpFile, substitute } from '../../../testkit/http-file';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const FOLDER = new URL('../../../examples/http/', import.meta.url).pathname;
 const FILES = readdirSync(FOLDER).filter((file) => file.endsWith('.http'));
 
+/** What each file is for: the statuses its requests show between them. */
+const STATUSES: Readonly<Record<string, readonly number[]>> = {
+  // The listing, a walk, a poll, a sync, a closed vacancy, the errors.
+  'vacancies.http': [200, 304, 401, 403, 404, 405, 410, 422],
+  // A feed, its poll, the 404 and 405.
+  'feeds.http': [200, 304, 404, 405],
+};
+
 describe('the request collection (examples/http)', () => {
   let server: NpmStart;
+  const feedUrls = new Map<string, string>();
   beforeAll(async () => {
     server = await startNpmStart();
-    // As the collection says: a sync sees the demo data once it is 5 seconds old.
+    const engine = /DynamoDB \(embedded\): (http:\/\/127\.0\.0\.1:\d+)/.exec(server.banner)?.[1] ?? '';
+    for (const format of ['indeed', 'sitemap']) {
+      const added = JSON.parse(
+        await admin(['--endpoint', engine, '--json', 'feed', 'add', 'pasha-bank', '--format', format]),
+      ) as { url: string };
+      feedUrls.set(`${format}Url`, added.url);
+    }
+    // As the collection says: a sync sees the demo data once it is 5 seconds old; a feed is built within seconds.
+    for (const url of feedUrls.values())
+      while ((await fetch(url)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => server?.stop('SIGKILL'));
 
   it('has files, each request with the status it expects', () => {
     expect(FILES.length).toBeGreaterThan(0);
+    expect(Object.keys(STATUSES).sort()).toEqual([...FILES].sort());
     for (const file of FILES) {
       const { requests } = parseHttpFile(readFileSync(`${FOLDER}${file}`, 'utf8'));
       expect(requests.length).toBeGreaterThan(5);
@@ -35,6 +56,7 @@ describe('the request collection (examples/http)', () => {
       const { variables, requests } = parseHttpFile(readFileSync(`${FOLDER}${file}`, 'utf8'));
       const local = new Map(variables);
       local.set('baseUrl', server.url);
+      for (const [name, url] of feedUrls) if (local.has(name)) local.set(name, url);
       const responses = new Map<string, HttpFileResponse>();
       const statuses = new Set<number>();
       for (const request of requests) {
@@ -44,15 +66,16 @@ describe('the request collection (examples/http)', () => {
           headers: request.headers.map(([name, value]) => [name, fill(value)] as [string, string]),
         });
         const text = await response.text();
-        const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+        const json = /json/.test(response.headers.get('content-type') ?? '');
+        const body = text === '' || !json ? undefined : (JSON.parse(text) as unknown);
         expect(`${request.title}: ${response.status}`).toBe(`${request.title}: ${request.expect}`);
-        if (response.status >= 400)
+        // The API's errors are its envelope; a feed's are the feeds' fixed text.
+        if (response.status >= 400 && !new URL(response.url).pathname.startsWith('/feeds/'))
           expect(body).toMatchObject({ status: 'error', request_id: expect.any(String) });
         statuses.add(response.status);
         if (request.name) responses.set(request.name, { headers: response.headers, body });
       }
-      // What the collection is for: the listing, a walk, a poll, a sync, a closed vacancy, the errors.
-      for (const status of [200, 304, 401, 403, 404, 405, 410, 422]) expect(statuses).toContain(status);
+      for (const status of STATUSES[file] ?? []) expect(statuses).toContain(status);
     },
     60_000,
   );
