@@ -30,6 +30,25 @@ export type SalaryType = (typeof SALARY_TYPES)[number];
 export const SALARY_PERIODS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
 export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
 
+/** A salary period as a record gives it and a response serves it: `SALARY_PERIODS` in lower case. */
+export type ServedSalaryPeriod = Lowercase<SalaryPeriod>;
+export const SERVED_SALARY_PERIODS = SALARY_PERIODS.map((period) =>
+  period.toLowerCase(),
+) as readonly ServedSalaryPeriod[];
+
+/**
+ * Where the work is done (docs/api.md#pay-and-place), in the order a facet breaks ties by; their labels are in the
+ * dictionary.
+ */
+export const WORKPLACES = ['onsite', 'hybrid', 'remote'] as const;
+export type Workplace = (typeof WORKPLACES)[number];
+
+/** The type that is a place of work, not a kind of employment: Remote, whose workplace can only be `remote`. */
+export const REMOTE_TYPE = 3 satisfies VacancyType;
+
+/** A vacancy's workplace when its record names none: `remote` for the Remote type, `onsite` for the others. */
+export const defaultWorkplace = (type: number): Workplace => (type === REMOTE_TYPE ? 'remote' : 'onsite');
+
 /** The locales the service answers in. */
 export const LOCALES = ['az', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -112,7 +131,23 @@ export type Vacancy = { readonly [F in TextField]: string } & {
   readonly deadline: string;
   /** The instant of creation, to the second. */
   readonly created_at: Date;
+  /** ISO 4217; absent: the deployment's `salaryCurrency` (docs/api.md#pay-and-place). */
+  readonly salary_currency?: string;
+  /** Absent: the deployment's `salaryPeriod`. */
+  readonly salary_period?: ServedSalaryPeriod;
+  /** Absent: the type's default (`defaultWorkplace`). */
+  readonly workplace?: Workplace;
 };
+
+/**
+ * The optional fields of a record for pay and place (docs/api.md#pay-and-place): absent (or null) in a record, they
+ * are not stored, and read as their defaults — so an item stored before they existed needs no rewrite.
+ */
+export const PAY_AND_PLACE_FIELDS = [
+  'salary_currency',
+  'salary_period',
+  'workplace',
+] as const satisfies readonly (keyof Vacancy)[];
 
 /** Every field of an import record. */
 export const RECORD_FIELDS = [
@@ -122,6 +157,7 @@ export const RECORD_FIELDS = [
   ...VACANCY_FIELDS.filter((field) => field !== 'id'),
   'experience_min',
   'experience_max',
+  ...PAY_AND_PLACE_FIELDS,
 ] as const satisfies readonly (keyof Vacancy)[];
 
 /** Record fields that may be null (or absent, meaning null). */
