@@ -43,13 +43,16 @@ export function payAndPlace(
   };
 }
 
-/** The extra fields of a vacancy object (docs/api.md#pay-and-place). */
-export interface IncludedFields {
+/**
+ * The extra fields of a vacancy object (docs/api.md#pay-and-place). A type, not an interface: a vacancy object is read
+ * as a record of its fields too.
+ */
+export type IncludedFields = {
   salary_currency?: string;
   /** Null when the salary is negotiable. */
   salary_period?: ServedSalaryPeriod | null;
   workplace?: Workplace;
-}
+};
 
 /**
  * The extra fields `include` asks for, in their one order whatever order it named them in: `salary_currency` and
