@@ -1,6 +1,6 @@
 /**
  * What a vacancy is, written once: the fields of the vacancy object (docs/api.md#the-vacancy-object, in its order), the fields of an
- * import record (docs/operating.md#imports), the statuses, types and salary types. Types are derived from these lists, so a
+ * import record (docs/operating.md#imports), the statuses, types, salary types and periods, and workplaces. Types are derived from these lists, so a
  * field added here is a field everywhere.
  */
 
@@ -112,7 +112,8 @@ export type VacancyObject = { [F in VacancyField]: ValueOfKind[(typeof VACANCY_O
 
 /**
  * A vacancy as the import tool and seed files give it, once validated: the fields of the vacancy object
- * (coded fields as codes, `created_at` as an instant) plus its vendor, status and experience range.
+ * (coded fields as codes, `created_at` as an instant) plus its vendor, status and experience range, and the pay and
+ * place its record gave.
  */
 export type Vacancy = { readonly [F in TextField]: string } & {
   readonly [F in AmountField]: number | null;
