@@ -126,11 +126,15 @@ export interface SearchResult {
   poll_rcu: number;
 }
 
-/** The searches measured: filters by code and `q` with the filters of `FILTERS`, without and with facets. */
+/**
+ * The searches measured: filters by code and `q` with the filters of `FILTERS`, without and with facets; and the
+ * workplace's filter and facet with pay and place included.
+ */
 export const SEARCHES = [
   `${FILTERS}&category=it,finance,sales&city=baku,ganja,sumgait&q=senior`,
   `${FILTERS}&category=it,finance,sales&city=baku,ganja,sumgait&q=senior&facets=type,category,city`,
   'q=lead%20data&facets=type,category,city',
+  `${FILTERS}&workplace=hybrid,remote&facets=type,workplace&include=pay,workplace`,
 ] as const;
 
 /** Index entry sizes of a data set, by DynamoDB's rules: what a read of the index pays per vacancy. */

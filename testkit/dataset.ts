@@ -52,7 +52,7 @@ export function vacancyRecords(
     const low = 500 + Math.floor(random() * 40) * 100;
     const experienceMin = Math.floor(random() * 6);
     const created = new Date(start + Math.floor(random() * 330 * 86_400) * 1000);
-    return {
+    const record = {
       id,
       vendor_id: vendorId,
       status: kind === 'inactive' ? pick(random, ['inactive', 'draft', 'closed']) : 'active',
@@ -73,6 +73,9 @@ export function vacancyRecords(
       deadline: kind === 'expired' ? '2025-11-30' : `2099-0${1 + Math.floor(random() * 9)}-15`,
       created_at: created.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     };
+    // Where the work is done: a fifth hybrid and a seventh remote, by id (drawing nothing from the random stream).
+    const place = id % 5 === 0 ? 'hybrid' : id % 7 === 0 ? 'remote' : undefined;
+    return place && record.type !== 3 ? { ...record, workplace: place } : record;
   });
 }
 

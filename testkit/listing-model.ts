@@ -5,6 +5,7 @@
  * in step with each write as it is made through the tools' own writers.
  */
 import fc from 'fast-check';
+import { defaultWorkplace, WORKPLACES, type Workplace } from '../lambda/domain/schema/vacancy';
 import { deleteVacancy, setVacancyStatus } from '../lib/ops/vacancies';
 import { putVendor } from '../lib/ops/vendors';
 import type { TestTables } from './dynamodb';
@@ -18,6 +19,8 @@ export interface ModelledVacancy {
   /** Its slot: its id, less the run's first id. */
   readonly id: number;
   readonly type: number;
+  /** The workplace the record names; null: none (the type's default, `workplaceOf`). */
+  readonly workplace: Workplace | null;
   readonly min: number;
   readonly max: number | null;
   readonly status: string;
@@ -25,6 +28,16 @@ export interface ModelledVacancy {
   readonly dayOffset: number;
   readonly createdAt: string;
 }
+
+/** Where a modelled vacancy's work is done: the record's workplace, or its type's default. */
+export const workplaceOf = (v: ModelledVacancy): Workplace => v.workplace ?? defaultWorkplace(v.type);
+
+/** A random workplace a record names: none (the type's default) or any of them; `withWorkplace` fits it to the type. */
+export const modelledWorkplace = fc.option(fc.constantFrom(...WORKPLACES), { nil: null });
+
+/** A modelled vacancy whose workplace its type allows: the Remote type (3) allows `remote` alone. */
+export const withWorkplace = <V extends ModelledVacancy>(v: V): V =>
+  v.type === 3 && v.workplace !== null ? { ...v, workplace: defaultWorkplace(v.type) } : v;
 
 /** A modelled vacancy's statuses as imported, active most often. */
 const MODELLED_STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
@@ -34,19 +47,22 @@ const MODELLED_STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] a
  * two days past or some days ahead (off the day boundary's edges), created some time in one month.
  */
 export const modelledVacancy = (slot: number): fc.Arbitrary<ModelledVacancy> =>
-  fc.record({
-    id: fc.constant(slot),
-    type: fc.integer({ min: 1, max: 4 }),
-    min: fc.integer({ min: 0, max: 3 }),
-    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
-    status: fc.constantFrom(...MODELLED_STATUSES),
-    dayOffset: fc.constantFrom(-2, 1, 2, 5),
-    createdAt: fc
-      .integer({ min: 0, max: 60 * 24 * 30 })
-      .map((minutes) =>
-        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      ),
-  });
+  fc
+    .record({
+      id: fc.constant(slot),
+      type: fc.integer({ min: 1, max: 4 }),
+      workplace: modelledWorkplace,
+      min: fc.integer({ min: 0, max: 3 }),
+      max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
+      status: fc.constantFrom(...MODELLED_STATUSES),
+      dayOffset: fc.constantFrom(-2, 1, 2, 5),
+      createdAt: fc
+        .integer({ min: 0, max: 60 * 24 * 30 })
+        .map((minutes) =>
+          new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+        ),
+    })
+    .map(withWorkplace);
 
 /** A write to one slot: a vacancy imported there, its status changed, or it deleted. */
 export type ListingWrite<V extends ModelledVacancy> =
@@ -88,6 +104,7 @@ export async function modelledVendor<V extends ModelledVacancy>(
       vendor_id: vendorId,
       ...fields(v),
       type: v.type,
+      ...(v.workplace !== null && { workplace: v.workplace }),
       experience_min: v.min,
       experience_max: v.max,
       status: v.status,

@@ -4,7 +4,8 @@
  *   <script type="module" src="vacancy-board.js"></script>
  *   <vacancy-board api="https://api.example.az" key="vvp_…" lang="az"></vacancy-board>
  *
- * The list with search, type, city and category choices (with the API's facet counts) and experience; pages by the
+ * The list with search, type, city, category and workplace choices (with the API's facet counts) and experience;
+ * each vacancy's pay (Intl.NumberFormat, in the board's language, with its currency and period) and workplace; pages by the
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
  * links). A job page of a vacancy that has closed (the API's 410) says so, with no JobPosting and a robots
@@ -13,11 +14,12 @@
  */
 
 /** The filters the API takes (docs/api.md), by the names the API and the page's URL use. */
-const PARAMS = ['q', 'type', 'city', 'category', 'experience_min', 'experience_max'];
+const PARAMS = ['q', 'type', 'city', 'category', 'workplace', 'experience_min', 'experience_max'];
 /** What the `filters` attribute may name (all shown by default); `experience` is the pair of bounds. */
-const SHOWN = ['q', 'type', 'city', 'category', 'experience'];
-/** The facets the API counts (docs/api.md#facets). */
-const FACETS = ['type', 'city', 'category'];
+const SHOWN = ['q', 'type', 'city', 'category', 'workplace', 'experience'];
+/** The facets the API counts (docs/api.md#facets), shown as checkboxes but for `type`. */
+const FACETS = ['type', 'city', 'category', 'workplace'];
+const CHOICES = FACETS.slice(1);
 /** The names the board owns in the page's query string. */
 const OWNED = [...PARAMS, 'page', 'job', 'lang'];
 
@@ -33,6 +35,9 @@ const TEXT = {
     type: 'Növ',
     city: 'Şəhər',
     category: 'Kateqoriya',
+    workplace: 'İş yeri',
+    places: { onsite: 'Ofisdə', hybrid: 'Hibrid', remote: 'Uzaqdan' },
+    per: { hour: '/ saat', day: '/ gün', week: '/ həftə', month: '/ ay', year: '/ il' },
     experience_min: 'Təcrübə, ən az (il)',
     experience_max: 'Təcrübə, ən çox (il)',
     any: 'Hamısı',
@@ -65,6 +70,9 @@ const TEXT = {
     type: 'Type',
     city: 'City',
     category: 'Category',
+    workplace: 'Workplace',
+    places: { onsite: 'On-site', hybrid: 'Hybrid', remote: 'Remote' },
+    per: { hour: 'an hour', day: 'a day', week: 'a week', month: 'a month', year: 'a year' },
     experience_min: 'Experience, at least (years)',
     experience_max: 'Experience, at most (years)',
     any: 'Any',
@@ -218,7 +226,7 @@ export class VacancyBoard extends HTMLElement {
         h('input', { type: 'search', name: 'q', maxlength: 100, part: 'search' }),
       ),
       h('label', { 'data-f': 'type' }, h('span'), h('select', { name: 'type' })),
-      ...['city', 'category'].map((name) =>
+      ...CHOICES.map((name) =>
         h('fieldset', { 'data-f': name, part: 'facet', hidden: true }, h('legend'), h('div')),
       ),
       ...['experience_min', 'experience_max'].map((name) =>
@@ -432,6 +440,7 @@ export class VacancyBoard extends HTMLElement {
     for (const n of PARAMS) if (this.#s.f[n]) p.set(n, this.#s.f[n]);
     const facets = FACETS.filter((n) => shown.includes(n));
     if (facets.length) p.set('facets', facets.join(','));
+    p.set('include', 'pay,workplace');
     if (this.#s.page > 1) p.set('page', String(this.#s.page));
     return url.href;
   }
@@ -451,7 +460,7 @@ export class VacancyBoard extends HTMLElement {
       if (job) {
         const url = this.#api(`/${encodeURIComponent(job)}`);
         const [body, posting] = await Promise.all([
-          this.#get(url, signal),
+          this.#get(`${url}?include=pay,workplace`, signal),
           this.#get(url, signal, 'application/ld+json'),
         ]);
         this.#job(body, posting);
@@ -489,7 +498,7 @@ export class VacancyBoard extends HTMLElement {
       const input = field.querySelector('input,select');
       const caption = field.querySelector('span,legend');
       if (caption) caption.textContent = t[/** @type {'q'} */ (input?.name ?? name)];
-      if (name === 'city' || name === 'category') continue;
+      if (CHOICES.includes(name)) continue;
       /** @type {HTMLElement} */ (field).hidden = !shown.includes(name);
       if (input && input.name !== 'type')
         /** @type {HTMLInputElement} */ (input).value = this.#s.f[input.name] ?? '';
@@ -516,7 +525,7 @@ export class VacancyBoard extends HTMLElement {
     );
     select.value = this.#s.f.type ?? '';
     const shown = this.#shown;
-    for (const name of ['city', 'category']) {
+    for (const name of CHOICES) {
       const field = /** @type {HTMLFieldSetElement} */ (form.querySelector(`[data-f=${name}]`));
       const list = facets[name];
       field.hidden = !list || !shown.includes(name);
@@ -614,7 +623,7 @@ export class VacancyBoard extends HTMLElement {
                 h(
                   'p',
                   { class: 'm', part: 'meta' },
-                  [v.city, v.type, `${t.deadline}: ${v.deadline}`].join(' · '),
+                  this.#meta([v.city, v.type], v, `${t.deadline}: ${v.deadline}`),
                 ),
               ),
             ),
@@ -633,6 +642,33 @@ export class VacancyBoard extends HTMLElement {
           pageLink(p.next_page_url, p.current_page + 1, t.next, 'next'),
         ),
     );
+  }
+
+  /**
+   * A vacancy's line of facts: `labels`, its workplace (once: Remote is a type too), its pay unless the line under it
+   * says it (a job page's), then `last`.
+   */
+  #meta(/** @type {string[]} */ labels, /** @type {any} */ v, /** @type {string} */ last, pay = true) {
+    const place = this.#t.places[/** @type {'onsite'} */ (v.workplace)];
+    return [...new Set([...labels, place]), pay && this.#pay(v), last].filter(Boolean).join(' · ');
+  }
+
+  /**
+   * A vacancy's pay in the board's language — Intl.NumberFormat's amount or range with the currency's code — and what
+   * it is paid per (`1.000–1.500 AZN / ay`, `AZN 1,000–1,500 a month`); empty when it is negotiable or not given.
+   */
+  #pay(/** @type {any} */ v) {
+    const { salary: one, salary_min: min, salary_max: max, salary_currency: currency } = v;
+    if (!currency || (one == null && min == null)) return '';
+    const f = new Intl.NumberFormat(this.#s.lang, {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'code',
+      maximumFractionDigits: 0,
+    });
+    const amount = one != null ? f.format(one) : min === max ? f.format(min) : f.formatRange(min, max);
+    const per = this.#t.per[/** @type {'month'} */ (v.salary_period)];
+    return per ? `${amount} ${per}` : amount;
   }
 
   /** The content in place of what was there (a part left out is `null` or `false`). */
@@ -680,8 +716,7 @@ export class VacancyBoard extends HTMLElement {
     this.#noindex(false);
     this.#setTitle(`${v.title} — ${body.company}`);
     this.#el.status.textContent = '';
-    const salary =
-      v.salary !== null ? `${v.salary}` : v.salary_min !== null ? `${v.salary_min}–${v.salary_max}` : '';
+    const salary = this.#pay(v);
     this.#show(
       this.#backLink(),
       h(
@@ -691,13 +726,13 @@ export class VacancyBoard extends HTMLElement {
         h(
           'p',
           { class: 'm', part: 'meta' },
-          [v.category, v.city, v.type, `${t.deadline}: ${v.deadline}`].join(' · '),
+          this.#meta([v.category, v.city, v.type], v, `${t.deadline}: ${v.deadline}`, false),
         ),
         h('p', {}, v.description),
         ['requirements', 'responsibilities'].map(
           (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', {}, v[n])],
         ),
-        h('p', {}, `${t.salary}: ${salary ? `${salary} (${v.salary_type})` : v.salary_type}`),
+        h('p', { part: 'salary' }, `${t.salary}: ${salary ? `${salary} (${v.salary_type})` : v.salary_type}`),
         h('p', {}, h('a', { href: v.url, rel: 'noopener', part: 'apply' }, t.apply)),
       ),
     );

@@ -29,7 +29,13 @@ export interface paths {
          *     Search, filters and facets: `category` and `city` (comma lists of codes, OR within), `q` (every word the
          *     start of a word of the title or of the category or city label, case and diacritics ignored) and `facets`
          *     combine with the other filters by AND; each facet counts what matches every filter but its own. Not with
-         *     `updated_since`.
+         *     `updated_since`. `workplace` (a comma list of `onsite`, `hybrid`, `remote`) filters and counts where the
+         *     work is done the same way.
+         *
+         *     Pay and place on request: with `include=pay` and/or `include=workplace` (the listing and a sync alike),
+         *     each vacancy object has, after its 15 fields (and after a sync's `status` and `updated_at`),
+         *     `salary_currency` and `salary_period` (for `pay`) and `workplace` (for `workplace`), in that order. Without
+         *     `include`, the 15 fields exactly. The links keep `include`; a cursor is not bound to it.
          *
          *     Query parameters: an integer is ASCII digits only (`7`, `007`; not `+7`, `1.5`, `1e2`); an empty value
          *     means the parameter is absent; a parameter given twice is invalid; unknown parameters are ignored. Every
@@ -64,8 +70,8 @@ export interface paths {
          *     — then the vacancy as a schema.org `JobPosting` (JSON-LD), to embed as it is in the job page in a script
          *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
          *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
-         *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing;
-         *     other query parameters are ignored. Reads one item: at most one read unit, a 304 and a 410 too.
+         *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing, and
+         *     `include` adds pay and place as in the listing; other query parameters are ignored. Reads one item: at most one read unit, a 304 and a 410 too.
          */
         get: operations["getVacancy"];
         put?: never;
@@ -339,10 +345,39 @@ export interface components {
             type?: components["schemas"]["TypeEn"];
             salary_type?: components["schemas"]["SalaryTypeEn"];
         };
-        /** @description A vacancy object with its coded fields in Azerbaijani; no other field. */
-        VacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"];
-        /** @description A vacancy object with its coded fields in English; no other field. */
-        VacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"];
+        /**
+         * @description A vacancy object with its coded fields in Azerbaijani; no other field but those `include` asks
+         *     for.
+         */
+        VacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"] & components["schemas"]["PayAndPlace"];
+        /**
+         * @description A vacancy object with its coded fields in English; no other field but those `include` asks
+         *     for.
+         */
+        VacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"] & components["schemas"]["PayAndPlace"];
+        /**
+         * @description What `include` adds to a vacancy object, after its 15 fields (and a sync's `status` and `updated_at`), in
+         *     this order: `salary_currency` and `salary_period` with `include=pay`, `workplace` with
+         *     `include=workplace`. A vacancy whose record left one out has the deployment's currency and period, and the
+         *     workplace of its type (`remote` for Remote, `onsite` otherwise).
+         */
+        PayAndPlace: {
+            /**
+             * @description The salary's currency, an ISO 4217 code.
+             * @example AZN
+             */
+            salary_currency?: string;
+            /**
+             * @description What the salary is paid per; null when it is negotiable.
+             * @enum {unknown}
+             */
+            salary_period?: "hour" | "day" | "week" | "month" | "year" | null;
+            /**
+             * @description Where the work is done.
+             * @enum {unknown}
+             */
+            workplace?: "onsite" | "hybrid" | "remote";
+        };
         /** @description What a sync adds to an active vacancy, after its 15 fields. */
         SyncStamp: {
             /** @constant */
@@ -356,7 +391,7 @@ export interface components {
          */
         UpdatedAt: string;
         /** @description An active vacancy in a sync, in Azerbaijani. */
-        SyncedVacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"] & components["schemas"]["SyncStamp"] & {
+        SyncedVacancyAz: components["schemas"]["Vacancy"] & components["schemas"]["LabelsAz"] & components["schemas"]["SyncStamp"] & components["schemas"]["PayAndPlace"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -364,7 +399,7 @@ export interface components {
             status: "active";
         };
         /** @description An active vacancy in a sync, in English. */
-        SyncedVacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"] & components["schemas"]["SyncStamp"] & {
+        SyncedVacancyEn: components["schemas"]["Vacancy"] & components["schemas"]["LabelsEn"] & components["schemas"]["SyncStamp"] & components["schemas"]["PayAndPlace"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -410,12 +445,14 @@ export interface components {
             type?: components["schemas"]["TypeFacetAz"][];
             category?: components["schemas"]["CategoryFacetAz"][];
             city?: components["schemas"]["CityFacetAz"][];
+            workplace?: components["schemas"]["WorkplaceFacetAz"][];
         };
         /** @description The facets asked for (`facets`), labels in English. */
         FacetsEn: {
             type?: components["schemas"]["TypeFacetEn"][];
             category?: components["schemas"]["CategoryFacetEn"][];
             city?: components["schemas"]["CityFacetEn"][];
+            workplace?: components["schemas"]["WorkplaceFacetEn"][];
         };
         /** @description One value of the type facet — ordered by count, largest first, then the dictionary's order. */
         TypeFacetAz: {
@@ -467,6 +504,26 @@ export interface components {
             /** Format: int32 */
             count: number;
         };
+        /** @description One value of the workplace facet — ordered by count, largest first, then onsite, hybrid, remote. */
+        WorkplaceFacetAz: {
+            /** @enum {unknown} */
+            code: "onsite" | "hybrid" | "remote";
+            label: components["schemas"]["WorkplaceAz"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @description One value of the workplace facet — ordered by count, largest first, then onsite, hybrid, remote. */
+        WorkplaceFacetEn: {
+            /** @enum {unknown} */
+            code: "onsite" | "hybrid" | "remote";
+            label: components["schemas"]["WorkplaceEn"];
+            /** Format: int32 */
+            count: number;
+        };
+        /** @enum {unknown} */
+        WorkplaceAz: "Ofisdə" | "Hibrid" | "Uzaqdan";
+        /** @enum {unknown} */
+        WorkplaceEn: "On-site" | "Hybrid" | "Remote";
         /** @description The pagination of a listing. */
         Pagination: components["schemas"]["PaginationFields"];
         /**
@@ -830,6 +887,18 @@ export interface components {
          */
         City: string;
         /**
+         * @description One or more workplaces, comma-separated, at most 20 entries (repeats included, counted once): keeps
+         *     vacancies whose work is done at any of them — `onsite`, `hybrid`, `remote`. A vacancy whose record names
+         *     none is `remote` for the type Remote (3) and `onsite` otherwise. For example `hybrid,remote`.
+         */
+        Workplace: string;
+        /**
+         * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
+         *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
+         *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+         */
+        Include: string;
+        /**
          * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
          *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
          *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
@@ -838,9 +907,9 @@ export interface components {
          */
         Q: string;
         /**
-         * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
-         *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
-         *     `city,category`.
+         * @description One or more of `type`, `category`, `city`, `workplace`, comma-separated: the response gains `facets`, a
+         *     list per facet of its codes with their label and how many vacancies match every filter but the facet's
+         *     own. For example `city,category`.
          */
         Facets: string;
         /** @description Vacancies per page. */
@@ -944,6 +1013,12 @@ export interface operations {
                  */
                 city?: components["parameters"]["City"];
                 /**
+                 * @description One or more workplaces, comma-separated, at most 20 entries (repeats included, counted once): keeps
+                 *     vacancies whose work is done at any of them — `onsite`, `hybrid`, `remote`. A vacancy whose record names
+                 *     none is `remote` for the type Remote (3) and `onsite` otherwise. For example `hybrid,remote`.
+                 */
+                workplace?: components["parameters"]["Workplace"];
+                /**
                  * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
                  *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
                  *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
@@ -952,11 +1027,17 @@ export interface operations {
                  */
                 q?: components["parameters"]["Q"];
                 /**
-                 * @description One or more of `type`, `category`, `city`, comma-separated: the response gains `facets`, a list per facet
-                 *     of its codes with their label and how many vacancies match every filter but the facet's own. For example
-                 *     `city,category`.
+                 * @description One or more of `type`, `category`, `city`, `workplace`, comma-separated: the response gains `facets`, a
+                 *     list per facet of its codes with their label and how many vacancies match every filter but the facet's
+                 *     own. For example `city,category`.
                  */
                 facets?: components["parameters"]["Facets"];
+                /**
+                 * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
+                 *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
+                 *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+                 */
+                include?: components["parameters"]["Include"];
                 /** @description Vacancies per page. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description The page; past the last page the answer is 200 with no data. */
@@ -1037,6 +1118,12 @@ export interface operations {
             query?: {
                 /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
+                /**
+                 * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
+                 *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
+                 *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+                 */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /**

@@ -1,6 +1,7 @@
 // examples/sync/sync.ts — keeps a copy of a vendor's vacancies in SQLite, by incremental sync
 //
 //   npx tsx examples/sync/sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
+//                                 [--include pay,workplace]
 //
 // The first run makes a full sync (updated_since=1970-01-01T00:00:00Z); every later run syncs from the
 // `next_sync_url` the last one saved. Each page is applied in one transaction, together with where to go on from,
@@ -11,7 +12,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_OPTIONS, fetchApi, readCommandLine, refused, runProgram } from '../example-program';
 
-/** An active vacancy as a sync gives it: the 15 fields of the vacancy object, its status and when it changed. */
+/**
+ * An active vacancy as a sync gives it: the 15 fields of the vacancy object, its status and when it changed — then,
+ * when asked for with `include`, its pay and place (`salary_currency`, `salary_period`, `workplace`).
+ */
 export interface SyncedVacancy {
   id: number;
   status: 'active';
@@ -48,6 +52,8 @@ export interface SyncOptions {
   /** The SQLite database of the copy (created if missing). */
   db: DatabaseSync;
   lang?: 'az' | 'en';
+  /** What each vacancy includes besides its 15 fields: `pay`, `workplace` or both, as the API's `include` takes them. */
+  include?: string;
   /** Attempts of one page when the API asks to wait (429, 503), before giving up for this run. */
   maxAttempts?: number;
   fetch?: typeof fetch;
@@ -158,8 +164,10 @@ export async function syncOnce(options: SyncOptions): Promise<SyncReport> {
   const { db } = options;
   const get = options.fetch ?? fetch;
   const lang = options.lang ? `&lang=${options.lang}` : '';
+  // The links keep `include`: every page and every later sync brings the fields asked for.
+  const include = options.include ? `&include=${encodeURIComponent(options.include)}` : '';
   // Nothing is saved before an answer backs it: a first run that reaches nothing leaves the copy as it was.
-  const firstPosition = `${ROUTE}?per_page=100${lang}&updated_since=${FULL_SYNC}`;
+  const firstPosition = `${ROUTE}?per_page=100${lang}${include}&updated_since=${FULL_SYNC}`;
   const report: SyncReport = { full: false, pages: 0, upserted: 0, removed: 0, unchanged: 0 };
 
   for (let attempt = 1; ; ) {
@@ -206,17 +214,22 @@ export function copiedVacancies(db: DatabaseSync): SyncedVacancy[] {
 }
 
 const USAGE = `usage: sync.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--db vacancies.db] [--lang az|en]
+               [--include pay,workplace]
 
 One sync of the vendor's vacancies into a SQLite copy: a full sync the first time, then only what changed since.
 --base-url: the API's base URL (npm start prints it; on AWS the stack's ApiUrl). The copy keeps where it stands,
 not the host: give another --base-url and it goes on there. --lang absent: the API's default (az). The copy's
-file is created if missing (*.db files are ignored by git).`;
+file is created if missing (*.db files are ignored by git). --include: each vacancy's pay (currency, period) and
+workplace too, kept in the copy; give it from the first run on (a copy started without it gets them as its
+vacancies change).`;
 
 // Run from the command line: one sync, then a line saying what it did.
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const values = readCommandLine({ ...API_OPTIONS, db: { type: 'string', default: 'vacancies.db' } }, USAGE, [
-    'api-key',
-  ]);
+  const values = readCommandLine(
+    { ...API_OPTIONS, db: { type: 'string', default: 'vacancies.db' }, include: { type: 'string' } },
+    USAGE,
+    ['api-key'],
+  );
   const db = openCopy(values.db);
   await runProgram(async () => {
     const report = await syncOnce({
@@ -224,6 +237,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
       apiKey: values['api-key'] as string,
       db,
       ...(values.lang && { lang: values.lang as 'az' | 'en' }),
+      ...(values.include && { include: values.include }),
     });
     const total = (db.prepare('SELECT count(*) AS n FROM vacancies').get() as { n: number }).n;
     console.error(

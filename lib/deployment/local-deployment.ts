@@ -22,6 +22,8 @@ export interface LocalDeployment
   extends Pick<ServiceSettings, 'serviceTimeZone' | 'rateTiers' | 'defaultRateTier'> {
   /** Absent in what a server from before feeds recorded, as are `feeds`. */
   readonly defaultLocale?: Locale;
+  /** Absent in what a server from before pay and place recorded: the import's warnings go by it. */
+  readonly jobCountry?: string;
   readonly feeds?: LocalFeeds;
 }
 
@@ -29,7 +31,7 @@ export interface LocalDeployment
 export async function recordLocalDeployment(
   client: DynamoDBDocumentClient,
   vendorsTable: string,
-  { serviceTimeZone, rateTiers, defaultRateTier, defaultLocale, feeds }: LocalDeployment,
+  { serviceTimeZone, rateTiers, defaultRateTier, defaultLocale, jobCountry, feeds }: LocalDeployment,
 ): Promise<void> {
   await client.send(
     new PutCommand({
@@ -40,6 +42,7 @@ export async function recordLocalDeployment(
         rateTiers,
         defaultRateTier,
         ...(defaultLocale && { defaultLocale }),
+        ...(jobCountry && { jobCountry }),
         ...(feeds && { feeds }),
       },
     }),
@@ -60,6 +63,7 @@ export async function readLocalDeployment(
     rateTiers: Item.rateTiers as Record<string, RateTier>,
     defaultRateTier: Item.defaultRateTier as string,
     ...(Item.defaultLocale && { defaultLocale: Item.defaultLocale as Locale }),
+    ...(Item.jobCountry && { jobCountry: Item.jobCountry as string }),
     ...(Item.feeds && { feeds: Item.feeds as LocalFeeds }),
   };
 }

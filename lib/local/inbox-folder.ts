@@ -105,6 +105,8 @@ export interface InboxFolderOptions {
   readonly tables: TableNames;
   readonly clock: ZoneClock;
   readonly maxClosePercent: number;
+  /** The deployment's `jobCountry`: in the EU, a listable vacancy without pay is warned of. */
+  readonly jobCountry?: string;
   /** Each file's report, as it is written. */
   readonly onReport: (report: FileReport) => void;
   readonly onError: (error: unknown, key: string) => void;
@@ -155,6 +157,7 @@ export async function watchInboxFolder(options: InboxFolderOptions): Promise<Inb
             tables: options.tables,
             clock: options.clock,
             maxClosePercent: options.maxClosePercent,
+            ...(options.jobCountry !== undefined && { jobCountry: options.jobCountry }),
             log: options.onReport,
             signal: stopping.signal,
           },

@@ -346,6 +346,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         tables,
         clock: zoneClock(settings.serviceTimeZone),
         maxClosePercent: settings.snapshotMaxClose,
+        jobCountry: settings.jobCountry,
         onReport: (report) => process.stdout.write(`${inboxReportLine(report, options.log ?? 'json')}\n`),
         onError: (error, key) =>
           console.error(

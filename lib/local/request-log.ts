@@ -154,6 +154,7 @@ export function inboxReportLine(report: FileReport, format: LogFormat, at = new 
     `unchanged ${report.unchanged}`,
     `rejected ${report.rejected}`,
     ...(report.snapshotOf !== undefined ? [`closed ${report.closed}`] : []),
+    ...(report.warnings > 0 ? [`warnings ${report.warnings}`] : []),
   ].join(', ');
   const why = report.reason ? `  ${report.reason}` : '';
   return `${clockTime(at.toISOString())}  inbox  ${report.file} → ${report.outcome}/  ${counts}  ${report.seconds} s  report: ${reportKey(report.file)}${why}`;

@@ -76,6 +76,8 @@ export interface Target {
   readonly apiUrl?: string;
   /** The deployment's default language (`defaultLocale`): a feed's unless `feed add --lang` says. */
   readonly defaultLocale: Locale;
+  /** The deployment's `jobCountry`: in the EU, an import warns of a listable vacancy without pay. */
+  readonly jobCountry: string;
   readonly feeds: FeedHosting;
 
   /**
@@ -311,6 +313,7 @@ export async function resolveTarget(
     const local = recorded ?? settingsOfCdkJson();
     return {
       defaultLocale: local.defaultLocale ?? settingsOfCdkJson().defaultLocale,
+      jobCountry: local.jobCountry ?? settingsOfCdkJson().jobCountry,
       feeds: localFeeds(recorded, endpoint),
       client,
       documentClient,
@@ -393,6 +396,7 @@ export async function resolveTarget(
     description: options.stack ? `stack ${options.stack} in ${region.name}` : `AWS, ${region.name}`,
     rateTiers: tiers,
     defaultLocale: settingsOfCdkJson().defaultLocale,
+    jobCountry: settingsOfCdkJson().jobCountry,
     feeds: feedBase
       ? { base: feedBase, ...(s3 && feedBucket && { files: s3FeedFiles(s3, feedBucket) }) }
       : {

@@ -11,29 +11,19 @@
  * allow). The words of `<experience>` and `<salary>` are English in either locale (`3+ years`, `1200 AZN per month`):
  * the boards read them as data, in the forms their documentation gives.
  */
-import type { Locale, SalaryPeriod, VacancyType } from '../schema/vacancy';
+import type { Locale, VacancyType, Workplace } from '../schema/vacancy';
 import type { ListedVacancy, StoredVacancy } from '../schema/vacancy-item';
 import { localize } from '../vacancy/dictionary';
 import { descriptionHtml, type JobPostingSettings } from '../vacancy/job-posting';
+import { payAndPlace } from '../vacancy/pay-and-place';
 import { cdataSections, XML_DECLARATION } from './xml-text';
 
 /**
- * A vacancy's pay terms, as the contract's wave 6 adds them: its currency (ISO 4217) and period. Not stored yet: absent,
- * the deployment's `salaryCurrency` and `salaryPeriod` apply — as they will for a record imported without them.
+ * What a job of the feed is made from: what the listing reads of a vacancy item (its pay and place too) and its
+ * experience range. An item of the vacancies table is one as it is (absent amounts and `experience_max` mean null,
+ * absent pay and place the defaults).
  */
-export interface VacancyPay {
-  readonly salary_currency?: string | undefined;
-  /** As stored and served, lower-case (`month`); the deployment's setting is upper-case (`MONTH`). */
-  readonly salary_period?: Lowercase<SalaryPeriod> | undefined;
-}
-
-/**
- * What a job of the feed is made from: what the listing reads of a vacancy item, its experience range and its pay
- * terms. An item of the vacancies table is one as it is (absent amounts and `experience_max` mean null).
- */
-export type IndeedVacancy = ListedVacancy &
-  Pick<StoredVacancy, 'experience_min' | 'experience_max'> &
-  VacancyPay;
+export type IndeedVacancy = ListedVacancy & Pick<StoredVacancy, 'experience_min' | 'experience_max'>;
 
 /** The deployment's settings a feed states (docs/operating.md#settings): the JobPosting's, less its clock. */
 export type FeedSettings = Pick<JobPostingSettings, 'jobCountry' | 'salaryCurrency' | 'salaryPeriod'>;
@@ -52,15 +42,20 @@ export interface IndeedFeedHead {
   readonly locale: Locale;
 }
 
-/** Each vacancy type's `<jobtype>`; Remote (3) has none, and a `<remotetype>` instead. */
+/** Each vacancy type's `<jobtype>`; Remote (3) has none: where the work is done is its `<remotetype>`. */
 const JOB_TYPES: Readonly<Record<VacancyType, string | undefined>> = {
   1: 'fulltime',
   2: 'parttime',
   3: undefined,
   4: 'internship',
 };
-const REMOTE: VacancyType = 3;
-const REMOTE_TYPE = 'Fully remote';
+
+/** Each workplace's `<remotetype>`, in Indeed's words; work on site has none. */
+const REMOTE_TYPES: Readonly<Record<Workplace, string | undefined>> = {
+  onsite: undefined,
+  hybrid: 'Hybrid remote',
+  remote: 'Fully remote',
+};
 
 /** RFC 1123 in GMT (`Sun, 01 Mar 2026 05:30:00 GMT`): what `toUTCString` writes, for years 1970 on. */
 const rfc1123 = (instant: Date): string => instant.toUTCString();
@@ -90,8 +85,7 @@ export function salaryWording(vacancy: IndeedVacancy, settings: FeedSettings): s
         ? String(salary)
         : undefined;
   if (amount === undefined) return undefined;
-  const currency = vacancy.salary_currency ?? settings.salaryCurrency;
-  const period = (vacancy.salary_period ?? settings.salaryPeriod).toLowerCase();
+  const { currency, period } = payAndPlace(vacancy, settings);
   return `${amount} ${currency} per ${period}`;
 }
 
@@ -127,7 +121,7 @@ export function indeedJob(vacancy: IndeedVacancy, head: IndeedFeedHead, settings
     line(indent, 'expirationdate', vacancy.deadline) +
     line(indent, 'category', localize('category', vacancy.category, locale)) +
     optional('jobtype', JOB_TYPES[vacancy.type]) +
-    optional('remotetype', vacancy.type === REMOTE ? REMOTE_TYPE : undefined) +
+    optional('remotetype', REMOTE_TYPES[payAndPlace(vacancy, settings).workplace]) +
     optional('experience', experienceWording(vacancy.experience_min, vacancy.experience_max ?? null)) +
     optional('salary', salaryWording(vacancy, settings)) +
     '  </job>\n'

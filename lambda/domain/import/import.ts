@@ -20,6 +20,7 @@ import type { SummaryGuardTimer } from '../store/summary-guard';
 import { type Decide, isMarkedWrite, VacancyWriters } from '../store/writers';
 import type { SourceRecord } from './file';
 import { validateVacancyRecord } from './record';
+import { payWarnings, type Warning } from './warnings';
 
 /** A record that was not imported, and why. */
 export interface Rejection {
@@ -34,6 +35,8 @@ export interface ImportReport {
   /** Valid records identical to what is stored: not written again. */
   readonly unchanged: number;
   readonly rejected: readonly Rejection[];
+  /** What the import took but warns of (a listable vacancy without pay in the EU): never a refusal. */
+  readonly warnings: readonly Warning[];
   /** Lines of valid records that were not written because the import stopped; running it again writes them. */
   readonly notWritten: readonly number[];
   /** Why the import stopped before the end (a database failure, an interruption); absent when it finished. */
@@ -70,6 +73,8 @@ export interface ImportOptions {
   readonly mark?: string;
   /** The timer of the summary leases' guards (`lambda/domain/store/summary-guard.ts`). */
   readonly guard?: SummaryGuardTimer | undefined;
+  /** The deployment's `jobCountry`: in the EU, a listable vacancy without pay is warned of. None when unknown. */
+  readonly jobCountry?: string | undefined;
 }
 
 /** A valid record and the line it came from. */
@@ -146,6 +151,7 @@ export async function writeVacancies(
     imported: 0,
     unchanged: 0,
     rejected,
+    warnings: [],
     notWritten: entries.map(({ line }) => line),
     interrupted: reason,
     readUnits,
@@ -181,6 +187,7 @@ export async function writeVacancies(
   /** Records an earlier attempt at the same file wrote: written, by the file. */
   let writtenBefore = 0;
   const writes: { line: number; vacancy: Vacancy; decide: Decide }[] = [];
+  const taken: LinedVacancy[] = [];
   for (const { line, vacancy } of entries) {
     if (!known.get(vacancy.vendor_id)) {
       rejected.push({ line, reasons: [`vendor ${vacancy.vendor_id} does not exist`] });
@@ -189,18 +196,24 @@ export async function writeVacancies(
     const decide = importDecision(vacancy, today);
     // Decided here on what was read; decided again at the write if the item changed meanwhile.
     const decision = decide(stored.get(vacancy.id), now());
-    if ('refuse' in decision) rejected.push({ line, reasons: [decision.refuse] });
-    else if ('unchanged' in decision) {
+    if ('refuse' in decision) {
+      rejected.push({ line, reasons: [decision.refuse] });
+      continue;
+    }
+    taken.push({ line, vacancy });
+    if ('unchanged' in decision) {
       if (options.mark !== undefined && isMarkedWrite(stored.get(vacancy.id), options.mark))
         writtenBefore += 1;
       else unchanged += 1;
     } else writes.push({ line, vacancy, decide });
   }
+  const warnings = payWarnings(taken, options.jobCountry, today);
   if (options.dryRun) {
     return {
       imported: writes.length + writtenBefore,
       unchanged,
       rejected,
+      warnings,
       notWritten: [],
       readUnits,
       writeUnits: 0,
@@ -220,10 +233,12 @@ export async function writeVacancies(
     options,
   );
   for (const { key, reason } of outcome.refused) rejected.push({ line: key, reasons: [reason] });
+  const refusedAtWrite = new Set(outcome.refused.map(({ key }) => key));
   return {
     imported: writtenBefore + outcome.written,
     unchanged: unchanged + outcome.unchanged,
     rejected,
+    warnings: warnings.filter(({ line }) => !refusedAtWrite.has(line)),
     notWritten: outcome.notWritten,
     ...(outcome.interrupted && { interrupted: outcome.interrupted }),
     readUnits: readUnits + outcome.readUnits,

@@ -7,21 +7,27 @@ import { type ZoneClock, zoneClock } from '../../platform/time/zone-clock';
 import { characterCount } from '../schema/characters';
 import { ITEM } from '../schema/tables';
 import {
+  defaultWorkplace,
   LOCALES,
+  PAY_AND_PLACE_FIELDS,
   RECORD_FIELDS,
+  REMOTE_TYPE,
   SALARY_TYPES,
   type SalaryType,
+  SERVED_SALARY_PERIODS,
   TEXT_FIELDS,
   type TextField,
   VACANCY_STATUSES,
   VACANCY_TYPES,
   type Vacancy,
   type VacancyStatus,
+  WORKPLACES,
 } from '../schema/vacancy';
 import { toVacancyItem } from '../schema/vacancy-item';
 import { isVendorId, VENDOR_ID_RULE } from '../schema/vendors';
 import { MAX_URL_CHARACTERS, normalizeUrl } from '../schema/web-url';
 import { isDictionaryCode } from '../vacancy/dictionary';
+import { isCurrencyCode } from '../vacancy/pay-and-place';
 import { toVacancyObjects } from '../vacancy/presenter';
 
 /**
@@ -259,6 +265,24 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
     reasons.push('experience_max must not be less than experience_min');
   }
 
+  // Pay and place: absent or null, the defaults (docs/api.md#pay-and-place).
+  const [currency, period, workplace] = PAY_AND_PLACE_FIELDS.map((name) => nullable(name));
+  if (currency !== null && !isCurrencyCode(currency))
+    reasons.push('salary_currency must be an ISO 4217 currency code in capitals, such as AZN');
+  if (period !== null && !SERVED_SALARY_PERIODS.includes(period as never))
+    reasons.push(`salary_period must be one of ${SERVED_SALARY_PERIODS.join(', ')}`);
+  if (workplace !== null && !WORKPLACES.includes(workplace as never)) {
+    reasons.push(`workplace must be one of ${WORKPLACES.join(', ')}`);
+  } else if (
+    value.type === REMOTE_TYPE &&
+    workplace !== null &&
+    workplace !== defaultWorkplace(REMOTE_TYPE)
+  ) {
+    reasons.push(
+      `a type ${REMOTE_TYPE} (Remote) vacancy must have workplace ${defaultWorkplace(REMOTE_TYPE)}`,
+    );
+  }
+
   if (typeof value.deadline !== 'string' || !isCalendarDate(value.deadline)) {
     reasons.push('deadline must be a real date written YYYY-MM-DD');
   }
@@ -266,8 +290,10 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   if (typeof createdAt === 'string') reasons.push(createdAt);
 
   if (reasons.length > 0 || typeof createdAt === 'string' || !url.ok) return { ok: false, reasons };
+  const given = { ...value };
+  for (const name of PAY_AND_PLACE_FIELDS) if (given[name] === null) delete given[name];
   const vacancy: Vacancy = {
-    ...(value as unknown as Omit<Vacancy, 'created_at'>),
+    ...(given as unknown as Omit<Vacancy, 'created_at'>),
     url: url.url,
     salary_min: salaryMin as number | null,
     salary_max: salaryMax as number | null,

@@ -157,6 +157,7 @@ export async function importSnapshot(
       imported: 0,
       unchanged: 0,
       rejected: rejected(),
+      warnings: [],
       notWritten: [],
       dryRun: Boolean(options.dryRun),
       readUnits: 0,

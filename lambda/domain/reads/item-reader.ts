@@ -11,7 +11,7 @@ import { capacityUnits, type ReadCost } from '../../platform/dynamodb/capacity';
 import { underDeadline } from '../../platform/dynamodb/deadline';
 import { attributeValues, type ReadClient } from '../../platform/dynamodb/read-client';
 import { ITEM } from '../schema/tables';
-import { VACANCY_FIELDS } from '../schema/vacancy';
+import { PAY_AND_PLACE_FIELDS, VACANCY_FIELDS } from '../schema/vacancy';
 import type { ListedVacancy, StoredItem, StoredVacancy } from '../schema/vacancy-item';
 
 /**
@@ -38,16 +38,19 @@ const projection = (attributes: readonly string[]) => ({
   ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
 });
 
+/** What every view reads of a vacancy: the vacancy object's fields, and pay and place (absent on most items). */
+const SHOWN_FIELDS = [...VACANCY_FIELDS, ...PAY_AND_PLACE_FIELDS];
+
 /** What a page reads of an item. */
 export const ITEM_VIEWS = {
   /** A listing's: the vacancy object's fields and the owner. */
-  listed: projection([...VACANCY_FIELDS, ITEM.vendor]),
+  listed: projection([...SHOWN_FIELDS, ITEM.vendor]),
   /** The one-vacancy route's: that, its status and when it changed (the 410 of a closed one says when). */
-  shown: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
+  shown: projection([...SHOWN_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
   /** A feed's: a listing's, and when it changed. */
-  fed: projection([...VACANCY_FIELDS, 'experience_min', 'experience_max', ITEM.vendor, ITEM.updatedAt]),
+  fed: projection([...SHOWN_FIELDS, 'experience_min', 'experience_max', ITEM.vendor, ITEM.updatedAt]),
   /** A sync's: the one-vacancy route's. */
-  synced: projection([...VACANCY_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
+  synced: projection([...SHOWN_FIELDS, ITEM.vendor, 'status', ITEM.updatedAt]),
 } as const;
 
 /** Where items are read, and how. */

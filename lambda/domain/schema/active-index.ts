@@ -7,7 +7,7 @@
 
 import { writeBigEndian } from './big-endian';
 import { ACTIVE_INDEX, EXPIRY_SHARDS, ITEM, type ItemAttribute } from './tables';
-import type { Vacancy, VacancyType } from './vacancy';
+import { defaultWorkplace, type Vacancy, type VacancyType, WORKPLACES, type Workplace } from './vacancy';
 
 /** Bytes of the order key: 5 for the creation second (to the year 36812), 7 for the id (up to 2^53 − 1). */
 export const ORDER_KEY_BYTES = 12;
@@ -37,6 +37,32 @@ export function dayNumber(date: string): number {
   return Math.floor(utc.getTime() / DAY_MS);
 }
 
+/**
+ * The `t` of an entry: the vacancy's type — plus ten times one more than the workplace's place in `WORKPLACES` when
+ * the workplace is not the type's default (docs/design.md#the-active-index). An index's projection cannot change in
+ * place, so the workplace rides on the type both indexes already project: an item stored before workplaces existed
+ * (its `t` the type alone) reads as its type's default, with no rewrite and no index rebuilt, and an entry is no
+ * larger (DynamoDB stores 21 in as many bytes as 1).
+ */
+export function indexedType(type: VacancyType, workplace: Workplace | undefined): number {
+  const place = workplace ?? defaultWorkplace(type);
+  return place === defaultWorkplace(type) ? type : type + 10 * (WORKPLACES.indexOf(place) + 1);
+}
+
+/** The type of an entry's `t` (`indexedType`). */
+export const typeOfIndexed = (indexed: number): VacancyType => (indexed % 10) as VacancyType;
+
+/** The workplace of an entry's `t` (`indexedType`). */
+export function workplaceOfIndexed(indexed: number): Workplace {
+  const place = Math.floor(indexed / 10);
+  return place === 0 ? defaultWorkplace(indexed % 10) : (WORKPLACES[place - 1] ?? 'onsite');
+}
+
+/** Every `t` an entry of a type may have, whatever its workplace: what the `type` filter keeps. */
+export const indexedTypes = (type: VacancyType): number[] => [
+  ...new Set(WORKPLACES.map((workplace) => indexedType(type, workplace))),
+];
+
 /** The expiry index's shard of an id. */
 export const expiryShard = (id: number) => id % EXPIRY_SHARDS;
 
@@ -48,7 +74,7 @@ export function activeIndexAttributes(vacancy: Vacancy): Partial<Record<ItemAttr
   if (vacancy.status !== 'active') return {};
   return {
     [ITEM.order]: orderKey(vacancy.created_at, vacancy.id),
-    [ITEM.type]: vacancy.type,
+    [ITEM.type]: indexedType(vacancy.type, vacancy.workplace),
     [ITEM.experienceMin]: vacancy.experience_min,
     ...(vacancy.experience_max !== null && { [ITEM.experienceMax]: vacancy.experience_max }),
     [ITEM.deadline]: dayNumber(vacancy.deadline),
@@ -104,8 +130,11 @@ export function activeIndexCondition(
   const conditions = ['#deadline >= :today'];
   if (filters.type !== undefined) {
     names['#type'] = ITEM.type;
-    values[':type'] = filters.type;
-    conditions.push('#type = :type');
+    const typeValues = indexedTypes(filters.type).map((indexed, i) => {
+      values[`:type${i}`] = indexed;
+      return `:type${i}`;
+    });
+    conditions.push(`#type IN (${typeValues.join(', ')})`);
   }
   if (filters.experienceMin !== undefined) {
     names['#expMin'] = ITEM.experienceMin;

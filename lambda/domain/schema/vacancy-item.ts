@@ -10,6 +10,7 @@ import { changeKey } from './change-index';
 import { ITEM, type ItemAttribute } from './tables';
 import {
   NULLABLE_FIELDS,
+  type PAY_AND_PLACE_FIELDS,
   RECORD_FIELDS,
   type StoredStatus,
   type Vacancy,
@@ -17,6 +18,8 @@ import {
 } from './vacancy';
 
 type NullableField = (typeof NULLABLE_FIELDS)[number];
+/** A field of pay and place: absent from an item when the record left it out (docs/api.md#pay-and-place). */
+export type PayAndPlaceField = (typeof PAY_AND_PLACE_FIELDS)[number];
 
 /** What every item has: its id, vendor, status and when it last changed. */
 interface ItemHead {
@@ -35,13 +38,13 @@ interface ItemHead {
 export type StoredVacancy = ItemHead & {
   readonly [F in Exclude<
     keyof Vacancy,
-    NullableField | 'vendor_id' | 'created_at' | 'id' | 'status'
+    NullableField | PayAndPlaceField | 'vendor_id' | 'created_at' | 'id' | 'status'
   >]: Vacancy[F];
-} & { readonly [F in NullableField]?: number } & {
-  readonly status: Exclude<StoredStatus, 'deleted'>;
-  /** UTC instant to the second: `2026-03-01T05:30:00Z`. */
-  readonly created_at: string;
-};
+} & { readonly [F in NullableField]?: number } & Pick<Vacancy, PayAndPlaceField> & {
+    readonly status: Exclude<StoredStatus, 'deleted'>;
+    /** UTC instant to the second: `2026-03-01T05:30:00Z`. */
+    readonly created_at: string;
+  };
 
 /** A vacancy item of the table: the stored vacancy, with the active and expiry indexes' attributes while active. */
 export type VacancyItem = StoredVacancy & Partial<Record<ItemAttribute, unknown>>;
@@ -52,8 +55,11 @@ export type Tombstone = ItemHead & { readonly status: 'deleted' };
 /** Any item of the vacancies table. */
 export type StoredItem = VacancyItem | Tombstone;
 
-/** What the listing reads of an item: the vacancy object's fields, and the vendor (to check it owns the item). */
-export type ListedVacancy = Pick<StoredVacancy, VacancyField | typeof ITEM.vendor>;
+/**
+ * What the listing reads of an item: the vacancy object's fields, pay and place (absent: the defaults), and the vendor
+ * (to check it owns the item).
+ */
+export type ListedVacancy = Pick<StoredVacancy, VacancyField | PayAndPlaceField | typeof ITEM.vendor>;
 
 /** `2026-03-01T05:30:00Z`: an instant in UTC, to the second. */
 export function utcInstant(instant: Date): string {
@@ -71,7 +77,7 @@ export function toVacancyItem(vacancy: Vacancy, updatedAt: number): VacancyItem 
   const item: Record<string, unknown> = {};
   for (const field of RECORD_FIELDS) {
     const value = vacancy[field];
-    if (value !== null) item[field] = value;
+    if (value !== null && value !== undefined) item[field] = value;
   }
   delete item.vendor_id;
   return {
@@ -108,7 +114,10 @@ export function toTombstone(id: number, vendorId: string, updatedAt: number): To
 /** The vacancy a stored item was made from: the inverse of `toVacancyItem` (for status changes). */
 export function fromVacancyItem(item: VacancyItem): Vacancy {
   const vacancy: Record<string, unknown> = {};
-  for (const field of RECORD_FIELDS) vacancy[field] = item[field as keyof VacancyItem];
+  for (const field of RECORD_FIELDS) {
+    const value = item[field as keyof VacancyItem];
+    if (value !== undefined) vacancy[field] = value;
+  }
   for (const field of NULLABLE_FIELDS) vacancy[field] ??= null;
   return {
     ...(vacancy as unknown as Vacancy),

@@ -1,6 +1,6 @@
 /**
  * What a vacancy is, written once: the fields of the vacancy object (docs/api.md#the-vacancy-object, in its order), the fields of an
- * import record (docs/operating.md#imports), the statuses, types and salary types. Types are derived from these lists, so a
+ * import record (docs/operating.md#imports), the statuses, types, salary types and periods, and workplaces. Types are derived from these lists, so a
  * field added here is a field everywhere.
  */
 
@@ -29,6 +29,25 @@ export type SalaryType = (typeof SALARY_TYPES)[number];
 /** What a salary may be paid per: the deployment's `salaryPeriod`, a JobPosting's `unitText` (schema.org's values). */
 export const SALARY_PERIODS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'] as const;
 export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
+
+/** A salary period as a record gives it and a response serves it: `SALARY_PERIODS` in lower case. */
+export type ServedSalaryPeriod = Lowercase<SalaryPeriod>;
+export const SERVED_SALARY_PERIODS = SALARY_PERIODS.map((period) =>
+  period.toLowerCase(),
+) as readonly ServedSalaryPeriod[];
+
+/**
+ * Where the work is done (docs/api.md#pay-and-place), in the order a facet breaks ties by; their labels are in the
+ * dictionary.
+ */
+export const WORKPLACES = ['onsite', 'hybrid', 'remote'] as const;
+export type Workplace = (typeof WORKPLACES)[number];
+
+/** The type that is a place of work, not a kind of employment: Remote, whose workplace can only be `remote`. */
+export const REMOTE_TYPE = 3 satisfies VacancyType;
+
+/** A vacancy's workplace when its record names none: `remote` for the Remote type, `onsite` for the others. */
+export const defaultWorkplace = (type: number): Workplace => (type === REMOTE_TYPE ? 'remote' : 'onsite');
 
 /** The locales the service answers in. */
 export const LOCALES = ['az', 'en'] as const;
@@ -93,7 +112,8 @@ export type VacancyObject = { [F in VacancyField]: ValueOfKind[(typeof VACANCY_O
 
 /**
  * A vacancy as the import tool and seed files give it, once validated: the fields of the vacancy object
- * (coded fields as codes, `created_at` as an instant) plus its vendor, status and experience range.
+ * (coded fields as codes, `created_at` as an instant) plus its vendor, status and experience range, and the pay and
+ * place its record gave.
  */
 export type Vacancy = { readonly [F in TextField]: string } & {
   readonly [F in AmountField]: number | null;
@@ -112,7 +132,23 @@ export type Vacancy = { readonly [F in TextField]: string } & {
   readonly deadline: string;
   /** The instant of creation, to the second. */
   readonly created_at: Date;
+  /** ISO 4217; absent: the deployment's `salaryCurrency` (docs/api.md#pay-and-place). */
+  readonly salary_currency?: string;
+  /** Absent: the deployment's `salaryPeriod`. */
+  readonly salary_period?: ServedSalaryPeriod;
+  /** Absent: the type's default (`defaultWorkplace`). */
+  readonly workplace?: Workplace;
 };
+
+/**
+ * The optional fields of a record for pay and place (docs/api.md#pay-and-place): absent (or null) in a record, they
+ * are not stored, and read as their defaults — so an item stored before they existed needs no rewrite.
+ */
+export const PAY_AND_PLACE_FIELDS = [
+  'salary_currency',
+  'salary_period',
+  'workplace',
+] as const satisfies readonly (keyof Vacancy)[];
 
 /** Every field of an import record. */
 export const RECORD_FIELDS = [
@@ -122,6 +158,7 @@ export const RECORD_FIELDS = [
   ...VACANCY_FIELDS.filter((field) => field !== 'id'),
   'experience_min',
   'experience_max',
+  ...PAY_AND_PLACE_FIELDS,
 ] as const satisfies readonly (keyof Vacancy)[];
 
 /** Record fields that may be null (or absent, meaning null). */

@@ -46,7 +46,10 @@ export const FUNCTION_ENVIRONMENTS = {
     ],
   },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
-  inbox: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone', 'snapshotMaxClose'] },
+  inbox: {
+    tables: ['vacancies', 'vendors'],
+    settings: ['serviceTimeZone', 'snapshotMaxClose', 'jobCountry'],
+  },
   webhooks: { tables: ['vacancies', 'vendors'], settings: ['publicBaseUrl', 'webhookRetrySchedule'] },
   feeds: {
     tables: ['vacancies', 'vendors'],

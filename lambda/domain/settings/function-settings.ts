@@ -8,6 +8,7 @@
 import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../platform/defaults';
 import { isTimeZone } from '../../platform/time/zone-clock';
 import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
+import { isCurrencyCode } from '../vacancy/pay-and-place';
 import { type Check, httpUrl, matching, oneOf, whole, wholeList } from './checks';
 import { SettingError } from './errors';
 import { checkRateTiers, DEFAULT_RATE_TIERS, RATE_TIERS_ALLOWED } from './rate-tiers';
@@ -70,7 +71,7 @@ export const FUNCTION_SETTINGS = {
   salaryCurrency: {
     variable: 'SALARY_CURRENCY',
     default: SERVICE_DEFAULTS.salaryCurrency as string,
-    check: matching(/^[A-Z]{3}$/),
+    check: (value) => (isCurrencyCode(value) ? value : undefined),
     allowed: 'an ISO 4217 currency code in capitals, such as AZN',
   },
   salaryPeriod: {

@@ -11,6 +11,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../../platform/dynamodb/query-all';
 import { settlesAt } from '../change-feed/settle';
+import { typeOfIndexed } from '../schema/active-index';
 import { addCounts, type Counts, countAttribute, dayAttribute, leaseTakenOver } from '../schema/summary';
 import { ACTIVE_INDEX, ITEM, type TableNames, VACANCIES_TABLE } from '../schema/tables';
 import { LATE_WRITE_MS, WAITS } from '../settings/recovery-waits';
@@ -69,7 +70,7 @@ export async function* activeIndexEntries(
   for await (const page of pages) {
     yield page.map((entry) => ({
       id: entry[VACANCIES_TABLE.partitionKey.name] as number,
-      type: entry[ITEM.type] as number,
+      type: typeOfIndexed(entry[ITEM.type] as number),
       min: entry[ITEM.experienceMin] as number,
       max: entry[ITEM.experienceMax] as number | undefined,
       day: entry[ITEM.deadline] as number,

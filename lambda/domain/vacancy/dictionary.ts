@@ -1,10 +1,13 @@
 /**
- * The dictionary (docs/api.md#dictionary): the codes a vacancy's `type`, `salary_type`, `category` and `city` may
- * hold, each with its Azerbaijani and English label, and the lookups on it — whether a code is there, and a code's
+ * The dictionary (docs/api.md#dictionary): the codes a vacancy's `type`, `salary_type`, `category`, `city` and
+ * `workplace` may hold, each with its Azerbaijani and English label, and the lookups on it — whether a code is there, and a code's
  * label in a locale, falling back to the other locale's label, then to the code. The import checks `category` and
  * `city` against it; the vacancies function filters, searches and translates by it.
  */
-import type { LabelledField, Locale, SalaryType, VacancyType } from '../schema/vacancy';
+import type { LabelledField, Locale, SalaryType, VacancyType, Workplace } from '../schema/vacancy';
+
+/** What has labels: the labelled fields of the vacancy object, and the workplace (docs/api.md#pay-and-place). */
+export type DictionaryKind = LabelledField | 'workplace';
 
 /** A label in each supported locale. */
 export type Labels = Readonly<Record<Locale, string>>;
@@ -18,8 +21,14 @@ type Codes<Code extends string | number> = Readonly<Record<Code, Labels>>;
  * validation accepts exactly these codes for `category` and `city`; the listing translates with it.
  */
 export const DICTIONARY: {
-  readonly [Field in LabelledField]: Codes<
-    Field extends 'type' ? VacancyType : Field extends 'salary_type' ? SalaryType : string
+  readonly [Kind in DictionaryKind]: Codes<
+    Kind extends 'type'
+      ? VacancyType
+      : Kind extends 'salary_type'
+        ? SalaryType
+        : Kind extends 'workplace'
+          ? Workplace
+          : string
   >;
 } = {
   type: {
@@ -65,16 +74,21 @@ export const DICTIONARY: {
     gabala: { az: 'Qəbələ', en: 'Gabala' },
     shamakhi: { az: 'Şamaxı', en: 'Shamakhi' },
   },
+  workplace: {
+    onsite: { az: 'Ofisdə', en: 'On-site' },
+    hybrid: { az: 'Hibrid', en: 'Hybrid' },
+    remote: { az: 'Uzaqdan', en: 'Remote' },
+  },
 };
 
 /** The labels of a code of a kind, or undefined when the dictionary does not have it. */
-function labelsOf(kind: LabelledField, code: string): Labels | undefined {
+function labelsOf(kind: DictionaryKind, code: string): Labels | undefined {
   const codes: Readonly<Record<string, Labels>> = DICTIONARY[kind];
   return Object.hasOwn(codes, code) ? codes[code] : undefined;
 }
 
 /** Whether `code` is in the dictionary for `kind`. */
-export function isDictionaryCode(kind: LabelledField, code: string): boolean {
+export function isDictionaryCode(kind: DictionaryKind, code: string): boolean {
   return labelsOf(kind, code) !== undefined;
 }
 
@@ -87,7 +101,7 @@ export function pickLabel(labels: Partial<Labels> | undefined, locale: Locale, c
  * The label of a code in a locale. A code missing from the dictionary (or a label missing in that locale)
  * falls back to the other locale's label, then to the code itself: a listing never fails on data.
  */
-export function localize(kind: LabelledField, code: string | number, locale: Locale): string {
+export function localize(kind: DictionaryKind, code: string | number, locale: Locale): string {
   const key = String(code);
   return pickLabel(labelsOf(kind, key), locale, key);
 }

@@ -9,6 +9,7 @@ import type { JobPosting, MonetaryAmount, WithContext } from 'schema-dts';
 import type { ZoneClock } from '../../platform/time/zone-clock';
 import type { Locale, SalaryPeriod, VacancyObject, VacancyType } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
+import { type PayDefaults, payAndPlace } from './pay-and-place';
 
 /**
  * The document: a schema.org JobPosting, and the language it is written in. schema.org defines `inLanguage` on
@@ -18,13 +19,9 @@ import type { ListedVacancy } from '../schema/vacancy-item';
 export type JobPostingDocument = WithContext<JobPosting> & { readonly inLanguage: Locale };
 
 /** The deployment's settings a JobPosting states (docs/operating.md#settings). */
-export interface JobPostingSettings {
+export interface JobPostingSettings extends PayDefaults {
   /** ISO 3166-1 alpha-2: every job's country. */
   readonly jobCountry: string;
-  /** ISO 4217: every salary's currency. */
-  readonly salaryCurrency: string;
-  /** What a salary is paid per. */
-  readonly salaryPeriod: SalaryPeriod;
   readonly clock: ZoneClock;
 }
 
@@ -42,7 +39,6 @@ const EMPLOYMENT_TYPES: Readonly<Record<VacancyType, string | undefined>> = {
   3: undefined,
   4: 'INTERN',
 };
-const REMOTE: VacancyType = 3;
 
 /** The headings of the description's sections, in each locale. */
 const SECTION_HEADINGS: Readonly<Record<Locale, { requirements: string; responsibilities: string }>> = {
@@ -81,12 +77,16 @@ export function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string 
   return html === '' ? `<p>${textToHtml(vacancy.title)}</p>` : html;
 }
 
-/** `baseSalary`, only when a salary is known: a range, or a fixed amount; a negotiable one has none. */
+/**
+ * `baseSalary`, only when a salary is known: a range, or a fixed amount; a negotiable one has none. Its currency and
+ * period are the vacancy's own, else the deployment's (`pay-and-place.ts`).
+ */
 function baseSalary(vacancy: ListedVacancy, settings: JobPostingSettings): MonetaryAmount | undefined {
+  const { currency, period } = payAndPlace(vacancy, settings);
   const amount = (value: Record<string, number>): MonetaryAmount => ({
     '@type': 'MonetaryAmount',
-    currency: settings.salaryCurrency,
-    value: { '@type': 'QuantitativeValue', ...value, unitText: settings.salaryPeriod },
+    currency,
+    value: { '@type': 'QuantitativeValue', ...value, unitText: period.toUpperCase() as SalaryPeriod },
   });
   const { salary_min: min, salary_max: max, salary } = vacancy;
   if (vacancy.salary_type === 'range' && (min != null || max != null))
@@ -146,7 +146,8 @@ export function toJobPosting(
     datePosted: clock.formatWithOffset(new Date(vacancy.created_at)),
     validThrough: clock.formatWithOffset(clock.fromLocal(`${vacancy.deadline} 23:59:59`)),
     ...(employmentType && { employmentType }),
-    ...(vacancy.type === REMOTE && {
+    // Remote work is where the applicant is; a hybrid job keeps its place alone (docs/api.md#jobposting).
+    ...(payAndPlace(vacancy, settings).workplace === 'remote' && {
       jobLocationType: 'TELECOMMUTE',
       applicantLocationRequirements: { '@type': 'Country', name: settings.jobCountry },
     }),

@@ -7,16 +7,25 @@ import type { ZoneClock } from '../../platform/time/zone-clock';
 import { type Locale, VACANCY_FIELDS, VACANCY_OBJECT, type VacancyObject } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import { localize } from './dictionary';
+import { type IncludedFields, type IncludeName, includedFields, type PayDefaults } from './pay-and-place';
+
+/** What a request asked to include (docs/api.md#pay-and-place), and the deployment's defaults it is stated with. */
+export interface Inclusion {
+  readonly include: readonly IncludeName[];
+  readonly defaults: PayDefaults;
+}
 
 /**
  * The vacancy objects of a page (docs/api.md#the-vacancy-object): each field of `VACANCY_OBJECT` in its order, dictionary codes in
- * the chosen locale, unset salaries as `null`, `created_at` on the service time zone's wall clock.
+ * the chosen locale, unset salaries as `null`, `created_at` on the service time zone's wall clock — then, when
+ * `inclusion` asks for them, the fields of pay and place.
  */
 export function toVacancyObjects(
   vacancies: readonly ListedVacancy[],
   locale: Locale,
   clock: ZoneClock,
-): VacancyObject[] {
+  inclusion?: Inclusion,
+): (VacancyObject & IncludedFields)[] {
   const createdAt = clock.formatAll(vacancies.map((vacancy) => new Date(vacancy.created_at)));
   return vacancies.map((vacancy, index) => {
     const object: Record<string, unknown> = {};
@@ -36,6 +45,7 @@ export function toVacancyObjects(
           object[field] = value;
       }
     }
-    return object as VacancyObject;
+    if (inclusion) Object.assign(object, includedFields(vacancy, inclusion.include, inclusion.defaults));
+    return object as unknown as VacancyObject & IncludedFields;
   });
 }

@@ -35,6 +35,7 @@ export const handler = middy(
     tables: config.tables,
     clock: zoneClock(config.settings.serviceTimeZone),
     maxClosePercent: config.settings.snapshotMaxClose,
+    jobCountry: config.settings.jobCountry,
     reserveMs: FUNCTION_LIMITS.inbox.reserveMs,
     logger,
     // Should the function die holding a summary's lease, its guard recovers the summary (docs/design.md#a-kill-timeline).

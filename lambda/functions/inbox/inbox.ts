@@ -60,6 +60,8 @@ export interface InboxContext {
   readonly clock: ZoneClock;
   /** Setting `snapshotMaxClose`, in percent. */
   readonly maxClosePercent: number;
+  /** Setting `jobCountry`: in the EU, a listable vacancy without pay is warned of in the report. */
+  readonly jobCountry?: string;
   /** Time left to work (ms): the import stops cleanly before it runs out. Unbounded when absent. */
   readonly remainingMs?: () => number;
   /** Kept back from the remaining time: the file is moved and its report written in it. */
@@ -106,6 +108,7 @@ function runImport(
     clock: context.clock,
     signal,
     mark: records.mark,
+    jobCountry: context.jobCountry,
     ...(context.concurrency !== undefined && { concurrency: context.concurrency }),
     ...(context.guard && { guard: context.guard }),
   };

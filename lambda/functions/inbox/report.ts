@@ -29,6 +29,9 @@ export interface FileReport {
   /** Vacancies a snapshot closed because the file does not have them. */
   readonly closed: number;
   readonly rejections: readonly RejectedLine[];
+  /** Records taken with a warning (a listable vacancy without pay in the EU), and each with its line and why. */
+  readonly warnings: number;
+  readonly warningLines: readonly RejectedLine[];
   /** Lines of valid records not written, when the import could not finish. */
   readonly notWritten?: readonly number[];
   /** Why the file was not imported, or not completely; absent when it is done. */
@@ -70,6 +73,8 @@ export function fileReport(inputs: ReportInputs): FileReport {
       rejected: 0,
       closed: 0,
       rejections: [],
+      warnings: 0,
+      warningLines: [],
       reason: inputs.failed,
       seconds: inputs.seconds,
     };
@@ -85,6 +90,8 @@ export function fileReport(inputs: ReportInputs): FileReport {
     rejected: report.rejected.length,
     closed: inputs.closed,
     rejections: report.rejected.map(({ line, reasons }) => ({ line, reason: reasons.join('; ') })),
+    warnings: report.warnings.length,
+    warningLines: report.warnings,
     ...(report.interrupted && { notWritten: report.notWritten, reason: report.interrupted }),
     ...(held && { reason: held }),
     ...('guard' in report && { guard: report.guard }),
@@ -93,7 +100,9 @@ export function fileReport(inputs: ReportInputs): FileReport {
 }
 
 /** A report as the function logs it: every count, without the lists (a file may reject thousands of lines). */
-export function inboxLogLine(report: FileReport): Omit<FileReport, 'rejections' | 'notWritten'> {
-  const { rejections: _rejections, notWritten: _notWritten, ...line } = report;
+export function inboxLogLine(
+  report: FileReport,
+): Omit<FileReport, 'rejections' | 'warningLines' | 'notWritten'> {
+  const { rejections: _rejections, warningLines: _warningLines, notWritten: _notWritten, ...line } = report;
   return line;
 }

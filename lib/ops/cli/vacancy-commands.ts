@@ -35,7 +35,13 @@ export function reportLines(
   report: ImportReport | SnapshotReport,
   snapshot?: { readonly file: string; readonly vendorId: string },
 ): string[] {
-  const lines = report.rejected.map((r) => `line ${r.line}: ${r.reasons.join('; ')}`);
+  // Warnings and rejections in the file's order: each a line of its own.
+  const lines = [
+    ...report.rejected.map((r) => ({ line: r.line, text: `line ${r.line}: ${r.reasons.join('; ')}` })),
+    ...report.warnings.map((w) => ({ line: w.line, text: `line ${w.line}: warning: ${w.reason}` })),
+  ]
+    .sort((a, b) => a.line - b.line)
+    .map(({ text }) => text);
   if ('held' in report && report.held) {
     lines.push(`held: ${report.held}:`);
     if (snapshot) {
@@ -56,7 +62,8 @@ export function reportLines(
   lines.push(
     `${verb} ${report.imported}, rejected ${report.rejected.length}, unchanged ${report.unchanged}` +
       ('closed' in report ? `, ${report.dryRun ? 'would close' : 'closed'} ${report.closed}` : '') +
-      (report.interrupted ? `, not written ${report.notWritten.length}` : ''),
+      (report.interrupted ? `, not written ${report.notWritten.length}` : '') +
+      (report.warnings.length > 0 ? `, warnings ${report.warnings.length}` : ''),
   );
   return lines;
 }
@@ -128,6 +135,7 @@ export function addVacancyCommands(program: Command): void {
         try {
           const importOptions = {
             clock: target.clock,
+            jobCountry: target.jobCountry,
             dryRun: options.dryRun ?? false,
             signal: interruption.signal,
             ...(bar && { onProgress: bar.update }),

@@ -5,7 +5,7 @@
  * (`run.ts`) makes the vendor, bounds each check in time, and removes everything afterwards.
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { VACANCY_FIELDS } from '../../../lambda/domain/schema/vacancy';
+import { VACANCY_FIELDS, type Workplace } from '../../../lambda/domain/schema/vacancy';
 import { readRateLimitPolicy } from '../../../lambda/domain/settings/rate-tiers';
 import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
 import { PREFLIGHT } from '../../../lambda/platform/http/cors';
@@ -17,6 +17,9 @@ import { type Answer, type Api, jsonOf } from './http';
 export interface SmokeVacancy {
   readonly id: number;
   readonly type: number;
+  /** The pay and place its record gives, if any (docs/api.md#pay-and-place). */
+  readonly salaryCurrency?: string;
+  readonly workplace?: Workplace;
 }
 
 /** The change the sync check made, for the webhook check to see delivered. */
@@ -246,6 +249,40 @@ export const notModified: Check = async (context, signal) => {
   );
   expectStatus(second, 304);
   expect(second.text === '', `the 304 has a body (${second.text.length} characters)`);
+};
+
+/**
+ * Pay and place (docs/api.md#pay-and-place): `workplace=hybrid` keeps the hybrid vacancies only, `facets=workplace`
+ * counts them, and `include=pay,workplace` adds each one's currency, period (null: negotiable) and workplace after its
+ * 15 fields, in that order.
+ */
+export const payAndPlace: Check = async (context, signal) => {
+  const hybrid = context.vacancies.filter((vacancy) => vacancy.workplace === 'hybrid');
+  const answer = await context.api.request(
+    context.api.listing({ workplace: 'hybrid', facets: 'workplace', include: 'pay,workplace' }),
+    { headers: bearer(context.secretKey) },
+    signal,
+  );
+  expectStatus(answer, 200);
+  const body = jsonOf(answer) as Page & { facets?: { workplace?: { code: string; count: number }[] } };
+  const ids = body.data.map((vacancy) => vacancy.id);
+  const expected = hybrid.map((vacancy) => vacancy.id);
+  expect(show(ids) === show(expected), `workplace=hybrid gave ${show(ids)}, not ${show(expected)}`);
+  for (const [index, vacancy] of body.data.entries()) {
+    const fields = [...VACANCY_FIELDS, 'salary_currency', 'salary_period', 'workplace'];
+    expect(
+      show(Object.keys(vacancy)) === show(fields),
+      `vacancy ${show(vacancy.id)} has the fields ${show(Object.keys(vacancy))}`,
+    );
+    const { salary_currency: currency, salary_period: period, workplace } = vacancy;
+    const wanted = hybrid[index]?.salaryCurrency;
+    expect(
+      currency === wanted && period === null && workplace === 'hybrid',
+      `vacancy ${show(vacancy.id)} states ${show({ currency, period, workplace })}, not ${show({ currency: wanted, period: null, workplace: 'hybrid' })}`,
+    );
+  }
+  const hybridCount = body.facets?.workplace?.find((value) => value.code === 'hybrid')?.count;
+  expect(hybridCount === hybrid.length, `the workplace facet is ${show(body.facets)}`);
 };
 
 /** One vacancy: `{status, company, data}` with its 15 fields. */
@@ -542,6 +579,7 @@ export const VENDOR_CHECKS: readonly NamedCheck[] = [
   { name: '304 with If-None-Match', run: notModified },
   { name: 'one vacancy', run: oneVacancy },
   { name: 'JSON-LD', run: jsonLd },
+  { name: 'pay and place', run: payAndPlace },
   { name: '422 on a bad per_page', run: invalidParameter },
   { name: 'publishable key from its origin', run: publishableRead },
   // Last: it closes a vacancy, which the checks above count.

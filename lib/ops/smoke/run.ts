@@ -124,8 +124,13 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
   // Fresh random ids, far above the ids platforms number from.
   const firstId = 2 ** 52 + randomInt(0, 2 ** 47) * 8;
   const deadline = `${now.getUTCFullYear() + 1}-12-31`;
-  const vacancies = VACANCY_TYPES.map((type, index) => ({ id: firstId + index, type }));
-  const records = vacancies.map(({ id, type }, index) => ({
+  // The full-time one is hybrid and paid in euros: the pay-and-place check finds it by them.
+  const vacancies: SmokeVacancy[] = VACANCY_TYPES.map((type, index) => ({
+    id: firstId + index,
+    type,
+    ...(type === 1 && { salaryCurrency: 'EUR', workplace: 'hybrid' as const }),
+  }));
+  const records = vacancies.map(({ id, type, salaryCurrency, workplace }, index) => ({
     id,
     vendor_id: vendorId,
     status: 'active',
@@ -144,6 +149,8 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
     experience_min: 0,
     experience_max: null,
     deadline,
+    ...(salaryCurrency && { salary_currency: salaryCurrency }),
+    ...(workplace && { workplace }),
     // A minute apart, the newest first: the listing's order is known.
     created_at: new Date(Math.floor(now.getTime() / 1000) * 1000 - (index + 1) * 60_000)
       .toISOString()

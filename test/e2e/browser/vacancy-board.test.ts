@@ -312,7 +312,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     const hidden = await page.$$eval(`${IN_BOARD}form [data-f]`, (fields) =>
       fields.map((field) => (field as unknown as { hidden: boolean; dataset: { f: string } }).hidden),
     );
-    expect(hidden).toEqual([true, false, true, true, true, true]);
+    expect(hidden).toEqual([true, false, true, true, true, true, true]);
 
     // A job page at the vendor's URL: the list links there, and leaves the page.
     await page.evaluate(() =>
@@ -482,6 +482,44 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       await page.reload();
       await waitForBoard(page, ['Baku (']);
       expect(await listedIds(page)).toEqual(itInBaku);
+      await page.close();
+    }, 60_000);
+
+    it('shows each vacancy’s pay with its currency and period in the page’s language and its workplace; the workplace choice counts and narrows; axe finds nothing serious', async () => {
+      const page = await open();
+      expect((await boardTexts(page, '[data-f=workplace] label')).join(' | ')).toMatch(/Hibrid \(2\)/);
+      await page.click(`${IN_BOARD}input[name=workplace][value=hybrid]`);
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('workplace') === 'hybrid');
+      const hybrid = await apiIds('workplace=hybrid');
+      await waitForBoard(page, [`${hybrid.length} vakansiya`]);
+      expect(await listedIds(page)).toEqual(hybrid);
+      const azerbaijani = await boardTexts(page, '[part=meta]');
+      for (const line of azerbaijani) expect(line).toContain('Hibrid');
+      // 1024: 1,500–2,000 USD a month; 1014: 1,800–2,600 in the deployment's AZN — as the browser's Intl.NumberFormat
+      // writes them in Azerbaijani (a browser without Azerbaijani's data writes them as its default locale does).
+      const [usd, azn] = await page.evaluate(() =>
+        (['USD', 'AZN'] as const).map((currency, i) =>
+          new Intl.NumberFormat('az', {
+            style: 'currency',
+            currency,
+            currencyDisplay: 'code',
+            maximumFractionDigits: 0,
+          }).formatRange(i === 0 ? 1500 : 1800, i === 0 ? 2000 : 2600),
+        ),
+      );
+      expect(azerbaijani).toContainEqual(expect.stringContaining(`${usd} / ay`));
+      expect(azerbaijani).toContainEqual(expect.stringContaining(`${azn} / ay`));
+      await noViolations(page);
+      await page.click(`${IN_BOARD}button[lang=en]`);
+      await waitForBoard(page, ['Hybrid (']);
+      const english = await boardTexts(page, '[part=meta]');
+      // Intl writes a no-break space between the code and the amount.
+      expect(english).toContainEqual(expect.stringMatching(/Hybrid · USD\s1,500–2,000 a month/));
+      // The job page states them too.
+      await page.click(`${IN_BOARD}[part=link][data-id="1024"]`);
+      await waitForBoard(page, ['← All vacancies', 'a month']);
+      expect((await boardTexts(page, '[part=salary]')).join()).toMatch(/USD\s1,500–2,000 a month/);
+      expect((await boardTexts(page, '[part=job] [part=meta]')).join()).toContain('Hybrid');
       await page.close();
     }, 60_000);
   });

@@ -102,7 +102,7 @@ describe('the documents', () => {
   it("show the code's dictionary in docs/api.md", () => {
     const rows = [
       ...read('docs/api.md').matchAll(
-        /^\| (type|salary_type|category|city) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm,
+        /^\| (type|salary_type|category|city|workplace) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm,
       ),
     ].map(([, kind, code, az, en]) => [kind, code?.trim(), az?.trim(), en?.trim()]);
     const expected = Object.entries(DICTIONARY).flatMap(([kind, codes]) =>

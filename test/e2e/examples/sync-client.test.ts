@@ -124,6 +124,37 @@ describe('the reference sync client (examples/sync)', () => {
     expect(next.full).toBe(false);
   });
 
+  it('keeps pay and place in its copy when asked to include them, on every page and every later sync', async () => {
+    const withPay = openCopy(join(folder, 'with-pay.db'));
+    try {
+      const sync = () => syncOnce({ baseUrl: api.url, apiKey: KEY, db: withPay, include: 'pay,workplace' });
+      await sync();
+      const extra = (vacancy: Record<string, unknown>) => Object.keys(vacancy).slice(-3);
+      const rows = () =>
+        (withPay.prepare('SELECT vacancy FROM vacancies ORDER BY id').all() as { vacancy: string }[]).map(
+          (row) => JSON.parse(row.vacancy) as Record<string, unknown>,
+        );
+      expect(rows().length).toBeGreaterThan(10);
+      for (const vacancy of rows())
+        expect(extra(vacancy)).toEqual(['salary_currency', 'salary_period', 'workplace']);
+      expect(rows().find((vacancy) => vacancy.id === 1024)).toMatchObject({
+        salary_currency: 'USD',
+        workplace: 'hybrid',
+      });
+      // A change after the first sync comes with them too.
+      await importRecords([
+        vacancyRecord({ id: 77_009, vendor_id: VENDOR, title: 'Hybrid one', workplace: 'hybrid' }),
+      ]);
+      for (let tries = 0; tries < 12 && !rows().some((vacancy) => vacancy.id === 77_009); tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await sync();
+      }
+      expect(rows().find((vacancy) => vacancy.id === 77_009)).toMatchObject({ workplace: 'hybrid' });
+    } finally {
+      withPay.close();
+    }
+  });
+
   it('asks with If-None-Match when it fetches a page it already has, and a 304 changes nothing', async () => {
     // Once the last changes are older than the settle window, nothing is left to sync; polled within a second,
     // the next sync's URL is the one just fetched (its snapshot is on a whole second).

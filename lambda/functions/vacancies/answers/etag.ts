@@ -4,7 +4,7 @@
  *
  * - `"s…"`, from what decides a body when the vendor's summary is current: the build of the function, the vendor
  *   and its company name, the summary's version, the day in the service zone, the normalised parameters (search's
- *   too; the
+ *   and `include` too; the
  *   effective `per_page` too, and whether `lang` and `per_page` were given: the links keep them only then), the cursor, the locale and the base of the links. A poll whose `If-None-Match` holds
  *   it is answered 304 after one read of the summary.
  * - `"b…"`, the digest of the body itself (`platform/http/conditional.ts`), when the summary cannot be trusted.
@@ -16,6 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { VacancyFilters } from '../../../domain/schema/active-index';
 import type { Locale } from '../../../domain/schema/vacancy';
+import type { IncludeName } from '../../../domain/vacancy/pay-and-place';
 import type { SearchFilters } from '../request/query';
 
 /** Set by the bundler (`lib/stack/bundling.ts`) to a digest of the sources; absent when they run unbundled. */
@@ -39,6 +40,8 @@ export interface BodyInputs {
   readonly filters: VacancyFilters;
   /** Search's parameters, in their canonical form (the links carry them so). */
   readonly search: SearchFilters | undefined;
+  /** What the vacancy objects include besides their 15 fields, in its canonical form. */
+  readonly include: readonly IncludeName[] | undefined;
   readonly page: number;
   readonly perPage: number;
   /** Whether the request gave `per_page` (the links keep it only then), whatever its effective value. */
@@ -66,8 +69,10 @@ export function summaryETag(inputs: BodyInputs): string {
     filters.experienceMax ?? '',
     inputs.search?.category ?? [],
     inputs.search?.city ?? [],
+    inputs.search?.workplace ?? [],
     inputs.search?.q?.text ?? '',
     inputs.search?.facets ?? [],
+    inputs.include ?? [],
     inputs.page,
     inputs.perPage,
     inputs.perPageGiven,

@@ -24,6 +24,7 @@ import type {
 import type { HeldEntries } from '../search/held-entries';
 import { activeIndexSource } from './active-index-source';
 import { type BodyInputs, summaryETag } from './etag';
+import { inclusion } from './inclusion';
 import { searchSource } from './search-source';
 import { currentSummary, type ListingFound } from './source';
 
@@ -91,6 +92,7 @@ function bodyInputs(
     lang: resolved.query.lang,
     filters: resolved.query.filters,
     search: resolved.query.search,
+    include: resolved.query.include,
     page: resolved.query.page,
     perPage: resolved.perPage,
     perPageGiven: resolved.query.perPage !== undefined,
@@ -139,7 +141,12 @@ function listingAnswer(
     body: {
       status: 'success',
       company: request.vendor.company,
-      data: toVacancyObjects(page.vacancies, resolved.locale, settings.clock),
+      data: toVacancyObjects(
+        page.vacancies,
+        resolved.locale,
+        settings.clock,
+        inclusion(resolved.query, settings),
+      ),
       pagination: paginate(total, query.page, perPage, {
         more,
         next: () => link(query.page + 1, cursors.next),

@@ -17,7 +17,7 @@ import type { ListedVacancy } from '../../../domain/schema/vacancy-item';
 import { FUNCTION_SETTINGS } from '../../../domain/settings/function-settings';
 import { serializeJobPosting, toJobPosting } from '../../../domain/vacancy/job-posting';
 import { negotiateLocale } from '../../../domain/vacancy/locale';
-import { toVacancyObjects } from '../../../domain/vacancy/presenter';
+import { type Inclusion, toVacancyObjects } from '../../../domain/vacancy/presenter';
 import type { ReadCost } from '../../../platform/dynamodb/capacity';
 import { JSON_LD_CONTENT_TYPE, prefersJsonLd } from '../../../platform/http/accept';
 import { invalidInput, JSON_CONTENT_TYPE, vacancyNotFound } from '../../../platform/http/errors';
@@ -26,6 +26,7 @@ import type { ZoneClock } from '../../../platform/time/zone-clock';
 import type { VacancyRepository } from '../reads/repository';
 import { type MultiValueParameters, parseListingQuery } from '../request/query';
 import type { Served, VacanciesSettings } from '../request/request';
+import { inclusion, PAY_DEFAULTS } from './inclusion';
 
 /** A request of one vacancy, stripped of its transport. */
 export interface VacancyRequest {
@@ -92,11 +93,7 @@ function standing(
 }
 
 /** The deployment's defaults of what a JobPosting states, for settings that give none. */
-const JOB_POSTING_DEFAULTS = {
-  jobCountry: FUNCTION_SETTINGS.jobCountry.default,
-  salaryCurrency: FUNCTION_SETTINGS.salaryCurrency.default,
-  salaryPeriod: FUNCTION_SETTINGS.salaryPeriod.default,
-};
+const JOB_POSTING_DEFAULTS = { jobCountry: FUNCTION_SETTINGS.jobCountry.default, ...PAY_DEFAULTS };
 
 /** `{id}` in its canonical decimal form, 1 to 2^53 − 1: digits, no sign, no leading zero. */
 const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
@@ -109,15 +106,23 @@ export function parseVacancyId(segment: string): number | undefined {
 }
 
 /**
- * The response's locale: `lang` as the listing reads it (an invalid or repeated one is a 422), then
- * `Accept-Language`, then the default. The route has no other parameter: the rest are ignored.
+ * The response's locale — `lang` as the listing reads it (an invalid or repeated one is a 422), then
+ * `Accept-Language`, then the default — and what the vacancy object includes (`include`, as the listing reads it).
+ * The route has no other parameter: the rest are ignored.
  */
-function requestLocale(request: VacancyRequest, settings: VacanciesSettings): Locale {
-  const lang =
-    request.parameters && Object.hasOwn(request.parameters, 'lang') ? request.parameters.lang : undefined;
-  const parsed = parseListingQuery(lang ? { lang } : null);
+function requestQuery(
+  request: VacancyRequest,
+  settings: VacanciesSettings,
+): { locale: Locale; inclusion: Inclusion | undefined } {
+  const given = (name: 'lang' | 'include') =>
+    request.parameters && Object.hasOwn(request.parameters, name) ? request.parameters[name] : undefined;
+  const [lang, include] = [given('lang'), given('include')];
+  const parsed = parseListingQuery({ ...(lang && { lang }), ...(include && { include }) });
   if (!parsed.ok) throw invalidInput(parsed.errors);
-  return negotiateLocale(parsed.query.lang, request.acceptLanguage, settings.defaultLocale);
+  return {
+    locale: negotiateLocale(parsed.query.lang, request.acceptLanguage, settings.defaultLocale),
+    inclusion: inclusion(parsed.query, settings),
+  };
 }
 
 /**
@@ -129,8 +134,8 @@ export async function showVacancy(
   repository: VacancyRepository,
   settings: VacanciesSettings,
 ): Promise<VacancyResult | GoneVacancyResult> {
-  // The locale first: an invalid `lang` is a 422 whatever the id.
-  const locale = requestLocale(request, settings);
+  // The query first: an invalid `lang` or `include` is a 422 whatever the id.
+  const { locale, inclusion: included } = requestQuery(request, settings);
   const id = parseVacancyId(request.id);
   if (id === undefined) throw vacancyNotFound();
   const read = await repository.readVacancy(request.vendor.vendorId, id, request.signal);
@@ -147,7 +152,7 @@ export async function showVacancy(
     };
   }
   const vacancy = found.open;
-  const [data] = toVacancyObjects([vacancy], locale, settings.clock) as [VacancyObject];
+  const [data] = toVacancyObjects([vacancy], locale, settings.clock, included) as [VacancyObject];
   const jsonLd = prefersJsonLd(request.accept);
   return {
     id,

@@ -18,6 +18,8 @@ import { dayNumber } from '../../../domain/schema/active-index';
 import { changeKey, justAfter, LAST_ID, readChangeKey } from '../../../domain/schema/change-index';
 import { nothingSince } from '../../../domain/schema/summary';
 import { ITEM } from '../../../domain/schema/tables';
+import type { ListedVacancy } from '../../../domain/schema/vacancy-item';
+import { includedFields } from '../../../domain/vacancy/pay-and-place';
 import { toVacancyObjects } from '../../../domain/vacancy/presenter';
 import { changesPurged } from '../../../platform/http/errors';
 import { formatRfc3339 } from '../../../platform/time/rfc3339';
@@ -32,6 +34,7 @@ import type {
   VacanciesSettings,
 } from '../request/request';
 import type { SyncedVacancy, SyncResponse, SyncTombstone } from '../request/types';
+import { inclusion } from './inclusion';
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
 function present(
@@ -115,19 +118,20 @@ export async function syncVacancies(
     return shownAs ? [shownAs] : [];
   });
   // The active ones in full: the vacancy object, then the status and when it changed.
-  const objects = toVacancyObjects(
-    shown.flatMap((one) => ('active' in one ? [one.active as never] : [])),
-    resolved.locale,
-    settings.clock,
-  );
+  const active = shown.flatMap((one) => ('active' in one ? [one.active as ListedVacancy] : []));
+  const objects = toVacancyObjects(active, resolved.locale, settings.clock);
+  // What `include` asks for comes after the status and when it changed (docs/api.md#pay-and-place).
+  const included = inclusion(query, settings);
   let next = 0;
   const data = shown.map((one): SyncedVacancy | SyncTombstone => {
     if ('tombstone' in one) return one.tombstone;
+    const vacancy = active[next] as ListedVacancy;
     const object = objects[next++];
     return {
       ...object,
       status: 'active',
       updated_at: formatRfc3339(one.active[ITEM.updatedAt]),
+      ...(included && includedFields(vacancy, included.include, included.defaults)),
     } as SyncedVacancy;
   });
 

@@ -60,7 +60,8 @@ export interface CursorBinding {
 
 /**
  * The binding of a listing's walk: its filters — and search's, when given (`q` by its folded words: `Müh` and `muh`
- * are one filter); a walk without them is bound as before search existed, so its cursors stay valid.
+ * are one filter); a walk without them is bound as before search existed, so its cursors stay valid. Not `include`:
+ * what a vacancy object shows is not where a walk is.
  */
 export function listingBinding(
   vendorId: string,
@@ -70,9 +71,15 @@ export function listingBinding(
   const { type, experienceMin, experienceMax } = filters;
   const walk = `list|${type ?? ''}|${experienceMin ?? ''}|${experienceMax ?? ''}`;
   if (!isSearch(search)) return { vendorId, walk };
-  const { category = [], city = [], q, facets = [] } = search;
-  // JSON keeps the parts apart whatever the words hold.
-  const searched = JSON.stringify([category, city, q?.words ?? [], facets]);
+  const { category = [], city = [], workplace, q, facets = [] } = search;
+  // JSON keeps the parts apart whatever the words hold; a walk without `workplace` is bound as before it existed.
+  const searched = JSON.stringify([
+    category,
+    city,
+    q?.words ?? [],
+    facets,
+    ...(workplace ? [workplace] : []),
+  ]);
   return { vendorId, walk: `${walk}|${searched}` };
 }
 

@@ -10,8 +10,10 @@ type CarriedParameter =
   | 'experience_max'
   | 'category'
   | 'city'
+  | 'workplace'
   | 'q'
   | 'facets'
+  | 'include'
   | 'per_page'
   | 'lang'
   | 'updated_since';
@@ -41,8 +43,10 @@ export function pageUrlBuilder(
     ['experience_max', query.filters.experienceMax],
     ['category', query.search?.category?.join(',')],
     ['city', query.search?.city?.join(',')],
+    ['workplace', query.search?.workplace?.join(',')],
     ['q', query.search?.q?.text],
     ['facets', query.search?.facets?.join(',')],
+    ['include', query.include?.join(',')],
     ['per_page', query.perPage],
     ['lang', query.lang],
     ['updated_since', query.updatedSince === undefined ? undefined : formatRfc3339(query.updatedSince)],
@@ -80,11 +84,12 @@ export function paginate(
 }
 
 /**
- * A sync's `next_sync_url` (docs/api.md#incremental-sync): the route with the request's `per_page` and `lang`, and
- * `updated_since` at the walk's snapshot time; no cursor.
+ * A sync's `next_sync_url` (docs/api.md#incremental-sync): the route with the request's `include`, `per_page` and
+ * `lang`, and `updated_since` at the walk's snapshot time; no cursor.
  */
 export function nextSyncUrl(routeUrl: string, query: ListingQuery, snapshot: number): string {
   const parameters = new URLSearchParams();
+  if (query.include !== undefined) parameters.set('include', query.include.join(','));
   if (query.perPage !== undefined) parameters.set('per_page', String(query.perPage));
   if (query.lang !== undefined) parameters.set('lang', query.lang);
   parameters.set('updated_since', formatRfc3339(snapshot));

@@ -5,9 +5,16 @@
  */
 import type { VacancyFilters } from '../../../domain/schema/active-index';
 import { searchWords } from '../../../domain/schema/search-words';
-import { type Locale, VACANCY_TYPES, type VacancyType } from '../../../domain/schema/vacancy';
+import {
+  type Locale,
+  VACANCY_TYPES,
+  type VacancyType,
+  WORKPLACES,
+  type Workplace,
+} from '../../../domain/schema/vacancy';
 import { DICTIONARY } from '../../../domain/vacancy/dictionary';
 import { isLocale } from '../../../domain/vacancy/locale';
+import { INCLUDE_NAMES, type IncludeName } from '../../../domain/vacancy/pay-and-place';
 import { PER_PAGE_LIMITS } from '../../../platform/defaults';
 import type { FieldErrors } from '../../../platform/http/errors';
 import { parseRfc3339 } from '../../../platform/time/rfc3339';
@@ -26,17 +33,25 @@ export interface ListingQuery {
   readonly cursor?: string;
   /** `updated_since` (ms since 1970): a sync of what changed since then (docs/api.md#incremental-sync). */
   readonly updatedSince?: number;
+  /** What the vacancy objects include besides their 15 fields (docs/api.md#pay-and-place), once each, in order. */
+  readonly include?: readonly IncludeName[];
 }
 
 /** The facets a listing can count (docs/api.md#search-filters-and-facets), in the order a response lists them. */
-export const FACET_NAMES = ['type', 'category', 'city'] as const;
+export const FACET_NAMES = ['type', 'category', 'city', 'workplace'] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
 
 /** The codes each coded filter accepts, in the dictionary's order (docs/api.md#dictionary). */
 export const FILTER_CODES = {
   category: Object.keys(DICTIONARY.category),
   city: Object.keys(DICTIONARY.city),
+  workplace: WORKPLACES as readonly Workplace[],
 } as const;
+
+/** A filter by a list of codes. */
+export type CodeFilter = keyof typeof FILTER_CODES;
+/** The filters by a list of codes, in the order their errors come. */
+export const CODE_FILTERS = Object.keys(FILTER_CODES) as CodeFilter[];
 
 /**
  * A listing's search, filters by code and facets (docs/api.md#search-filters-and-facets), each in its canonical form:
@@ -45,6 +60,7 @@ export const FILTER_CODES = {
 export interface SearchFilters {
   readonly category?: readonly string[];
   readonly city?: readonly string[];
+  readonly workplace?: readonly Workplace[];
   readonly q?: { readonly text: string; readonly words: readonly string[] };
   readonly facets?: readonly FacetName[];
 }
@@ -90,7 +106,7 @@ export const LIMITS = {
 } as const;
 
 /** The parameters of search (docs/api.md#search-filters-and-facets): none goes with `updated_since`. */
-const SEARCH_PARAMETERS = ['category', 'city', 'q', 'facets'] as const;
+const SEARCH_PARAMETERS = [...CODE_FILTERS, 'q', 'facets'] as const;
 
 /** The parameters the listing recognises; any other name is ignored. */
 export const RECOGNISED_PARAMETERS = [
@@ -102,6 +118,7 @@ export const RECOGNISED_PARAMETERS = [
   'lang',
   'updated_since',
   ...SEARCH_PARAMETERS,
+  'include',
   'cursor',
 ] as const;
 type ParameterName = (typeof RECOGNISED_PARAMETERS)[number];
@@ -188,6 +205,7 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
     if (updatedSince === undefined) fail('updated_since', UPDATED_SINCE_MESSAGE);
   }
   const search = parseSearch(raw, fail);
+  const include = parseInclude(raw('include'), fail);
 
   if (given('updated_since')) {
     for (const name of ['type', 'experience_min', 'experience_max', ...SEARCH_PARAMETERS] as const) {
@@ -226,17 +244,31 @@ export function parseListingQuery(parameters: MultiValueParameters): ParseResult
       ...(lang && { lang }),
       ...(cursor !== undefined && { cursor }),
       ...(updatedSince !== undefined && { updatedSince }),
+      ...(include && { include }),
     },
   };
 }
 
+/** `include`: one or more of `INCLUDE_NAMES`, once each, in their order. */
+function parseInclude(
+  value: string | undefined,
+  fail: (name: ParameterName, message: string) => undefined,
+): readonly IncludeName[] | undefined {
+  if (value === undefined) return undefined;
+  const asked = value.split(',');
+  if (!asked.every((name) => (INCLUDE_NAMES as readonly string[]).includes(name))) {
+    return fail('include', `The include must be one or more of: ${INCLUDE_NAMES.join(', ')}.`);
+  }
+  return INCLUDE_NAMES.filter((name) => asked.includes(name));
+}
+
 /** A comma list of codes: each one of `codes`, at most `LIMITS.codes.max` entries; once each, in `codes`' order. */
 function codeList(
-  name: 'category' | 'city',
+  name: CodeFilter,
   value: string,
   fail: (name: ParameterName, message: string) => undefined,
 ): string[] | undefined {
-  const codes = FILTER_CODES[name];
+  const codes: readonly string[] = FILTER_CODES[name];
   const entries = value.split(',');
   if (entries.length > LIMITS.codes.max) {
     return fail(name, `The ${name} must have at most ${LIMITS.codes.max} entries.`);
@@ -266,16 +298,11 @@ function parseSearch(
   raw: (name: ParameterName) => string | undefined,
   fail: (name: ParameterName, message: string) => undefined,
 ): SearchFilters {
-  const search: {
-    category?: readonly string[];
-    city?: readonly string[];
-    q?: SearchFilters['q'];
-    facets?: readonly FacetName[];
-  } = {};
-  for (const name of ['category', 'city'] as const) {
+  const search: { -readonly [K in keyof SearchFilters]: SearchFilters[K] } = {};
+  for (const name of CODE_FILTERS) {
     const value = raw(name);
     const codes = value === undefined ? undefined : codeList(name, value, fail);
-    if (codes) search[name] = codes;
+    if (codes) search[name] = codes as Workplace[];
   }
   const text = raw('q');
   const q = text === undefined ? undefined : searchText(text, fail);

@@ -1,6 +1,10 @@
 /** Types of the listing's and the sync's response bodies (the vacancy itself is described in `domain/schema/vacancy.ts`). */
 import type { StoredStatus, VacancyObject } from '../../../domain/schema/vacancy';
+import type { IncludedFields } from '../../../domain/vacancy/pay-and-place';
 import type { FacetName } from './query';
+
+/** A vacancy object as an answer shows it: its 15 fields, then what `include` asked for (docs/api.md#pay-and-place). */
+export type ShownVacancy = VacancyObject & IncludedFields;
 
 /** The pagination object of the response (docs/api.md#pagination). */
 export interface Pagination {
@@ -26,13 +30,13 @@ export type Facets = Partial<Record<FacetName, FacetValue[]>>;
 export interface ListingResponse {
   status: 'success';
   company: string;
-  data: VacancyObject[];
+  data: ShownVacancy[];
   pagination: Pagination;
   facets?: Facets;
 }
 
-/** An active vacancy in a sync: the vacancy object, then its status and when it last changed. */
-export type SyncedVacancy = VacancyObject & { status: 'active'; updated_at: string };
+/** An active vacancy in a sync: the vacancy object, then its status and when it last changed, then what `include` asked for. */
+export type SyncedVacancy = VacancyObject & { status: 'active'; updated_at: string } & IncludedFields;
 
 /** A vacancy a sync reports as no longer listable: deleted, expired, or not active. */
 export interface SyncTombstone {

@@ -90,6 +90,7 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
   const all = q.length === 0 ? 0 : 2 ** q.length - 1;
   const categories = search.category && new Set(search.category);
   const cities = search.city && new Set(search.city);
+  const workplaces = search.workplace && new Set(search.workplace);
   const categoryMasks = labelMasks(
     'category',
     q,
@@ -131,10 +132,12 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
     const typeOk = filters.type === undefined || entry.type === filters.type;
     const categoryOk = !categories || categories.has(entry.category);
     const cityOk = !cities || cities.has(entry.city);
-    if (categoryOk && cityOk) count('type', entry.type);
-    if (typeOk && cityOk) count('category', entry.category);
-    if (typeOk && categoryOk) count('city', entry.city);
-    if (typeOk && categoryOk && cityOk) matching.push(entry);
+    const workplaceOk = !workplaces || workplaces.has(entry.workplace);
+    if (categoryOk && cityOk && workplaceOk) count('type', entry.type);
+    if (typeOk && cityOk && workplaceOk) count('category', entry.category);
+    if (typeOk && categoryOk && workplaceOk) count('city', entry.city);
+    if (typeOk && categoryOk && cityOk) count('workplace', entry.workplace);
+    if (typeOk && categoryOk && cityOk && workplaceOk) matching.push(entry);
   }
 
   const facets =

@@ -3,8 +3,10 @@
  * holds it in memory: the attributes it is read with, and the title folded into its words once, when read.
  */
 
+import { typeOfIndexed, workplaceOfIndexed } from '../../../domain/schema/active-index';
 import { searchWords } from '../../../domain/schema/search-words';
 import { ITEM } from '../../../domain/schema/tables';
+import type { Workplace } from '../../../domain/schema/vacancy';
 
 /** An entry of a vendor's search index, as the function holds it. */
 export interface SearchEntry {
@@ -12,6 +14,8 @@ export interface SearchEntry {
   /** The listing's order key (`domain/schema/active-index.ts`). */
   readonly order: Uint8Array;
   readonly type: number;
+  /** Where the work is done: read off the entry's `t` with its type (`domain/schema/active-index.ts`). */
+  readonly workplace: Workplace;
   readonly experienceMin: number;
   /** Undefined: open-ended. */
   readonly experienceMax: number | undefined;
@@ -41,7 +45,8 @@ export function toSearchEntry(item: Readonly<Record<string, unknown>>): SearchEn
   return {
     id: item.id as number,
     order: item[ITEM.order] as Uint8Array,
-    type: item[ITEM.type] as number,
+    type: typeOfIndexed(item[ITEM.type] as number),
+    workplace: workplaceOfIndexed(item[ITEM.type] as number),
     experienceMin: item[ITEM.experienceMin] as number,
     experienceMax: item[ITEM.experienceMax] as number | undefined,
     deadline: item[ITEM.deadline] as number,

@@ -158,6 +158,47 @@ describe('vacancy import on the DynamoDB engine', () => {
     line({ id: 5, created_at: '2026-03-04 10:00:00' }),
   ].join('\n');
 
+  it('warns of each listable vacancy without pay in an EU deployment, never refusing it; nowhere else', async () => {
+    const negotiable = {
+      vendor_id: 'initech',
+      salary_type: 'negotiable',
+      salary_min: null,
+      salary_max: null,
+    };
+    const text = [
+      line({ id: 70, ...negotiable }),
+      line({ id: 71, vendor_id: 'initech' }),
+      line({ id: 72, ...negotiable, status: 'draft' }),
+      line({ id: 73, ...negotiable, deadline: '2020-01-01' }),
+      line({ id: 74, ...negotiable, type: 9 }),
+      line({ id: 75, ...negotiable, created_at: '2026-03-05 10:00:00' }),
+    ].join('\n');
+    const options = { clock: CLOCK, jobCountry: 'DE' };
+    const pay = 'pay not stated: EU Directive 2023/970 Art. 5';
+    const dry = await importVacancies(tables.documentClient, tables.names, parseImportFile(text), {
+      ...options,
+      dryRun: true,
+    });
+    expect(dry.warnings).toEqual([
+      { line: 1, reason: pay },
+      { line: 6, reason: pay },
+    ]);
+    const report = await importVacancies(tables.documentClient, tables.names, parseImportFile(text), options);
+    expect(report).toMatchObject({ imported: 5, rejected: [{ line: 5 }] });
+    expect(report.warnings.map(({ line }) => line)).toEqual([1, 6]);
+    // Unchanged the second time, and still without pay: still warned of.
+    const again = await importVacancies(tables.documentClient, tables.names, parseImportFile(text), options);
+    expect(again).toMatchObject({ imported: 0, unchanged: 5 });
+    expect(again.warnings.map(({ line }) => line)).toEqual([1, 6]);
+    for (const jobCountry of ['AZ', 'GB', undefined]) {
+      const outside = await importVacancies(tables.documentClient, tables.names, parseImportFile(text), {
+        clock: CLOCK,
+        jobCountry,
+      });
+      expect(outside.warnings).toEqual([]);
+    }
+  });
+
   it('writes nothing on a dry run, but reports what it would do', async () => {
     const report = await run(file, true);
     expect(report).toMatchObject({ imported: 3, unchanged: 0, dryRun: true, notWritten: [] });

@@ -158,6 +158,40 @@ describe('validateVacancyRecord', () => {
     expect(reasonsOf({ id: -1, type: 9, city: 'x' })).toHaveLength(3);
   });
 
+  it('takes pay and place as given, and leaves out what is absent or null (the defaults)', () => {
+    const given = validate({ salary_currency: 'EUR', salary_period: 'year', workplace: 'hybrid' });
+    expect(given).toMatchObject({
+      ok: true,
+      vacancy: { salary_currency: 'EUR', salary_period: 'year', workplace: 'hybrid' },
+    });
+    const left = validate({ salary_currency: null, salary_period: null, workplace: null });
+    expect(left.ok).toBe(true);
+    for (const name of ['salary_currency', 'salary_period', 'workplace']) {
+      expect(left.ok && Object.hasOwn(left.vacancy, name)).toBe(false);
+      expect(Object.hasOwn((validate({}) as { vacancy: object }).vacancy, name)).toBe(false);
+    }
+    expect(validate({ type: 3, workplace: 'remote' }).ok).toBe(true);
+  });
+
+  it.each([
+    [
+      { salary_currency: 'azn' },
+      'salary_currency must be an ISO 4217 currency code in capitals, such as AZN',
+    ],
+    [
+      { salary_currency: 'ABC' },
+      'salary_currency must be an ISO 4217 currency code in capitals, such as AZN',
+    ],
+    [{ salary_currency: 944 }, 'salary_currency must be an ISO 4217 currency code in capitals, such as AZN'],
+    [{ salary_period: 'MONTH' }, 'salary_period must be one of hour, day, week, month, year'],
+    [{ salary_period: 'fortnight' }, 'salary_period must be one of hour, day, week, month, year'],
+    [{ workplace: 'office' }, 'workplace must be one of onsite, hybrid, remote'],
+    [{ type: 3, workplace: 'hybrid' }, 'a type 3 (Remote) vacancy must have workplace remote'],
+    [{ type: 3, workplace: 'onsite' }, 'a type 3 (Remote) vacancy must have workplace remote'],
+  ])('rejects pay and place %j in one line', (overrides, reason) => {
+    expect(reasonsOf(overrides)).toEqual([reason]);
+  });
+
   it('rejects what is not an object', () => {
     expect(validateVacancyRecord([1], CLOCK)).toEqual({
       ok: false,

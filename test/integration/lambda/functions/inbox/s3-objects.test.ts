@@ -109,6 +109,8 @@ describe('a file put under incoming/', () => {
       rejected: 0,
       closed: 0,
       rejections: [],
+      warnings: 0,
+      warningLines: [],
       seconds: expect.any(Number),
     });
     expect((await vendorItems('acme')).map(([id, status]) => [id, status])).toEqual([

@@ -45,6 +45,7 @@ describe('vacancy-admin smoke --stack', () => {
       description: 'stack Api in eu-central-1',
       rateTiers: { names: Object.keys(PLANS), defaultTier: 'standard' },
       defaultLocale: 'az',
+      jobCountry: 'AZ',
       feeds: { missing: 'no feeds here' },
       usageKeys: {
         apiGateway: apiGatewayClient,

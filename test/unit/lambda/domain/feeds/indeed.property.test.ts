@@ -72,18 +72,22 @@ const hostileVacancy: fc.Arbitrary<IndeedVacancy> = fc
       {
         salary_currency: hostileText,
         salary_period: fc.constantFrom('hour', 'day', 'week', 'month', 'year' as const),
+        workplace: fc.constantFrom('onsite', 'hybrid', 'remote' as const),
       },
       { requiredKeys: [] },
     ),
   })
   .map(({ salary: pay, experience: range, created, pay: terms, ...fields }) => {
     const { salary_min: _min, salary_max: _max, salary: _salary, experience_max: _exp, ...base } = BASE;
+    // The Remote type's workplace is remote (an import refuses another).
+    const place = fields.type === 3 && terms.workplace !== undefined ? { workplace: 'remote' as const } : {};
     return {
       ...base,
       ...fields,
       ...pay,
       ...range,
       ...terms,
+      ...place,
       created_at: utcInstant(created),
     } as IndeedVacancy;
   });
@@ -104,7 +108,10 @@ const settings: fc.Arbitrary<FeedSettings> = fc.record({
 
 /** What the API serves of a vacancy, as a job of the feed states it (before XML leaves anything out). */
 function served(vacancy: IndeedVacancy, feed: IndeedFeedHead, deployment: FeedSettings) {
-  const [shown] = toVacancyObjects([vacancy], feed.locale, CLOCK);
+  const [shown] = toVacancyObjects([vacancy], feed.locale, CLOCK, {
+    include: ['workplace'],
+    defaults: deployment,
+  });
   if (!shown) throw new Error('no vacancy object');
   const posting = toJobPosting(vacancy, shown, { company: feed.company }, feed.locale, {
     ...deployment,
@@ -126,7 +133,12 @@ function served(vacancy: IndeedVacancy, feed: IndeedFeedHead, deployment: FeedSe
     expirationdate: shown.deadline,
     category: shown.category,
     jobtype: jobType,
-    remotetype: vacancy.type === 3 ? 'Fully remote' : undefined,
+    remotetype: (
+      { onsite: undefined, hybrid: 'Hybrid remote', remote: 'Fully remote' } as Record<
+        string,
+        string | undefined
+      >
+    )[String(shown.workplace)],
     experience: experienceWording(vacancy.experience_min, vacancy.experience_max ?? null),
     salary: salaryWording(vacancy, deployment),
   };

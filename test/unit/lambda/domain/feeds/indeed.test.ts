@@ -1,6 +1,6 @@
 /**
  * The `indeed` feed (docs/design.md#feeds-as-xml): a whole feed as written, then each mapping — `<jobtype>` and
- * `<remotetype>` by type, `<experience>` and `<salary>` wording (the deployment's currency and period, or the
+ * `<remotetype>` by workplace, `<experience>` and `<salary>` wording (the deployment's currency and period, or the
  * vacancy's), `<publisherurl>`, labels in the feed's locale as the vacancy object shows them, the description as the
  * JobPosting's — and the stream: the opening, one chunk a job in the order given, the closing, read by libxml2.
  */
@@ -100,6 +100,14 @@ describe('the indeed feed', () => {
       [3, undefined, 'Fully remote'],
       [4, 'internship', undefined],
     ]);
+  });
+
+  it('states where the work is done by the workplace: hybrid and remote, whatever the type', () => {
+    const place = (fields: Record<string, unknown>) => jobOf(item(fields)).remotetype;
+    expect(place({ type: 1, workplace: 'hybrid' })).toBe('Hybrid remote');
+    expect(place({ type: 2, workplace: 'remote' })).toBe('Fully remote');
+    expect(place({ type: 4, workplace: 'onsite' })).toBeUndefined();
+    expect(jobOf(item({ type: 1, workplace: 'remote' })).jobtype).toBe('fulltime');
   });
 
   it('words the experience asked for, and leaves it out when any will do', () => {

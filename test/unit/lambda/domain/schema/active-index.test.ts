@@ -1,6 +1,14 @@
 /** The active index's keys: the order key and day numbers (`lambda/domain/schema/active-index.ts`). */
 import { describe, expect, it } from '@jest/globals';
-import { dayNumber, orderKey } from '../../../../../lambda/domain/schema/active-index';
+import {
+  dayNumber,
+  indexedType,
+  indexedTypes,
+  orderKey,
+  typeOfIndexed,
+  workplaceOfIndexed,
+} from '../../../../../lambda/domain/schema/active-index';
+import { VACANCY_TYPES, WORKPLACES } from '../../../../../lambda/domain/schema/vacancy';
 
 /** Byte-wise comparison, as DynamoDB orders binary sort keys. */
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -38,5 +46,31 @@ describe('dayNumber', () => {
     expect(dayNumber('1969-12-31')).toBe(-1);
     expect(dayNumber('2026-06-16')).toBe(20_620);
     expect(dayNumber('0099-01-01')).toBeLessThan(dayNumber('1900-01-01'));
+  });
+});
+
+describe('indexedType', () => {
+  it("is the type alone for the type's default workplace, so an item stored before workplaces reads as its default", () => {
+    expect(indexedType(1, undefined)).toBe(1);
+    expect(indexedType(1, 'onsite')).toBe(1);
+    expect(indexedType(3, 'remote')).toBe(3);
+    expect(workplaceOfIndexed(1)).toBe('onsite');
+    expect(workplaceOfIndexed(3)).toBe('remote');
+  });
+
+  it('gives back the type and the workplace of every pair, and the type filter keeps every encoding of a type', () => {
+    for (const type of VACANCY_TYPES) {
+      for (const workplace of WORKPLACES) {
+        const indexed = indexedType(type, workplace);
+        expect(typeOfIndexed(indexed)).toBe(type);
+        expect(workplaceOfIndexed(indexed)).toBe(workplace);
+        expect(indexedTypes(type)).toContain(indexed);
+      }
+      for (const other of VACANCY_TYPES.filter((one) => one !== type)) {
+        for (const indexed of indexedTypes(other)) expect(typeOfIndexed(indexed)).toBe(other);
+      }
+    }
+    expect(indexedType(2, 'hybrid')).toBe(22);
+    expect(indexedType(4, 'remote')).toBe(34);
   });
 });

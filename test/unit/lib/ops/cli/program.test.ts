@@ -55,6 +55,7 @@ describe('the ops CLI output', () => {
         imported: 10,
         unchanged: 2,
         rejected: [{ line: 4, reasons: ['type must be one of 1, 2, 3, 4'] }],
+        warnings: [],
         notWritten: [11, 12, 13, 20],
         interrupted: 'DynamoDB failed (InternalServerError); nothing more was written',
         dryRun: false,
@@ -68,6 +69,31 @@ describe('the ops CLI output', () => {
       'not written: 4 records, lines 11-13, 20.',
       'Run the same file again to complete the import.',
       'imported 10, rejected 1, unchanged 2, not written 4',
+    ]);
+  });
+
+  it('prints warnings in line order among the rejections, and counts them; they are not rejections', () => {
+    const reason = 'pay not stated: EU Directive 2023/970 Art. 5';
+    expect(
+      reportLines({
+        imported: 3,
+        unchanged: 0,
+        rejected: [{ line: 2, reasons: ['type must be one of 1, 2, 3, 4'] }],
+        warnings: [
+          { line: 1, reason },
+          { line: 4, reason },
+        ],
+        notWritten: [],
+        dryRun: false,
+        summaryWrites: 1,
+        readUnits: 1,
+        writeUnits: 3,
+      }),
+    ).toEqual([
+      `line 1: warning: ${reason}`,
+      'line 2: type must be one of 1, 2, 3, 4',
+      `line 4: warning: ${reason}`,
+      'imported 3, rejected 1, unchanged 0, warnings 2',
     ]);
   });
 });

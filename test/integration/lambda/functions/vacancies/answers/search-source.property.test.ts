@@ -1,7 +1,7 @@
 /**
  * Search, filters by code and facets against a brute-force filter over what was written
- * (docs/api.md#search-filters-and-facets, docs/design.md#search): random vendors — titles in both languages with diacritics, every category and
- * city, random types and experience — random writes, and random requests. Every page of every walk by
+ * (docs/api.md#search-filters-and-facets, docs/design.md#search): random vendors — titles in both languages with diacritics, every category,
+ * city and workplace, random types and experience — random writes, and random requests. Every page of every walk by
  * `next_page_url`, `total` and every facet count equal the brute force; a walk yields each listable match once, in
  * order; and one made while writes land between its pages still visits exactly once every vacancy that stayed
  * active and matching throughout.
@@ -23,6 +23,9 @@ import {
   listingWrites,
   type ModelledVacancy,
   modelledVendor,
+  modelledWorkplace,
+  withWorkplace,
+  workplaceOf,
 } from '../../../../../../testkit/listing-model';
 
 const WORDS = [
@@ -53,6 +56,7 @@ const WORDS = [
 ] as const;
 const CATEGORIES = FILTER_CODES.category;
 const CITIES = FILTER_CODES.city;
+const WORKPLACES = FILTER_CODES.workplace;
 
 interface Modelled extends ModelledVacancy {
   readonly title: string;
@@ -61,23 +65,26 @@ interface Modelled extends ModelledVacancy {
 }
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
-  fc.record({
-    id: fc.constant(slot),
-    title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
-    category: fc.constantFrom(...CATEGORIES),
-    city: fc.constantFrom(...CITIES),
-    type: fc.integer({ min: 1, max: 4 }),
-    min: fc.integer({ min: 0, max: 3 }),
-    max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
-    status: fc.constantFrom('active', 'active', 'active', 'inactive'),
-    dayOffset: fc.constantFrom(-2, 1, 3),
-    // Few distinct seconds: ties broken by id.
-    createdAt: fc
-      .integer({ min: 0, max: 20 })
-      .map((minutes) =>
-        new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      ),
-  });
+  fc
+    .record({
+      id: fc.constant(slot),
+      title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+      category: fc.constantFrom(...CATEGORIES),
+      city: fc.constantFrom(...CITIES),
+      type: fc.integer({ min: 1, max: 4 }),
+      workplace: modelledWorkplace,
+      min: fc.integer({ min: 0, max: 3 }),
+      max: fc.option(fc.integer({ min: 3, max: 5 }), { nil: null }),
+      status: fc.constantFrom('active', 'active', 'active', 'inactive'),
+      dayOffset: fc.constantFrom(-2, 1, 3),
+      // Few distinct seconds: ties broken by id.
+      createdAt: fc
+        .integer({ min: 0, max: 20 })
+        .map((minutes) =>
+          new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+        ),
+    })
+    .map(withWorkplace);
 
 type Write = ListingWrite<Modelled>;
 
@@ -102,11 +109,12 @@ const request = fc.record(
   {
     category: fc.uniqueArray(fc.constantFrom(...CATEGORIES), { minLength: 1, maxLength: 4 }),
     city: fc.uniqueArray(fc.constantFrom(...CITIES), { minLength: 1, maxLength: 4 }),
+    workplace: fc.uniqueArray(fc.constantFrom(...WORKPLACES), { minLength: 1, maxLength: 2 }),
     q: fc.array(queryWord, { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
     type: fc.integer({ min: 1, max: 4 }),
     experience_min: fc.integer({ min: 0, max: 3 }),
     experience_max: fc.integer({ min: 3, max: 5 }),
-    facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 3 }),
+    facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 4 }),
     per_page: fc.integer({ min: 1, max: 5 }),
     lang: fc.constantFrom('az', 'en'),
   },
@@ -115,11 +123,12 @@ const request = fc.record(
 type Request = typeof request extends fc.Arbitrary<infer R> ? R : never;
 
 /** The brute force: whether a modelled vacancy is listable on `today` (day offsets) and matches `r`, but for `except`. */
-function matches(v: Modelled, r: Request, except?: 'type' | 'category' | 'city'): boolean {
+function matches(v: Modelled, r: Request, except?: (typeof FACET_NAMES)[number]): boolean {
   if (v.status !== 'active' || v.dayOffset < 0) return false;
   if (except !== 'type' && r.type !== undefined && v.type !== r.type) return false;
   if (except !== 'category' && r.category && !r.category.includes(v.category)) return false;
   if (except !== 'city' && r.city && !r.city.includes(v.city)) return false;
+  if (except !== 'workplace' && r.workplace && !r.workplace.includes(workplaceOf(v))) return false;
   if (r.experience_min !== undefined && v.min < r.experience_min) return false;
   if (r.experience_max !== undefined && (v.max === null || v.max > r.experience_max)) return false;
   if (r.q !== undefined) {
@@ -146,9 +155,16 @@ function expectedFacets(model: readonly Modelled[], r: Request) {
   for (const name of FACET_NAMES) {
     if (!r.facets.includes(name)) continue;
     const order: readonly (string | number)[] =
-      name === 'type' ? [1, 2, 3, 4] : name === 'category' ? CATEGORIES : CITIES;
+      name === 'type'
+        ? [1, 2, 3, 4]
+        : name === 'category'
+          ? CATEGORIES
+          : name === 'city'
+            ? CITIES
+            : WORKPLACES;
     const counts = new Map<string | number, number>();
-    for (const v of model) if (matches(v, r, name)) counts.set(v[name], (counts.get(v[name]) ?? 0) + 1);
+    const codeOf = (v: Modelled) => (name === 'workplace' ? workplaceOf(v) : v[name]);
+    for (const v of model) if (matches(v, r, name)) counts.set(codeOf(v), (counts.get(codeOf(v)) ?? 0) + 1);
     facets[name] = order
       .filter((code) => counts.has(code))
       .map((code) => ({ code, label: localize(name, code, locale), count: counts.get(code) as number }))

@@ -137,7 +137,17 @@ describe('parseListingQuery: search, filters by code and facets', () => {
     ['q=%20-%20', 'q', 'The q must contain a letter or a digit.'],
     [`q=${'a'.repeat(101)}`, 'q', 'The q must be between 1 and 100 characters.'],
     ['q=a%20b%20c%20d%20e%20f%20g%20h%20i%20j%20k', 'q', 'The q must have at most 10 words.'],
-    ['facets=type,salary', 'facets', 'The facets must be one or more of: type, category, city.'],
+    ['facets=type,salary', 'facets', 'The facets must be one or more of: type, category, city, workplace.'],
+    ['workplace=office', 'workplace', 'The workplace must be one or more of: onsite, hybrid, remote.'],
+    ['workplace=Remote', 'workplace', 'The workplace must be one or more of: onsite, hybrid, remote.'],
+    [
+      `workplace=${Array(21).fill('remote').join(',')}`,
+      'workplace',
+      'The workplace must have at most 20 entries.',
+    ],
+    ['include=salary', 'include', 'The include must be one or more of: pay, workplace.'],
+    ['include=pay,', 'include', 'The include must be one or more of: pay, workplace.'],
+    ['include=pay&include=workplace', 'include', 'The include must not be given more than once.'],
     ['category=it&category=finance', 'category', 'The category must not be given more than once.'],
   ])('refuses %p', (query, name, message) => {
     const result = parse(query);
@@ -150,22 +160,50 @@ describe('parseListingQuery: search, filters by code and facets', () => {
   });
 
   it('names each invalid parameter after lang and updated_since, before cursor', () => {
-    const result = parse('cursor=x&facets=no&q=-&city=x&category=x&lang=xx&type=9');
+    const result = parse('include=x&cursor=x&facets=no&q=-&workplace=x&city=x&category=x&lang=xx&type=9');
     expect(Object.keys(result.ok ? {} : result.errors)).toEqual([
       'type',
       'lang',
       'category',
       'city',
+      'workplace',
       'q',
       'facets',
+      'include',
     ]);
   });
 
+  it('reads workplace codes once each in their order, and include once each in its order, facets=workplace last', () => {
+    expect(parse('workplace=remote,onsite,remote&include=workplace,pay,pay&facets=workplace,type')).toEqual({
+      ok: true,
+      query: {
+        filters: {},
+        search: { workplace: ['onsite', 'remote'], facets: ['type', 'workplace'] },
+        page: 1,
+        include: ['pay', 'workplace'],
+      },
+    });
+  });
+
+  it('takes include with updated_since (a sync), and alone is no search', () => {
+    expect(parse('updated_since=2026-01-01T00:00:00Z&include=pay')).toMatchObject({
+      ok: true,
+      query: { include: ['pay'] },
+    });
+    expect(parse('include=workplace')).toEqual({
+      ok: true,
+      query: { filters: {}, page: 1, include: ['workplace'] },
+    });
+  });
+
   it('refuses each with updated_since, as type', () => {
-    const result = parse('updated_since=2026-01-01T00:00:00Z&category=it&city=baku&q=dev&facets=type');
+    const result = parse(
+      'updated_since=2026-01-01T00:00:00Z&category=it&city=baku&workplace=remote&q=dev&facets=type',
+    );
     expect(result.ok ? undefined : result.errors).toEqual({
       category: ['The category cannot be combined with updated_since.'],
       city: ['The city cannot be combined with updated_since.'],
+      workplace: ['The workplace cannot be combined with updated_since.'],
       q: ['The q cannot be combined with updated_since.'],
       facets: ['The facets cannot be combined with updated_since.'],
     });

@@ -47,6 +47,7 @@ describe('docs/openapi.yaml', () => {
     ['city', 'City'],
     ['type', 'Type'],
     ['salary_type', 'SalaryType'],
+    ['workplace', 'Workplace'],
   ] as const)("has the dictionary's %s labels as its enums, per locale", (kind, schema) => {
     for (const locale of LOCALES) {
       const labels = Object.values(DICTIONARY[kind]).map((entry) => entry[locale]);
