@@ -112,7 +112,9 @@ describe('vacancy-admin smoke', () => {
       expect(keys).toHaveLength(2);
       expect(keys.every((key) => key.revokedAt !== undefined)).toBe(true);
       expect(
-        JSON.parse((await runAdmin(['--endpoint', engine, '--json', 'feed', 'list', '--vendor', vendorId])).stdout),
+        JSON.parse(
+          (await runAdmin(['--endpoint', engine, '--json', 'feed', 'list', '--vendor', vendorId])).stdout,
+        ),
       ).toEqual([]);
       const client = createDocumentClient(createDynamoDBClient({ endpoint: engine }));
       try {
@@ -200,8 +202,7 @@ describe('vacancy-admin smoke', () => {
         const before = stdout;
         stdout += chunk.toString();
         // Once everything is made: the checks after it take at least the settle window (the sync's).
-        if (!before.includes('ok  feed added') && stdout.includes('ok  feed added'))
-          child.kill('SIGINT');
+        if (!before.includes('ok  feed added') && stdout.includes('ok  feed added')) child.kill('SIGINT');
       });
       expect(await exited).toBe(1);
       const lines = stdout.trim().split('\n');
