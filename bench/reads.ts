@@ -9,16 +9,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
+import { createVacancyRepository, type VacancyRepository } from '../lambda/domain/listing/reads/repository';
+import { lastPage } from '../lambda/domain/listing/request/pagination';
+import type { ListingResponse } from '../lambda/domain/listing/request/types';
 import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
 import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
-import {
-  createVacancyRepository,
-  type VacancyRepository,
-} from '../lambda/functions/vacancies/reads/repository';
-import { lastPage } from '../lambda/functions/vacancies/request/pagination';
-import type { ListingResponse } from '../lambda/functions/vacancies/request/types';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { VACANCY_RESOURCE } from '../lambda/platform/http/routes';
 import { zoneClock } from '../lambda/platform/time/zone-clock';
