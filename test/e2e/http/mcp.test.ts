@@ -6,7 +6,7 @@
  * /vendor/vacancies`, a walk by the tool's cursor the listing's pages — and its refusals as tool errors: an invalid
  * argument named as the listing's 422 names it, a vacancy not found or no longer open as §9 says. Around it, HTTP: the
  * keys, origins and refusals of the listing before any JSON-RPC is read, the preflight, the 405 of other methods, and
- * JSON-RPC's own errors for a malformed message.
+ * JSON-RPC's own errors for a malformed message — every answer held to docs/openapi.yaml.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,9 +27,9 @@ const INITECH = 'vvk_test_initech';
 /** What a client says of itself. */
 const CLIENT_INFO = { name: 'mcp-e2e', version: '1.0.0' };
 
-/** An MCP message as a client posts it: JSON, accepting JSON or an event stream. */
+/** An MCP message as a client posts it: JSON, accepting JSON or an event stream; the answer held to openapi.yaml. */
 const post = (url: string, message: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
+  documentedFetch(url, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -267,7 +267,7 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
   });
 
   it('serves a publishable key from one of its origins, with CORS, and answers its preflight', async () => {
-    const preflight = await fetch(mcpUrl, {
+    const preflight = await documentedFetch(mcpUrl, {
       method: 'OPTIONS',
       headers: {
         Origin: ACME_ORIGIN,
@@ -294,7 +294,7 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
   it('answers GET and DELETE 405 naming POST and OPTIONS, with or without a key', async () => {
     for (const method of ['GET', 'DELETE', 'PUT']) {
       for (const headers of [{}, { Authorization: `Bearer ${ACME}` }]) {
-        const response = await fetch(mcpUrl, { method, headers });
+        const response = await documentedFetch(mcpUrl, { method, headers });
         expect(response.status).toBe(405);
         expect(response.headers.get('allow')).toBe('POST, OPTIONS');
         expect(await response.json()).toMatchObject({ status: 'error', message: 'Method Not Allowed.' });
