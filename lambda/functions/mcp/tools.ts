@@ -98,7 +98,8 @@ function toolCursor(nextPageUrl: string | null): string | null {
  * The query parameters of a call's arguments — in a map without a prototype, as API Gateway's are handled — and what
  * is wrong with those whose JSON type no query string could carry (a string for a list, an array for a word …). An
  * integer argument passes as its decimal form, whatever its value, and anything else as its JSON, which no integer
- * parameter accepts: the listing refuses it with its own message.
+ * parameter accepts: the listing refuses it with its own message. `null` is an absent argument, as an empty value is
+ * an absent parameter.
  */
 function queryParameters(
   args: ToolArguments,
@@ -108,7 +109,8 @@ function queryParameters(
   const errors: FieldErrors = Object.create(null);
   for (const [name, kind] of Object.entries(kinds)) {
     const value = Object.hasOwn(args, name) ? args[name] : undefined;
-    if (value === undefined) continue;
+    // `null`, as an empty value in a query string, means the argument is absent.
+    if (value === undefined || value === null) continue;
     if (kind === 'integer') {
       parameters[name] = [typeof value === 'number' ? String(value) : JSON.stringify(value)];
     } else if (kind === 'string') {
@@ -171,7 +173,7 @@ export async function searchVacancies(
 ): Promise<{ result: SearchResult; served: VacanciesResult | NotModifiedResult }> {
   const { parameters, errors } = queryParameters(args, SEARCH_ARGUMENTS);
   const cursor = Object.hasOwn(args, 'cursor') ? args.cursor : undefined;
-  if (cursor !== undefined && cursor !== '') {
+  if (cursor !== undefined && cursor !== null && cursor !== '') {
     const match = typeof cursor === 'string' ? TOOL_CURSOR.exec(cursor) : null;
     if (!match) errors.cursor = ['The cursor is invalid.'];
     else {

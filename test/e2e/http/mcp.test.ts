@@ -177,6 +177,18 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     }
   });
 
+  it('takes null, an empty string or an empty array as an argument not given, as the listing an empty value', async () => {
+    const result = await client.callTool({
+      name: 'search_vacancies',
+      arguments: { q: null, category: [], city: null, lang: 'en', per_page: 3, cursor: '' },
+    });
+    const expected = await listing('q=&category=&lang=en&per_page=3');
+    expect(result.isError).toBeFalsy();
+    const content = result.structuredContent as { data: unknown[]; pagination: { total: number } };
+    expect(content.data).toEqual(expected.data);
+    expect(content.pagination.total).toBe(expected.pagination.total);
+  });
+
   it('refuses invalid arguments as the listing’s 422 names them, as a tool error', async () => {
     const result = await client.callTool({
       name: 'search_vacancies',
