@@ -41,7 +41,7 @@ export interface ToolContext {
 type ArgumentKind = 'integer' | 'string' | 'codes';
 
 /** `search_vacancies`' arguments, each the listing's query parameter of the same name. */
-const SEARCH_ARGUMENTS = {
+export const SEARCH_ARGUMENTS = {
   q: 'string',
   category: 'codes',
   city: 'codes',
