@@ -71,8 +71,8 @@ const call = fc.record(
     ),
     city: fc.uniqueArray(fc.constantFrom(...CITIES.slice(0, 5)), { minLength: 1, maxLength: 3 }),
     type: mostly(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 5, 2.5)),
-    experience_min: fc.integer({ min: 0, max: 4 }),
-    experience_max: mostly(fc.integer({ min: 2, max: 5 }), fc.constant(101)),
+    experience_min: mostly(fc.integer({ min: 0, max: 3 }), fc.constant(5)),
+    experience_max: mostly(fc.integer({ min: 3, max: 5 }), fc.constant(101)),
     facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 3 }),
     page: mostly(fc.integer({ min: 1, max: 3 }), fc.constant(0)),
     per_page: mostly(fc.integer({ min: 1, max: 4 }), fc.constant(101)),
@@ -187,7 +187,8 @@ describe('search_vacancies against the listing, for random vendors and calls', (
       ),
       { numRuns: Number(process.env.MCP_PROPERTY_RUNS ?? 30), endOnFailure: true },
     );
-    expect(outcomes.pages).toBeGreaterThan(outcomes.refused);
+    // Some 75 calls: about a third refused (an invalid value, or experience_min above experience_max), the rest pages.
+    expect(outcomes.pages).toBeGreaterThan(10);
     expect(outcomes.refused).toBeGreaterThan(0);
   }, 180_000);
 });
