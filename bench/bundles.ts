@@ -28,6 +28,7 @@ export interface BundleResult {
 export const ENTRIES = {
   listing: 'lambda/functions/vacancies/handler.ts',
   authorizer: 'lambda/functions/authorizer/handler.ts',
+  mcp: 'lambda/functions/mcp/handler.ts',
   bare: 'bench/bare-handler.ts',
 } as const;
 export type BundleName = keyof typeof ENTRIES;

@@ -12,11 +12,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
+import { createVacancyRepository } from '../lambda/domain/listing/reads/repository';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { s3EventReceiver } from '../lambda/functions/inbox/receiver';
-
 import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
-import { createVacancyRepository } from '../lambda/functions/vacancies/reads/repository';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';

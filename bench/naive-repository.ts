@@ -1,9 +1,9 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { VacancyRepository } from '../lambda/domain/listing/reads/repository';
 import { activeIndexCondition, type OrderBound } from '../lambda/domain/schema/active-index';
 import { ITEM } from '../lambda/domain/schema/tables';
 import type { ListedVacancy } from '../lambda/domain/schema/vacancy-item';
-import type { VacancyRepository } from '../lambda/functions/vacancies/reads/repository';
 
 const units = (capacity: ConsumedCapacity | undefined) => capacity?.CapacityUnits ?? 0;
 

@@ -9,18 +9,17 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
+import { createVacancyRepository, type VacancyRepository } from '../lambda/domain/listing/reads/repository';
+import { lastPage } from '../lambda/domain/listing/request/pagination';
+import type { ListingResponse } from '../lambda/domain/listing/request/types';
 import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
+import { mcpConfiguration } from '../lambda/functions/mcp/configuration';
+import { createMcpHandler } from '../lambda/functions/mcp/route-handler';
 import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
-import {
-  createVacancyRepository,
-  type VacancyRepository,
-} from '../lambda/functions/vacancies/reads/repository';
-import { lastPage } from '../lambda/functions/vacancies/request/pagination';
-import type { ListingResponse } from '../lambda/functions/vacancies/request/types';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
-import { VACANCY_RESOURCE } from '../lambda/platform/http/routes';
+import { MCP_PATH, VACANCY_RESOURCE } from '../lambda/platform/http/routes';
 import { zoneClock } from '../lambda/platform/time/zone-clock';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
@@ -127,6 +126,29 @@ export interface SearchResult {
 }
 
 /**
+ * A `search_vacancies` call of the MCP server (docs/api.md#agents-mcp) next to the same listing request, each on a warm
+ * function of its own: what each read (they answer from one code path, so the same).
+ */
+export interface McpReadResult {
+  vacancies: number;
+  /** The listing's query; the call's arguments are the same parameters as JSON. */
+  query: string;
+  listing_rcu: number;
+  mcp_rcu: number;
+  listing_calls: number;
+  mcp_calls: number;
+}
+
+/** The MCP calls measured: page 1 with `FILTERS`, and a search with facets, as the listing's queries. */
+export const MCP_CALLS = [
+  { query: `${FILTERS}&page=1`, arguments: { type: 1, experience_min: 1, page: 1 } },
+  {
+    query: 'q=lead%20data&facets=type,category,city',
+    arguments: { q: 'lead data', facets: ['type', 'category', 'city'] },
+  },
+] as const;
+
+/**
  * The searches measured: filters by code and `q` with the filters of `FILTERS`, without and with facets; and the
  * workplace's filter and facet with pay and place included.
  */
@@ -221,6 +243,7 @@ export async function measureReads(
   syncs: SyncResult[];
   searches: SearchResult[];
   feedBuilds: FeedBuildResult[];
+  mcpReads: McpReadResult[];
 }> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
@@ -244,6 +267,13 @@ export async function measureReads(
       metrics: quietMetrics('listing'),
     });
   const handlers = { ours: handlerOf(ours.repository), naive: handlerOf(naive.repository) };
+  // The MCP server configured as deployed, on the same metered reads.
+  const mcp = createMcpHandler({
+    repository: ours.repository,
+    settings: mcpConfiguration(functionEnvironment('mcp', DEFAULT_SETTINGS, tables)).settings,
+    logger: silentLogger(),
+    metrics: quietMetrics('mcp'),
+  });
   const sides = { ours, naive };
 
   const reads: ReadResult[] = [];
@@ -254,6 +284,7 @@ export async function measureReads(
   const syncs: SyncResult[] = [];
   const searches: SearchResult[] = [];
   const feedBuilds: FeedBuildResult[] = [];
+  const mcpReads: McpReadResult[] = [];
   let firstId = 1;
   for (const size of options.sizes) {
     const vendorId = `vendor-${size}`;
@@ -399,6 +430,45 @@ export async function measureReads(
     }
     process.stderr.write(`  ${size} searches: done\n`);
 
+    // search_vacancies next to the same listing request, each function warm (its held entries read before).
+    for (const call of MCP_CALLS) {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_vacancies', arguments: call.arguments },
+      });
+      const mcpEvent = listingEvent({
+        authorizer,
+        requestId: 'bench',
+        domainName: 'api.example.com',
+        path: `/prod${MCP_PATH}`,
+        stage: 'prod',
+        route: MCP_PATH,
+        headers: new Map([
+          ['Content-Type', ['application/json']],
+          ['Accept', ['application/json, text/event-stream']],
+        ]),
+        body,
+      });
+      await mcp(mcpEvent, lambdaContext('bench'));
+      ours.take();
+      const answer = await mcp(mcpEvent, lambdaContext('bench'));
+      const mcpCost = ours.take();
+      const result = (JSON.parse(answer.body) as { result?: { isError?: boolean } }).result;
+      if (answer.statusCode !== 200 || !result || result.isError)
+        throw new Error(`MCP ${call.query}: ${answer.statusCode} ${answer.body}`);
+      const listed = await measure('ours', event(call.query));
+      mcpReads.push({
+        vacancies: size,
+        query: decodeURIComponent(call.query),
+        listing_rcu: listed.side.rcu,
+        mcp_rcu: round(mcpCost.readUnits, 1),
+        listing_calls: listed.side.calls,
+        mcp_calls: mcpCost.calls,
+      });
+    }
+
     for (const walk of options.walks.filter((candidate) => candidate.size === size)) {
       walks.push(await measureWalk(handlers.ours, ours, event, size, walk.perPage));
       process.stderr.write(`  ${size} walk at per_page ${walk.perPage}: done\n`);
@@ -432,7 +502,7 @@ export async function measureReads(
       process.stderr.write(`  ${size} syncs: done\n`);
     }
   }
-  return { reads, entries, walks, polls, vacancyReads, syncs, searches, feedBuilds };
+  return { reads, entries, walks, polls, vacancyReads, syncs, searches, feedBuilds, mcpReads };
 }
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */

@@ -163,6 +163,22 @@ function targets(
       },
     );
   }
+  if (measured.mcpReads.length > 0) {
+    const unequal = measured.mcpReads.filter(
+      (read) => read.mcp_rcu !== read.listing_rcu || read.mcp_calls !== read.listing_calls,
+    );
+    checks.push({
+      target:
+        'An MCP search_vacancies call reads what the same listing request reads (read units and calls, warm)',
+      value:
+        unequal.length === 0
+          ? `equal in all ${measured.mcpReads.length} (up to ${Math.max(...measured.mcpReads.map((read) => read.mcp_rcu))} RU)`
+          : unequal
+              .map((read) => `${read.vacancies} ${read.query}: ${read.mcp_rcu} RU vs ${read.listing_rcu} RU`)
+              .join('; '),
+      met: unequal.length === 0,
+    });
+  }
   const empty = syncs.find((sync) => sync.changes === 0);
   if (empty) {
     checks.push({
@@ -188,6 +204,12 @@ function targets(
       met: widest.max_bytes <= 50,
     });
   }
+  const mcpInit = bundles.mcp.init_p50_ms / bundles.bare.init_p50_ms;
+  checks.push({
+    target: 'MCP function cold init ≤ 1.25× the bare function (default monitoring profile)',
+    value: `${round(mcpInit)}× (${bundles.mcp.init_p50_ms} ms vs ${bundles.bare.init_p50_ms} ms; ${round(bundles.mcp.bytes / 1024, 1)} KB minified)`,
+    met: mcpInit <= 1.25,
+  });
   checks.push(
     ...(['listing', 'authorizer'] as const).map((name) => {
       const ratio = bundles[name].init_p50_ms / bundles.bare.init_p50_ms;
@@ -361,6 +383,22 @@ async function main() {
         `${r.p50_ms} ms`,
         `${r.cold_rcu} (${r.cold_calls})`,
         r.poll_rcu,
+      ]),
+    ),
+  );
+  console.log(
+    '\n## The MCP server: a search_vacancies call next to the same listing request (each function warm)\n',
+  );
+  console.log(
+    table(
+      ['active', 'listing query', 'RU listing', 'RU MCP', 'calls listing', 'calls MCP'],
+      measured.mcpReads.map((r) => [
+        r.vacancies,
+        r.query,
+        r.listing_rcu,
+        r.mcp_rcu,
+        r.listing_calls,
+        r.mcp_calls,
       ]),
     ),
   );
@@ -539,6 +577,7 @@ async function main() {
     syncs,
     searches: measured.searches,
     feed_builds: measured.feedBuilds,
+    mcp_reads: measured.mcpReads,
     import: imported,
     inbox,
     memory,

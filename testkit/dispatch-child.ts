@@ -9,7 +9,7 @@
  * the index's settle window by this much, as the parent's is).
  */
 
-import { createVacancyRepository } from '../lambda/functions/vacancies/reads/repository';
+import { createVacancyRepository } from '../lambda/domain/listing/reads/repository';
 import { createDispatcher } from '../lambda/functions/webhooks/dispatcher';
 import { EndpointStore } from '../lambda/functions/webhooks/endpoint-store';
 import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';

@@ -5,9 +5,9 @@
  * that nothing the import or the CLI would refuse stands between the strings and the serializer).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { VacancyRepository } from '../lambda/domain/listing/reads/repository';
 import type { Vacancy } from '../lambda/domain/schema/vacancy';
 import { toVacancyItem } from '../lambda/domain/schema/vacancy-item';
-import type { VacancyRepository } from '../lambda/functions/vacancies/reads/repository';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { vacancyEvent } from './events';
 import { lambdaContext, silentLogger, testMetrics } from './lambda';

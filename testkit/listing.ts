@@ -8,10 +8,10 @@ import { type ImportOptions, importVacancies } from '../lambda/domain/import/imp
 import {
   createVacancyRepository,
   type VacancyRepositoryOptions,
-} from '../lambda/functions/vacancies/reads/repository';
-import type { VacanciesSettings } from '../lambda/functions/vacancies/request/request';
+} from '../lambda/domain/listing/reads/repository';
+import type { VacanciesSettings } from '../lambda/domain/listing/request/request';
+import { recordServedPage } from '../lambda/domain/listing/served';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
-import { recordServedPage } from '../lambda/functions/vacancies/served';
 import type { FunctionMetrics } from '../lambda/platform/observability/metrics';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';

@@ -10,7 +10,7 @@ import { expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { matchRoute } from '../lambda/platform/http/routes';
+import { MCP_PATH, matchRoute, ROUTE_METHOD } from '../lambda/platform/http/routes';
 
 const DOCUMENT_URL = new URL('../docs/openapi.yaml', import.meta.url);
 const DOCUMENT_ID = 'https://vendor-vacancy-api.invalid/openapi.yaml';
@@ -86,9 +86,11 @@ function describedAt(method: string, target: string, status: number): string | u
     return pointer('paths', path, method.toLowerCase(), 'responses', String(status));
   }
   if (status === 400) return pointer('components', 'responses', 'BadRequest');
-  if (route && method === 'OPTIONS' && status === 204) return pointer('components', 'responses', 'Preflight');
-  if (route && method !== 'GET' && status === 405) {
-    return pointer('components', 'responses', 'MethodNotAllowed');
+  const mcp = route === MCP_PATH;
+  if (route && method === 'OPTIONS' && status === 204)
+    return pointer('components', 'responses', mcp ? 'McpPreflight' : 'Preflight');
+  if (route && method !== ROUTE_METHOD[route] && status === 405) {
+    return pointer('components', 'responses', mcp ? 'McpMethodNotAllowed' : 'MethodNotAllowed');
   }
   if (!route && status === 404) return pointer('components', 'responses', 'NotFound');
   return undefined;

@@ -115,6 +115,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server, for AI assistants
+         * @description A read-only Model Context Protocol server (Streamable HTTP, stateless: no `Mcp-Session-Id`; JSON answers, no
+         *     event stream), protocol versions `2025-11-25` and `2025-06-18` negotiated in `initialize`. The body is one
+         *     JSON-RPC message; the answer to a request is its JSON-RPC response, a notification's is a 202. Its tools:
+         *     `search_vacancies` — the listing's parameters as JSON arguments (integers, arrays of codes), the listing's
+         *     answer without URLs but with a `cursor` for the next page — and `get_vacancy` — `id` and `lang`, the
+         *     one-vacancy route's answer. An invalid argument, a vacancy not found or no longer open is the tool's result
+         *     with `isError: true` and the error envelope's words (docs/api.md#agents-mcp).
+         *
+         *     Keys, origins, rate tiers and their refusals are the listing's, answered in the error envelope before any
+         *     JSON-RPC is read; a malformed message is JSON-RPC's error (400, 406, 415). A call reads what the same
+         *     listing request reads.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     vacanciesChanged: {
@@ -643,6 +673,39 @@ export interface components {
             };
             request_id: string;
         };
+        /**
+         * @description One JSON-RPC 2.0 message of MCP: a request (`id` and `method`), a notification (`method`, no `id`) or a
+         *     response. MCP's own schema (modelcontextprotocol.io) says what each method's `params` hold.
+         */
+        JsonRpcMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: components["schemas"]["JsonRpcId"];
+            method?: string;
+            params?: Record<string, never>;
+            result?: Record<string, never>;
+            error?: components["schemas"]["JsonRpcError"];
+        };
+        JsonRpcId: string | number | null;
+        /** @description A JSON-RPC 2.0 response of MCP, with its `result` or its `error`. */
+        JsonRpcResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: components["schemas"]["JsonRpcId"];
+            /**
+             * @description The method's result: `initialize`'s (`protocolVersion`, `capabilities`, `serverInfo`, `instructions`),
+             *     `tools/list`'s (`tools`, each with its `inputSchema` and `outputSchema`), `tools/call`'s (`content`, and
+             *     `structuredContent` — or `isError: true`).
+             */
+            result?: Record<string, never>;
+            error?: components["schemas"]["JsonRpcError"];
+        };
+        JsonRpcError: {
+            /** Format: int32 */
+            code: number;
+            message: string;
+            data?: unknown;
+        };
     };
     responses: {
         /**
@@ -755,6 +818,46 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /**
+         * @description `OPTIONS` on `/mcp`: a browser's CORS preflight, answered by the gateway without a key, for any origin (the
+         *     POST decides whether the key may be used from it). No body.
+         */
+        McpPreflight: {
+            headers: {
+                "Access-Control-Allow-Methods": "POST, OPTIONS";
+                "Access-Control-Allow-Headers": "Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id";
+                "Access-Control-Max-Age": "7200";
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Any method other than POST and OPTIONS on `/mcp` (GET and DELETE too), before authentication. */
+        McpMethodNotAllowed: {
+            headers: {
+                Allow: "POST, OPTIONS";
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMethodNotAllowed"];
+            };
+        };
+        /**
+         * @description A message the MCP server cannot take — not JSON, not JSON-RPC, an `Accept` without `application/json` and
+         *     `text/event-stream` (406), a body that is not `application/json` (415), an unsupported
+         *     `Mcp-Protocol-Version` — answered as JSON-RPC's error, after the key was checked.
+         */
+        McpProtocolError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpcResponse"];
+            };
         };
         /** @description Any method other than GET and OPTIONS on either route, before authentication. */
         MethodNotAllowed: {
@@ -1268,6 +1371,61 @@ export interface operations {
                     "text/plain": "Method Not Allowed\n";
                 };
             };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
+                 *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The protocol version negotiated in `initialize`, on every later request (MCP sends it). */
+                "Mcp-Protocol-Version"?: "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05" | "2024-10-07";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response to the request. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                };
+            };
+            /** @description A notification (or a response) accepted. No body. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["McpProtocolError"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["McpProtocolError"];
+            415: components["responses"]["McpProtocolError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     vacanciesChanged: {

@@ -64,6 +64,14 @@ export const FUNCTION_LIMITS = {
     reserveMs: 1_000,
     dynamodb: { maxAttempts: 3, connectionTimeoutMs: 500, requestTimeoutMs: 2_000 },
   },
+  // The MCP server (docs/api.md#agents-mcp): a tool call is a listing's request in another envelope — the listing's
+  // reads, time budget and memory.
+  mcp: {
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    reserveMs: 1_000,
+    dynamodb: { maxAttempts: 3, connectionTimeoutMs: 500, requestTimeoutMs: 2_000 },
+  },
   // Hourly, and nobody waits on it: patient with a throttling DynamoDB, and what it leaves the next run does.
   expiry: {
     timeoutSeconds: 300,

@@ -4,8 +4,9 @@
  * - CORS (docs/api.md#from-a-web-page): `OPTIONS` on a route is the preflight's 204, without a key; every
  *   gateway response to a request with an `Origin` carries the headers that let the page read it.
  * - Routing on the raw path, exactly: `/vendor/vacancies` and `/vendor/vacancies/{id}` (one non-empty segment,
- *   passed on decoded, as API Gateway decodes path parameters) and nothing that merely normalises to them (no `//`,
- *   `.` or `..` segments) — 404 — and GET only — 405.
+ *   passed on decoded, as API Gateway decodes path parameters) to the listing function, GET only, and `/mcp` to the
+ *   MCP function, POST only (its body passed on as text; past API Gateway's 10 MB, a 413) — nothing that merely
+ *   normalises to them (no `//`, `.` or `..` segments): 404; another method: 405.
  * - The identity source and `validationRegex`: a missing, repeated or malformed `Authorization` header is a 401
  *   without running the authorizer.
  * - Each Lambda invoked as Lambda would: the event and the result cross a JSON boundary, the function's timeout
@@ -33,27 +34,33 @@ import type {
 import { authorizedVendor } from '../../lambda/domain/keys/context';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/platform/defaults';
-import { preflightHeaders } from '../../lambda/platform/http/cors';
+import { MCP_PREFLIGHT, PREFLIGHT, preflightHeaders } from '../../lambda/platform/http/cors';
 import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/platform/http/errors';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
+  MCP_METHOD_NOT_ALLOWED,
   METHOD_NOT_ALLOWED,
   renderGatewayResponse,
 } from '../../lambda/platform/http/gateway-responses';
-import { matchRoute } from '../../lambda/platform/http/routes';
+import { MCP_PATH, matchRoute, ROUTE_METHOD, type Route } from '../../lambda/platform/http/routes';
 import { lambdaContext } from './lambda-runtime';
 import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';
 
-/** The two Lambda handlers behind the API, exactly as deployed. */
+/** A Lambda handler of API Gateway's REST proxy events. */
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** The Lambda handlers behind the API, exactly as deployed. */
 export interface GatewayHandlers {
   readonly authorizer: (
     event: APIGatewayTokenAuthorizerEvent,
     context: Context,
   ) => Promise<APIGatewayAuthorizerResult>;
-  readonly listing: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+  readonly listing: ProxyHandler;
+  /** The MCP server's, `POST /mcp`; the route answers 404 without it, as a stage without the route would. */
+  readonly mcp?: ProxyHandler;
 }
 
 /** How the stand-in runs. */
@@ -61,7 +68,7 @@ export interface GatewayOptions {
   /** The API's own domain as API Gateway would report it (`requestContext.domainName`): `127.0.0.1:<port>`. */
   readonly domainName: string;
   /** Each function's timeout, as deployed. */
-  readonly timeoutsMs: { readonly authorizer: number; readonly listing: number };
+  readonly timeoutsMs: { readonly authorizer: number; readonly listing: number; readonly mcp?: number };
   /** The usage plans' and the stage's throttling; none when absent (`npm start` without `--rate-limits`). */
   readonly rateLimiter?: RateLimiter;
   /**
@@ -83,6 +90,30 @@ const STOPPING: GatewayResponseDefinition = {
 
 /** API Gateway's limit on the request line and headers together, in bytes (its quotas page). */
 export const MAX_HEADER_BYTES = 10_240;
+
+/** API Gateway's limit on a request's payload, in bytes (its quotas page): past it, a 413. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The 405 of another method on a route, naming those it answers. */
+const methodNotAllowed = (route: Route) => (route === MCP_PATH ? MCP_METHOD_NOT_ALLOWED : METHOD_NOT_ALLOWED);
+
+/**
+ * A request's body as text (UTF-8, as API Gateway passes a body of a media type it does not treat as binary), or
+ * undefined past `MAX_BODY_BYTES`.
+ */
+async function requestBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What a route's preflight allows. */
+const preflightOf = (route: Route) => (route === MCP_PATH ? MCP_PREFLIGHT : PREFLIGHT);
 
 /**
  * What the server's HTTP parser takes (`maxHeaderSize`): well past `MAX_HEADER_BYTES`, so that an oversized request
@@ -117,7 +148,8 @@ function refusedRequestOrigin(packet: Buffer | undefined): string | undefined {
 
 const STAGE = 'local';
 /** The ARN of the method a request calls, as API Gateway gives it to the authorizer: the path as requested. */
-const methodArn = (path: string) => `arn:aws:execute-api:local:000000000000:local/${STAGE}/GET${path}`;
+const methodArn = (method: string, path: string) =>
+  `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${path}`;
 const BEARER_HEADER = new RegExp(BEARER_HEADER_PATTERN);
 
 /** What invoking a Lambda function gave: its result, its error as Lambda reports it, or its timeout. */
@@ -282,11 +314,12 @@ export function answerRefusedRequests(server: Server): void {
   });
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
     const origin = requestOrigin(request);
+    const matched = matchRoute(pathOf(request.url ?? ''));
     const answer =
       request.headers.host === undefined || headBytes(request) > MAX_HEADER_BYTES
         ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400, origin)
-        : matchRoute(pathOf(request.url ?? ''))
-          ? rawGatewayResponse(METHOD_NOT_ALLOWED, 405, origin)
+        : matched
+          ? rawGatewayResponse(methodNotAllowed(matched.route), 405, origin)
           : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404, origin);
     socket.end(answer);
   });
@@ -322,14 +355,16 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const queryStart = target.indexOf('?');
     const rawPath = pathOf(target);
     const matched = matchRoute(rawPath);
-    if (!matched) return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+    if (!matched || (matched.route === MCP_PATH && !handlers.mcp))
+      return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method === 'OPTIONS') {
       // A page's preflight, answered by the gateway itself (a mock integration in AWS): no key, no function.
-      response.writeHead(204, preflightHeaders(origin));
+      response.writeHead(204, preflightHeaders(origin, preflightOf(matched.route)));
       response.end();
       return;
     }
-    if (request.method !== 'GET') return gatewayResponse(METHOD_NOT_ALLOWED);
+    const method = ROUTE_METHOD[matched.route];
+    if (request.method !== method) return gatewayResponse(methodNotAllowed(matched.route));
     const vacancyId = matched.id === undefined ? undefined : decodedSegment(matched.id);
     if (vacancyId === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
 
@@ -341,7 +376,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
 
     const authorized = await invoke(
       handlers.authorizer,
-      { type: 'TOKEN', authorizationToken: token, methodArn: methodArn(rawPath) },
+      { type: 'TOKEN', authorizationToken: token, methodArn: methodArn(method, rawPath) },
       'authorizer',
       options.timeoutsMs.authorizer,
     );
@@ -356,7 +391,8 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       );
     }
     const policy = authorized.result;
-    if (!policyAllows(policy, methodArn(rawPath))) return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
+    if (!policyAllows(policy, methodArn(method, rawPath)))
+      return gatewayResponse(GATEWAY_RESPONSES.ACCESS_DENIED);
     // The method requires an API key, taken from the authorizer (`apiKeySource: AUTHORIZER`); its usage plan
     // throttles the request.
     const usageKey = policy.usageIdentifierKey;
@@ -365,6 +401,12 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     if (admission === 'invalid-key') return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
     if (admission === 'throttled') return gatewayResponse(GATEWAY_RESPONSES.THROTTLED);
 
+    // The body of a POST, as API Gateway hands it on (text; past its limit, a 413 and no function).
+    const body = method === 'POST' ? await requestBody(request) : null;
+    if (body === undefined) {
+      response.shouldKeepAlive = false;
+      return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 413);
+    }
     const event = listingEvent({
       query: queryStart === -1 ? '' : target.slice(queryStart + 1),
       headers,
@@ -377,8 +419,13 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       protocol: `HTTP/${request.httpVersion}`,
       route: matched.route,
       ...(vacancyId !== undefined && { vacancyId }),
+      ...(body !== null && { body }),
     });
-    const listed = await invoke(handlers.listing, event, 'listing', options.timeoutsMs.listing);
+    const [handler, name, timeoutMs] =
+      matched.route === MCP_PATH && handlers.mcp
+        ? ([handlers.mcp, 'mcp', options.timeoutsMs.mcp ?? options.timeoutsMs.listing] as const)
+        : ([handlers.listing, 'listing', options.timeoutsMs.listing] as const);
+    const listed = await invoke(handler, event, name, timeoutMs);
     // A failed or timed-out invocation: API Gateway answers 502 through DEFAULT_5XX.
     if (!('result' in listed)) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_5XX, 502);
     send(response, listed.result, requestId);

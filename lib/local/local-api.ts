@@ -241,7 +241,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
 
     const port = await listen(server, options.port);
     const url = `http://127.0.0.1:${port}`;
-    // Both handlers share this process: its environment is the union of theirs (no variable means two things).
+    // The handlers share this process: its environment is the union of theirs (no variable means two things).
     Object.assign(process.env, ...Object.values(localEnvironments(settings, tables, endpoint, url)), {
       // As Lambda sets it for a container started on demand: the functions count their cold starts.
       AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
@@ -358,6 +358,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const handlers: GatewayHandlers = {
       authorizer: (await import('../../lambda/functions/authorizer/handler')).handler,
       listing: (await import('../../lambda/functions/vacancies/handler')).handler,
+      mcp: (await import('../../lambda/functions/mcp/handler')).handler,
     };
     answerRefusedRequests(server);
     server.on('request', (_request, response) => {
@@ -403,6 +404,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         timeoutsMs: {
           authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
           listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
+          mcp: FUNCTION_LIMITS.mcp.timeoutSeconds * 1000,
           ...options.timeoutsMs,
         },
         ...(options.rateLimits && {

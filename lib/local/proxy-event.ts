@@ -1,11 +1,12 @@
 /**
- * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, built one way for the local server's stand-in
+ * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}` and `POST /mcp`, built one way for the local server's stand-in
  * for API Gateway, the tests and the benchmark: query and headers in the single- and multi-value maps API Gateway
  * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import {
   LISTING_PATH,
+  ROUTE_METHOD,
   type Route,
   VACANCY_ID_PARAMETER,
   VACANCY_RESOURCE,
@@ -55,32 +56,35 @@ export interface ListingEventInput {
   readonly route?: Route;
   /** The vacancy's route: its `{id}` segment, decoded as API Gateway decodes path parameters. */
   readonly vacancyId?: string;
+  /** A POST's body, as text (the MCP route's JSON-RPC message); none for a GET. */
+  readonly body?: string;
 }
 
-/** The proxy event of a `GET /vendor/vacancies` or `GET /vendor/vacancies/{id}` request. */
+/** The proxy event of a `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}` or `POST /mcp` request. */
 export function listingEvent(input: ListingEventInput): APIGatewayProxyEvent {
   const query = queryParameters(input.query ?? '');
   const headers = [...(input.headers ?? new Map<string, readonly string[]>())];
   const route = input.route ?? LISTING_PATH;
   const id = route === VACANCY_RESOURCE ? (input.vacancyId ?? '') : undefined;
+  const method = ROUTE_METHOD[route];
   return {
     resource: route,
-    path: id === undefined ? LISTING_PATH : `${LISTING_PATH}/${id}`,
-    httpMethod: 'GET',
+    path: id === undefined ? route : `${LISTING_PATH}/${id}`,
+    httpMethod: method,
     headers: namedMap(headers.map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
     multiValueHeaders: namedMap(headers.map(([name, values]) => [name, [...values]] as const)),
     queryStringParameters: query.single,
     multiValueQueryStringParameters: query.multi,
     pathParameters: id === undefined ? null : namedMap([[VACANCY_ID_PARAMETER, id]]),
     stageVariables: null,
-    body: null,
+    body: input.body ?? null,
     isBase64Encoded: false,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
       authorizer: input.authorizer,
       domainName: input.domainName,
-      httpMethod: 'GET',
+      httpMethod: method,
       identity: { sourceIp: input.sourceIp ?? '' } as APIGatewayProxyEvent['requestContext']['identity'],
       path: input.path,
       protocol: input.protocol ?? 'HTTP/1.1',

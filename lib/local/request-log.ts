@@ -52,7 +52,7 @@ const STANDARD_KEYS = new Set([
 ]);
 
 /** Functions whose info lines describe one request: in `text`, folded into that request's line. */
-const REQUEST_FUNCTIONS = new Set(['authorizer', 'listing']);
+const REQUEST_FUNCTIONS = new Set(['authorizer', 'listing', 'mcp']);
 
 const clockTime = (iso: string) => iso.slice(11, 23);
 

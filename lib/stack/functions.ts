@@ -37,12 +37,14 @@ const entry = (path: string) => new URL(`../../lambda/${path}`, import.meta.url)
  * table; and the inbox's import, which may do what the ops CLI's import does — read vendor items and summaries, read and
  * put vacancies by id, keep summaries, and Query the change index for a snapshot (its S3 permissions are the inbox's,
  * `inbox.ts`); and the feeds' builder, which may read what a listing reads, a vendor's item and feeds, and record a
- * build on a feed (its S3 and Scheduler permissions are the feeds', `feeds.ts`). Memory and timeouts are their own limits
+ * build on a feed (its S3 and Scheduler permissions are the feeds', `feeds.ts`); and the MCP server, which may read
+ * exactly what the listing reads. Memory and timeouts are their own limits
  * (`FUNCTION_LIMITS`), which the local server enforces too.
  */
 export class ServiceFunctions extends Construct {
   public readonly authorizer: ApiFunction;
   public readonly listing: ApiFunction;
+  public readonly mcp: ApiFunction;
   public readonly expiry: ApiFunction;
   public readonly inbox: ApiFunction;
   public readonly webhooks: ApiFunction;
@@ -80,29 +82,40 @@ export class ServiceFunctions extends Construct {
       ],
     });
 
+    // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index (the search
+    // index, docs/design.md#search), BatchGetItem of a page, GetItem of the vendor's summary — never of a key or a
+    // vendor item. The MCP server's tools answer from the listing's code, and read as it does.
+    const listingReads = () => [
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [ACTIVE_INDEX.name, SEARCH_INDEX.name].map(
+          (name) => `${data.vacancies.tableArn}/index/${name}`,
+        ),
+      }),
+      new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [data.vendors.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
+      }),
+    ];
+
     this.listing = new ApiFunction(this, 'Listing', {
       ...common,
       entry: entry('functions/vacancies/handler.ts'),
       description: 'Vendor Vacancy API: GET /vendor/vacancies',
       limits: FUNCTION_LIMITS.listing,
       environment: environmentOf('listing'),
-      statements: [
-        // Exactly the reads of a listing (docs/design.md#how-a-listing-reads): Query on the active index (the search
-        // index, docs/design.md#search), BatchGetItem of a page, GetItem of the vendor's summary — never of a key or
-        // a vendor item.
-        new iam.PolicyStatement({
-          actions: ['dynamodb:Query'],
-          resources: [ACTIVE_INDEX.name, SEARCH_INDEX.name].map(
-            (name) => `${data.vacancies.tableArn}/index/${name}`,
-          ),
-        }),
-        new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
-        new iam.PolicyStatement({
-          actions: ['dynamodb:GetItem'],
-          resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
-        }),
-      ],
+      statements: listingReads(),
+    });
+
+    this.mcp = new ApiFunction(this, 'Mcp', {
+      ...common,
+      entry: entry('functions/mcp/handler.ts'),
+      description: 'Vendor Vacancy API: POST /mcp, the MCP server over the listing',
+      limits: FUNCTION_LIMITS.mcp,
+      environment: environmentOf('mcp'),
+      statements: listingReads(),
     });
 
     const index = (table: dynamodb.ITable, name: string) => `${table.tableArn}/index/${name}`;

@@ -7,16 +7,23 @@ import {
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
-import { EXPOSED_HEADERS, preflightHeaders } from '../../lambda/platform/http/cors';
+import {
+  EXPOSED_HEADERS,
+  MCP_PREFLIGHT,
+  PREFLIGHT,
+  type Preflight,
+  preflightHeaders,
+} from '../../lambda/platform/http/cors';
 import { ERROR_HEADERS } from '../../lambda/platform/http/errors';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   type GatewayResponseType,
   gatewayResponseTemplate,
+  MCP_METHOD_NOT_ALLOWED,
   METHOD_NOT_ALLOWED,
 } from '../../lambda/platform/http/gateway-responses';
-import { ROUTES } from '../../lambda/platform/http/routes';
+import { MCP_PATH, ROUTES } from '../../lambda/platform/http/routes';
 import type { ServiceSettings } from '../settings';
 import type { ServiceFunctions } from './functions';
 
@@ -128,7 +135,8 @@ const COGNITO_NOT_FOR_MACHINES = {
 /**
  * The REST API: every method behind the key authorizer by default (`defaultMethodOptions`), every error of
  * API Gateway's in the contract's envelope (gateway responses), `GET /vendor/vacancies` and
- * `GET /vendor/vacancies/{id}` proxied to the listing function with an API key required (its usage plan throttles it), any other method a 405 from a mock integration, JSON
+ * `GET /vendor/vacancies/{id}` proxied to the listing function and `POST /mcp` to the MCP function, with an API key
+ * required (its usage plan throttles it), any other method a 405 from a mock integration, JSON
  * access logs, stage throttling and tracing.
  *
  * The `RestApi` is this construct's `Default` child, so its logical id — and the ids of its stage and usage
@@ -183,9 +191,20 @@ export class ServiceApi extends Construct {
       const resource = this.api.root.resourceForPath(path);
       const get = resource.addMethod('GET', listing, { apiKeyRequired: true });
       Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
-      this.addPreflight(resource);
-      this.addMethodNotAllowed(resource);
+      this.addPreflight(resource, PREFLIGHT);
+      this.addMethodNotAllowed(resource, METHOD_NOT_ALLOWED);
     }
+
+    // The MCP server (docs/api.md#agents-mcp): its own function, behind the same authorizer, key and usage plans.
+    const mcp = this.api.root.resourceForPath(MCP_PATH);
+    const post = mcp.addMethod(
+      'POST',
+      new apigateway.LambdaIntegration(functions.mcp.function, { allowTestInvoke: false }),
+      { apiKeyRequired: true },
+    );
+    Validations.of(post).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    this.addPreflight(mcp, MCP_PREFLIGHT);
+    this.addMethodNotAllowed(mcp, MCP_METHOD_NOT_ALLOWED);
   }
 
   /** API Gateway's own answers (401, 403, 404, 429, 5XX …) in the contract's envelope, with its headers. */
@@ -207,12 +226,12 @@ export class ServiceApi extends Construct {
    * Any other method: 405 from a mock integration. It reaches no code and no data, so it needs no key, and
    * answers before authentication, as routing does.
    */
-  private addMethodNotAllowed(resource: apigateway.IResource): void {
+  private addMethodNotAllowed(resource: apigateway.IResource, answer: GatewayResponseDefinition): void {
     this.addMock(
       resource,
       'ANY',
-      mockMethod('405', headerMappings(METHOD_NOT_ALLOWED), gatewayResponseTemplate(METHOD_NOT_ALLOWED)),
-      'A mock integration that answers 405 to methods other than GET: it reaches no function and no data.',
+      mockMethod('405', headerMappings(answer), gatewayResponseTemplate(answer)),
+      "A mock integration that answers 405 to methods other than the route's: it reaches no function and no data.",
     );
   }
 
@@ -220,9 +239,9 @@ export class ServiceApi extends Construct {
    * A page's preflight (docs/api.md#from-a-web-page): 204 from a mock integration, with no authorizer — a
    * preflight carries no key — for any origin; the GET decides whether the key may be used from it.
    */
-  private addPreflight(resource: apigateway.IResource): void {
+  private addPreflight(resource: apigateway.IResource, preflight: Preflight): void {
     // The origin itself is echoed by the template (`ECHO_ORIGIN`); the rest is constant.
-    const { 'Access-Control-Allow-Origin': _echoed, ...constant } = preflightHeaders('origin');
+    const { 'Access-Control-Allow-Origin': _echoed, ...constant } = preflightHeaders('origin', preflight);
     const headers: Record<string, string> = {
       'X-Request-Id': 'context.requestId',
       ...Object.fromEntries(Object.entries(constant).map(([name, value]) => [name, quoted(value)])),

@@ -45,6 +45,20 @@ export const FUNCTION_ENVIRONMENTS = {
       'salaryPeriod',
     ],
   },
+  // The MCP server answers as the listing does, from the same settings.
+  mcp: {
+    tables: ['vacancies', 'vendors'],
+    settings: [
+      'defaultLocale',
+      'serviceTimeZone',
+      'defaultPerPage',
+      'publicBaseUrl',
+      'rateTiers',
+      'jobCountry',
+      'salaryCurrency',
+      'salaryPeriod',
+    ],
+  },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
   inbox: {
     tables: ['vacancies', 'vendors'],

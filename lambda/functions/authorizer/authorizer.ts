@@ -14,6 +14,7 @@ import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import type { ReadClient } from '../../platform/dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../../platform/http/gateway-responses';
+import { MCP_PATH } from '../../platform/http/routes';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { bearerToken } from './bearer';
 import { KeyCheckFailedError, KeyRefusedError, MissingUsageKeyError } from './errors';
@@ -32,13 +33,14 @@ export interface AuthorizerDependencies {
 }
 
 /**
- * The resource an Allow or Deny covers: every GET method of the stage. API Gateway caches the answer per
- * token, so it must fit every route the same token may call, not only the method that asked.
- * `arn:aws:execute-api:region:account:apiId/stage/GET/vendor/vacancies` → `…:apiId/stage/GET/*`.
+ * The resources an Allow or Deny covers: every GET method of the stage, and the MCP server's POST. API Gateway
+ * caches the answer per token, so it must fit every route the same token may call, not only the method that asked.
+ * `arn:aws:execute-api:region:account:apiId/stage/GET/vendor/vacancies` → `…:apiId/stage/GET/*` and
+ * `…:apiId/stage/POST/mcp`.
  */
-export function stageGetMethods(methodArn: string): string {
+export function stageMethods(methodArn: string): string[] {
   const [apiArn, stage] = methodArn.split('/');
-  return `${apiArn}/${stage}/GET/*`;
+  return [`${apiArn}/${stage}/GET/*`, `${apiArn}/${stage}/POST${MCP_PATH}`];
 }
 
 function policy(
@@ -50,7 +52,7 @@ function policy(
     principalId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: stageGetMethods(methodArn) }],
+      Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: stageMethods(methodArn) }],
     },
   };
 }

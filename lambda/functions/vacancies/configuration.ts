@@ -4,9 +4,10 @@
  * reads from its environment (as `domain/settings/environment.ts`'s `FunctionConfiguration`); "settings" are the part an
  * operator chooses (`VacanciesSettings`), which the route's answers take.
  */
+
+import type { VacanciesSettings } from '../../domain/listing/request/request';
+import { vacanciesSettings } from '../../domain/listing/settings';
 import { type Environment, functionConfiguration } from '../../domain/settings/environment';
-import { zoneClock } from '../../platform/time/zone-clock';
-import type { VacanciesSettings } from './request/request';
 
 /** The vacancies function's configuration, from its environment (set by the stack, or the local server). */
 export interface VacanciesConfiguration {
@@ -29,17 +30,6 @@ export function vacanciesConfiguration(env: Environment = process.env): Vacancie
     vacanciesTable: tables.vacancies,
     vendorsTable: tables.vendors,
     dynamodbEndpoint,
-    settings: {
-      defaultLocale: settings.defaultLocale,
-      clock: zoneClock(settings.serviceTimeZone),
-      defaultPerPage: settings.defaultPerPage,
-      publicBaseUrl: settings.publicBaseUrl || undefined,
-      rateTiers: settings.rateTiers,
-      jobPosting: {
-        jobCountry: settings.jobCountry,
-        salaryCurrency: settings.salaryCurrency,
-        salaryPeriod: settings.salaryPeriod,
-      },
-    },
+    settings: vacanciesSettings(settings),
   };
 }

@@ -3,12 +3,12 @@
  * container.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { createVacancyRepository } from '../../domain/listing/reads/repository';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
 import { createFunctionMetrics } from '../../platform/observability/metrics';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
 import { vacanciesConfiguration } from './configuration';
-import { createVacancyRepository } from './reads/repository';
 import { createVacanciesHandler } from './route-handler';
 
 // First, so that an error even while the container starts is logged with the sources' lines.

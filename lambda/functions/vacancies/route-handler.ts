@@ -9,6 +9,13 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
+import { answerVacancies } from '../../domain/listing/answers/answer';
+import { showVacancy } from '../../domain/listing/answers/one-vacancy';
+import type { VacancyRepository } from '../../domain/listing/reads/repository';
+import { givesValue } from '../../domain/listing/request/query';
+import type { VacanciesSettings } from '../../domain/listing/request/request';
+import { HeldEntries } from '../../domain/listing/search/held-entries';
+import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
 import { cacheControl, findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
 import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
@@ -19,13 +26,6 @@ import { requestHeader } from '../../platform/http/headers';
 import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
-import { answerVacancies } from './answers/answer';
-import { showVacancy } from './answers/one-vacancy';
-import type { VacancyRepository } from './reads/repository';
-import { givesValue } from './request/query';
-import type { VacanciesSettings } from './request/request';
-import { HeldEntries } from './search/held-entries';
-import { recordServedPage, recordServedVacancy } from './served';
 
 /** What the one-vacancy route's answers vary by: it has two representations (docs/api.md#jobposting), by `Accept`. */
 const VACANCY_VARY = 'Accept, Accept-Language';

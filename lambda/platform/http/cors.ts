@@ -14,6 +14,19 @@ export const PREFLIGHT = {
   maxAgeSeconds: 7200,
 } as const;
 
+/**
+ * What a preflight of the MCP route allows (docs/api.md#agents-mcp): a POST of JSON, with the headers of MCP's
+ * Streamable HTTP transport — the protocol version, and the session id a client may send (the server keeps none).
+ */
+export const MCP_PREFLIGHT = {
+  methods: 'POST, OPTIONS',
+  headers: 'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id',
+  maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
+} as const;
+
+/** What a preflight allows, for either kind of route. */
+export type Preflight = typeof PREFLIGHT | typeof MCP_PREFLIGHT;
+
 /** An `Origin` value fit to be echoed in a header: printable ASCII, no blank, of a sane length. */
 const ECHOABLE = /^[\x21-\x7e]{1,2048}$/;
 
@@ -31,13 +44,19 @@ export function crossOriginHeaders(origin: string | undefined, allow: boolean): 
   };
 }
 
-/** The headers of a preflight's 204: any origin, since a preflight carries no key (the GET decides). */
-export function preflightHeaders(origin: string | undefined): Record<string, string> {
+/**
+ * The headers of a preflight's 204: any origin, since a preflight carries no key (the GET, or the MCP route's POST,
+ * decides).
+ */
+export function preflightHeaders(
+  origin: string | undefined,
+  preflight: Preflight = PREFLIGHT,
+): Record<string, string> {
   return {
     ...crossOriginHeaders(origin, true),
-    'Access-Control-Allow-Methods': PREFLIGHT.methods,
-    'Access-Control-Allow-Headers': PREFLIGHT.headers,
-    'Access-Control-Max-Age': String(PREFLIGHT.maxAgeSeconds),
+    'Access-Control-Allow-Methods': preflight.methods,
+    'Access-Control-Allow-Headers': preflight.headers,
+    'Access-Control-Max-Age': String(preflight.maxAgeSeconds),
   };
 }
 

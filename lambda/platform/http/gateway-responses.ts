@@ -3,7 +3,7 @@
  * contract's envelope, the 405 of a method a route does not answer, and the message with which the authorizer asks
  * for a 401 — written once, made into templates by the stack and rendered for each request by the local server.
  */
-import { crossOriginHeaders, PREFLIGHT, withHeaders } from './cors';
+import { crossOriginHeaders, MCP_PREFLIGHT, PREFLIGHT, withHeaders } from './cors';
 import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, RETRY_AFTER } from './errors';
 
 /** The error message with which a Lambda authorizer makes API Gateway answer 401 (UNAUTHORIZED). */
@@ -67,6 +67,11 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
  * mock integrations in AWS).
  */
 export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, { Allow: PREFLIGHT.methods });
+
+/** Another method on the MCP route (`GET`, `DELETE` …): a 405 naming POST, and OPTIONS for a page's preflight. */
+export const MCP_METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, {
+  Allow: MCP_PREFLIGHT.methods,
+});
 
 /** The envelope as a template: API Gateway fills in `$context.requestId`. */
 export function gatewayResponseTemplate(definition: GatewayResponseDefinition): string {

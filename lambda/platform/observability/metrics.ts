@@ -52,11 +52,14 @@ export type FunctionMetric = keyof typeof FUNCTION_METRICS;
 /**
  * What each function emits, for the cost model (`lib/cost/fixed-costs.ts`: each is a custom metric, billed monthly,
  * unless the deployment disables the functions' metrics); a test runs the bundles and holds them to it. The inbox
- * emits none: its one log line per file says what it did; nor do the webhooks and the feeds, one log line a run.
+ * emits none: its one log line per file says what it did; nor do the webhooks and the feeds, one log line a run. The
+ * MCP function adds the listing's counts to the same metrics (the service's, not a function's: no metric more) and
+ * no `ColdStart` of its own, so that it costs nothing while nobody calls it.
  */
 export const METRICS_EMITTED = {
   authorizer: ['keysRefused', 'coldStart'],
   listing: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems', 'coldStart'],
+  mcp: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems'],
   expiry: ['vacanciesExpired', 'summariesRecounted', 'expiryUnfinished', 'coldStart'],
   inbox: [],
   webhooks: [],
@@ -95,6 +98,12 @@ export function createFunctionMetrics(functionName: FunctionName, logger: Logger
   });
   return {
     count: (metric, value) => metrics.addMetric(FUNCTION_METRICS[metric], MetricUnit.Count, value),
-    middleware: [logMetrics(metrics, { captureColdStartMetric: true })],
+    middleware: [
+      logMetrics(metrics, {
+        captureColdStartMetric: (METRICS_EMITTED[functionName] as readonly FunctionMetric[]).includes(
+          'coldStart',
+        ),
+      }),
+    ],
   };
 }

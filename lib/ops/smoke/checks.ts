@@ -494,6 +494,55 @@ export const publishableRead: Check = async (context, signal) => {
 };
 
 /**
+ * The MCP server (docs/api.md#agents-mcp): a `tools/call` of `search_vacancies` with the secret key — JSON-RPC's
+ * result, its structured content the listing's first page of two, its total every vacancy, a cursor to the next page.
+ */
+export const mcpSearch: Check = async (context, signal) => {
+  const answer = await context.api.request(
+    context.api.mcp(),
+    {
+      method: 'POST',
+      headers: {
+        ...bearer(context.secretKey),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_vacancies', arguments: { per_page: 2 } },
+      }),
+    },
+    signal,
+  );
+  expectStatus(answer, 200);
+  const { result } = (jsonOf(answer) ?? {}) as {
+    result?: {
+      isError?: boolean;
+      structuredContent?: {
+        company?: unknown;
+        data?: { id?: unknown }[];
+        pagination?: { total?: unknown; cursor?: unknown };
+      };
+    };
+  };
+  const content = result?.structuredContent;
+  expect(
+    result?.isError !== true && content !== undefined,
+    `the tool answered ${show(answer.text.slice(0, 160))}`,
+  );
+  const ids = (content.data ?? []).map((vacancy) => vacancy.id);
+  const expected = context.vacancies.slice(0, 2).map((vacancy) => vacancy.id);
+  expect(content.company === context.company, `the tool's company is ${show(content.company)}`);
+  expect(show(ids) === show(expected), `the tool found ${show(ids)}, not ${show(expected)}`);
+  expect(
+    content.pagination?.total === context.vacancies.length && typeof content.pagination.cursor === 'string',
+    `the tool's pagination is ${show(content.pagination)}`,
+  );
+};
+
+/**
  * The webhook endpoint was sent the sync check's change, and answered 2xx: the endpoint's position (what it has been
  * delivered) reached the change, and its last attempt's outcome is a 2xx status — as `webhook list` shows it.
  */
@@ -582,6 +631,7 @@ export const VENDOR_CHECKS: readonly NamedCheck[] = [
   { name: 'pay and place', run: payAndPlace },
   { name: '422 on a bad per_page', run: invalidParameter },
   { name: 'publishable key from its origin', run: publishableRead },
+  { name: 'MCP tools/call search_vacancies', run: mcpSearch },
   // Last: it closes a vacancy, which the checks above count.
   { name: 'sync sees a change', run: syncSeesAChange, mayWait: true },
 ];

@@ -4,7 +4,7 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { FUNCTION_LIMITS, RETRY_AFTER_SECONDS } from '../../../lambda/platform/defaults';
-import { LISTING_PATH } from '../../../lambda/platform/http/routes';
+import { LISTING_PATH, MCP_PATH } from '../../../lambda/platform/http/routes';
 import { ApiUnreachableError, CheckFailedError } from '../errors';
 
 /**
@@ -71,6 +71,11 @@ export class Api {
     return `${this.base}${LISTING_PATH}/${id}`;
   }
 
+  /** The MCP server's URL (docs/api.md#agents-mcp). */
+  mcp(): string {
+    return `${this.base}${MCP_PATH}`;
+  }
+
   /** A path of the API's host below its base. */
   path(path: string): string {
     return `${this.base}${path}`;
@@ -82,7 +87,7 @@ export class Api {
    */
   async request(
     url: string,
-    init: { method?: string; headers?: Record<string, string> },
+    init: { method?: string; headers?: Record<string, string>; body?: string },
     signal: AbortSignal,
   ): Promise<Answer> {
     for (let attempt = 0; ; attempt += 1) {

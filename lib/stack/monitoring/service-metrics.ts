@@ -68,7 +68,7 @@ export class ServiceMetrics extends Construct {
   public readonly invalidUsageKeys: cloudwatch.Metric | undefined;
   /**
    * Items of another vendor a listing left out of its page (0 in a healthy service): the listing's EMF metric when
-   * detailed, else counted from its log line that reports them.
+   * detailed, else counted from its log line that reports them — the vacancies function's and the MCP function's.
    */
   public readonly foreignItems: cloudwatch.IMetric;
 
@@ -103,14 +103,22 @@ export class ServiceMetrics extends Construct {
     this.invalidUsageKeys = props.detailed
       ? countOf('InvalidUsageKeys', answered('INVALID_API_KEY'))
       : undefined;
+    const foreignItemsLogged = logs.FilterPattern.numberValue('$.foreignItems', '>', 0);
     this.foreignItems = props.detailed
       ? this.emitted('foreignItems', 'Sum', 'Items of another vendor')
-      : countOf(
-          'ForeignItemsLogged',
-          logs.FilterPattern.numberValue('$.foreignItems', '>', 0),
-          props.functions.listing.logGroup,
-          '$.foreignItems',
-        );
+      : countOf('ForeignItemsLogged', foreignItemsLogged, props.functions.listing.logGroup, '$.foreignItems');
+    if (!props.detailed) {
+      // The MCP server's tools answer with the listing's code, and log the same line: one more filter into the same
+      // metric (one metric, one price: the alarm reads both functions).
+      new logs.MetricFilter(this, 'ForeignItemsLoggedMcp', {
+        logGroup: props.functions.mcp.logGroup,
+        filterPattern: foreignItemsLogged,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: 'ForeignItemsLogged',
+        metricValue: '$.foreignItems',
+        defaultValue: 0,
+      });
+    }
   }
 
   /** Requests the API answered. */

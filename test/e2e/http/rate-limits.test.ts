@@ -1,7 +1,8 @@
 /**
  * Per-vendor rate limits on the local server (`--rate-limits`), which enforces the deployment's tiers the way
  * API Gateway's usage plans do: one vendor's runaway sync job is throttled (429, `Retry-After`) while another
- * vendor, at a modest pace at the same time, gets only 200s — each stating its tier in `RateLimit-Policy`.
+ * vendor, at a modest pace at the same time, gets only 200s — each stating its tier in `RateLimit-Policy`; the MCP
+ * server (`POST /mcp`) is throttled by the same tier.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
@@ -87,5 +88,45 @@ describe('per-vendor rate limits on the local server', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await get('vvk_test_runaway')).headers.get('ratelimit-policy')).toBe('"standard";q=10;w=1');
     expect((await get('vvk_test_steady')).headers.get('ratelimit-policy')).toBe('"partner";q=40;w=1');
+  });
+
+  it("throttles POST /mcp by the key's tier too: past its burst, the 429 in the envelope, before any JSON-RPC", async () => {
+    // A second past the tests above: the runaway vendor's bucket holds 10 again, at most.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const call = () =>
+      documentedFetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          Authorization: 'Bearer vvk_test_runaway',
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const started = performance.now();
+    const answers: Response[] = [];
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (sent < 60) {
+          sent += 1;
+          answers.push(await call());
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const admitted = answers.filter((response) => response.status === 200);
+    const throttled = answers.filter((response) => response.status === 429);
+    expect(admitted.length + throttled.length).toBe(60);
+    expect(admitted.length).toBeLessThanOrEqual(20 + Math.ceil(10 * seconds));
+    expect(throttled.length).toBeGreaterThanOrEqual(5);
+    expect(admitted[0]?.headers.get('ratelimit-policy')).toBe('"standard";q=10;w=1');
+    const refused = throttled[0] as Response;
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toEqual({
+      status: 'error',
+      message: 'Too Many Requests.',
+      request_id: refused.headers.get('x-request-id'),
+    });
   });
 });

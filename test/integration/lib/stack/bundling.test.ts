@@ -197,8 +197,15 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       'Feeds',
       'Inbox',
       'Listing',
+      'Mcp',
       'Webhooks',
     ]);
+    // The MCP SDK (and its schema library) in the MCP function's bundle alone.
+    for (const [name, fn] of functions) {
+      const sources = bundledSources(fn);
+      const sdk = sources.some((source) => /@modelcontextprotocol\/sdk\/|\/zod\//.test(source));
+      expect([name, sdk]).toEqual([name, name === 'Mcp']);
+    }
     for (const fn of functions.values()) {
       const sources = bundledSources(fn);
       expect(
@@ -252,8 +259,10 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     for (const { stack } of logged) {
       const frames = stack.split('\n').filter((line) => line.startsWith('    at '));
       expect(frames[0]).toMatch(/@aws-sdk\/credential-provider-env\/dist-es\/fromEnv\.js:\d+:\d+$/);
-      // Node keeps ten frames: the outermost is the vacancies function's own TypeScript (the listing's flow or above).
-      expect(frames.at(-1)).toMatch(/lambda\/functions\/vacancies\/[\w/-]+\.ts:\d+:\d+\)?$/);
+      // Node keeps ten frames: the outermost is the service's own TypeScript (the listing's flow or above).
+      expect(frames.at(-1)).toMatch(
+        /lambda\/(?:functions\/vacancies|domain\/listing)\/[\w/-]+\.ts:\d+:\d+\)?$/,
+      );
       expect(frames.filter((frame) => frame.includes('index.mjs:'))).toEqual([]);
     }
   });

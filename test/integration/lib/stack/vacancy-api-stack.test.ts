@@ -100,7 +100,7 @@ describe('the stack, with default settings', () => {
     });
 
     it('keeps every log group for 30 days', () => {
-      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 7);
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 8);
     });
 
     it('runs the expiry job at five past every hour of the service time zone, once, without retries', () => {
@@ -258,7 +258,7 @@ describe('the stack, with default settings', () => {
           JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com') &&
           String(role.Properties.Description).startsWith('Vendor Vacancy API'),
       );
-      expect(lambdaRoles).toHaveLength(6);
+      expect(lambdaRoles).toHaveLength(7);
       for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     });
   });
@@ -488,6 +488,35 @@ describe('the stack, with default settings', () => {
       }
     });
 
+    it('puts POST /mcp behind the same authorizer and key, proxied to the MCP function, with a preflight and a 405 of its own', () => {
+      const resources = template.findResources('AWS::ApiGateway::Resource');
+      const mcp = Object.keys(resources).find((id) => resources[id]?.Properties.PathPart === 'mcp');
+      const methods = Object.values(template.findResources('AWS::ApiGateway::Method'))
+        .map((method) => method.Properties)
+        .filter((method) => method.ResourceId.Ref === mcp);
+      expect(methods.map((method) => method.HttpMethod).sort()).toEqual(['ANY', 'OPTIONS', 'POST']);
+      const mcpFunction = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) =>
+        id.startsWith('FunctionsMcp'),
+      );
+      const post = methods.find((method) => method.HttpMethod === 'POST');
+      expect(post).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: expect.stringMatching(/KeyAuthorizer/) },
+        ApiKeyRequired: true,
+        Integration: { Type: 'AWS_PROXY' },
+      });
+      expect(JSON.stringify(post?.Integration.Uri)).toContain(mcpFunction);
+      const mocked = (status: string) =>
+        methods.find((method) => method.Integration.IntegrationResponses?.[0]?.StatusCode === status)
+          ?.Integration.IntegrationResponses[0].ResponseParameters;
+      expect(mocked('405')).toMatchObject({ 'method.response.header.Allow': "'POST, OPTIONS'" });
+      expect(mocked('204')).toMatchObject({
+        'method.response.header.Access-Control-Allow-Methods': "'POST, OPTIONS'",
+        'method.response.header.Access-Control-Allow-Headers':
+          "'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id'",
+      });
+    });
+
     it('answers any other method with a 405 mock (Allow: GET, OPTIONS) and OPTIONS with a preflight mock: the only methods without the authorizer', () => {
       const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map(
         (method) => method.Properties,
@@ -495,7 +524,14 @@ describe('the stack, with default settings', () => {
       // One of each on each route; none carries the authorizer (CDK has copied it onto OPTIONS before:
       // aws/aws-cdk#8615, #21419).
       const open = methods.filter((method) => method.AuthorizationType !== 'CUSTOM');
-      expect(open.map((method) => method.HttpMethod).sort()).toEqual(['ANY', 'ANY', 'OPTIONS', 'OPTIONS']);
+      expect(open.map((method) => method.HttpMethod).sort()).toEqual([
+        'ANY',
+        'ANY',
+        'ANY',
+        'OPTIONS',
+        'OPTIONS',
+        'OPTIONS',
+      ]);
       for (const method of open) {
         expect(method.AuthorizationType).toBe('NONE');
         expect(method.AuthorizerId).toBeUndefined();
@@ -694,6 +730,8 @@ describe('the stack, with default settings', () => {
           .map(([, filter]) => filter.Properties.FilterPattern)
           .sort(),
       ).toEqual([
+        // The listing's log group and the MCP function's, into one metric.
+        '{ $.foreignItems > 0 }',
         '{ $.foreignItems > 0 }',
         '{ ($.error = "AUTHORIZER_FAILURE") || ($.error = "AUTHORIZER_CONFIGURATION_ERROR") }',
       ]);
@@ -719,7 +757,7 @@ describe('the stack, with default settings', () => {
       expect(ofType('AWS::CloudWatch::Dashboard')).toEqual([]);
       expect(ofType('AWS::CloudWatch::InsightRule')).toEqual([]);
       const functions = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith('Functions'));
-      expect(functions).toHaveLength(6);
+      expect(functions).toHaveLength(7);
       for (const [, fn] of functions) {
         expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables).toMatchObject({
           POWERTOOLS_METRICS_DISABLED: 'true',
@@ -773,7 +811,7 @@ describe('the stack, with settings from context', () => {
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 7);
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 8);
     template.hasResourceProperties('AWS::Lambda::Function', {
       TracingConfig: Match.absent(),
       Environment: {

@@ -4,10 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorizedVendor } from '../../../../../lambda/domain/keys/context';
-import {
-  createAuthorizerHandler,
-  stageGetMethods,
-} from '../../../../../lambda/functions/authorizer/authorizer';
+import { createAuthorizerHandler, stageMethods } from '../../../../../lambda/functions/authorizer/authorizer';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../../../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../../../../lib/ops/vendors';
@@ -16,11 +13,12 @@ import { lambdaContext, silentLogger, testMetrics } from '../../../../../testkit
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
 
-describe('stageGetMethods', () => {
-  it('widens the method ARN to every GET of the stage, since the answer is cached per token', () => {
-    expect(stageGetMethods(METHOD_ARN)).toBe(
+describe('stageMethods', () => {
+  it("widens the method ARN to every GET of the stage and the MCP server's POST, since the answer is cached per token", () => {
+    expect(stageMethods(METHOD_ARN)).toEqual([
       'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/*',
-    );
+      'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/POST/mcp',
+    ]);
   });
 });
 
@@ -57,7 +55,10 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
           {
             Action: 'execute-api:Invoke',
             Effect: 'Allow',
-            Resource: 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/*',
+            Resource: [
+              'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/*',
+              'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/POST/mcp',
+            ],
           },
         ],
       },

@@ -9,6 +9,7 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { S3Event } from 'aws-lambda';
+import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
 import { isCurrent } from '../../../../../lambda/domain/schema/summary';
 import { CHANGE_INDEX } from '../../../../../lambda/domain/schema/tables';
 import { InboxFileFailedError } from '../../../../../lambda/functions/inbox/errors';
@@ -16,7 +17,6 @@ import { handleInboxKey, type InboxObjects } from '../../../../../lambda/functio
 import { s3EventReceiver } from '../../../../../lambda/functions/inbox/receiver';
 import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { s3Objects } from '../../../../../lambda/functions/inbox/s3-objects';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createVacancyRepository } from '../../../../../lambda/functions/vacancies/reads/repository';
-import type { VacanciesSettings } from '../../../../../lambda/functions/vacancies/request/request';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/request/types';
+import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import type { VacanciesSettings } from '../../../../../lambda/domain/listing/request/request';
+import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent, type TestRequest } from '../../../../../testkit/events';

@@ -5,7 +5,7 @@
  * wake-up. On the embedded engine, with a fake receiver and a clock ahead of the index's settle window.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/functions/vacancies/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
 import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';

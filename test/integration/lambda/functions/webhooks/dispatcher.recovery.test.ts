@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/functions/vacancies/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher, type Dispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
 import type { WebhookEndpoint } from '../../../../../lambda/functions/webhooks/endpoint';

@@ -4,8 +4,8 @@
  * operator's says; a retry waits its delay from when the failed attempt ended, and never less than `Retry-After`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
 import { readChangeKey } from '../../../../../lambda/domain/schema/change-index';
-import { createVacancyRepository } from '../../../../../lambda/functions/vacancies/reads/repository';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
 import { MAX_ENDPOINTS_PER_VENDOR } from '../../../../../lambda/functions/webhooks/endpoint';

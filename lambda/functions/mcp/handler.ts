@@ -1,0 +1,33 @@
+/**
+ * Lambda entry point of `POST /mcp`, the MCP server: configuration, clients, logger and metrics, made once per
+ * container. Only this function bundles the MCP SDK.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { createVacancyRepository } from '../../domain/listing/reads/repository';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
+import { createDynamoDBClient } from '../../platform/dynamodb/client';
+import { createFunctionMetrics } from '../../platform/observability/metrics';
+import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
+import { mcpConfiguration } from './configuration';
+import { createMcpHandler } from './route-handler';
+
+// First, so that an error even while the container starts is logged with the sources' lines.
+mapStackTracesOnDemand();
+
+const config = mcpConfiguration();
+const client = createDynamoDBClient({
+  endpoint: config.dynamodbEndpoint,
+  ...FUNCTION_LIMITS.mcp.dynamodb,
+});
+
+const logger = new Logger({ serviceName: SERVICE_NAME });
+
+export const handler = createMcpHandler({
+  repository: createVacancyRepository(client, {
+    tableName: config.vacanciesTable,
+    vendorsTable: config.vendorsTable,
+  }),
+  settings: config.settings,
+  logger,
+  metrics: createFunctionMetrics('mcp', logger),
+});

@@ -1,0 +1,125 @@
+/**
+ * The MCP function's handler, as wiring (docs/api.md#agents-mcp): `POST /mcp` from API Gateway — after its authorizer,
+ * usage plans and the key's policy of use, as the listing's routes — handed to the MCP SDK's web-standard Streamable
+ * HTTP transport, stateless (no session) and answering JSON (no stream), with one server per request
+ * (`server.ts`). A refusal of the key or a failure of the reads is answered in the contract's envelope, as the
+ * listing's; what the client sends is read only after that, by the SDK — JSON-RPC's errors for a malformed message.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
+import { checkKeyUse } from '../../domain/keys/key-use';
+import type { VacancyRepository } from '../../domain/listing/reads/repository';
+import type { VacanciesSettings } from '../../domain/listing/request/request';
+import { HeldEntries } from '../../domain/listing/search/held-entries';
+import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
+import { findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
+import { FUNCTION_LIMITS } from '../../platform/defaults';
+import { deadlineSignal } from '../../platform/dynamodb/deadline';
+import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
+import { serviceUnavailable } from '../../platform/http/errors';
+import { requestHeader } from '../../platform/http/headers';
+import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
+import { proxyResult, webRequest } from '../../platform/http/web-standard';
+import type { FunctionMetrics } from '../../platform/observability/metrics';
+import { createMcpServer } from './server';
+
+/** What the MCP handler is built from; the Lambda entry point makes them once per container. */
+export interface McpHandlerDependencies {
+  readonly repository: VacancyRepository;
+  readonly settings: VacanciesSettings;
+  readonly logger: Logger;
+  readonly metrics: FunctionMetrics;
+  /** The clock; tests fix it. */
+  readonly now?: () => Date;
+  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
+  readonly reserveMs?: number;
+  /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
+  readonly heldEntries?: HeldEntries;
+}
+
+/** The vendor, only ever from the authorizer's context; none means the route is misconfigured: a 500. */
+function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
+  const vendor = authorizedVendor(event.requestContext.authorizer);
+  if (!vendor) throw new Error('No vendor in the authorizer context');
+  return vendor;
+}
+
+/** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
+export function createMcpHandler(dependencies: McpHandlerDependencies) {
+  const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
+  const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.mcp.reserveMs;
+  const heldEntries = dependencies.heldEntries ?? new HeldEntries();
+
+  const route = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    logger.setCorrelationId(event.requestContext.requestId);
+    const vendor = requestVendor(event);
+    const origin = requestHeader(event, 'Origin');
+    // Who may ask, as on the listing (docs/api.md#from-a-web-page): before anything the client sent is read.
+    checkKeyUse(vendor, origin, false);
+    let failed: { error: unknown } | undefined;
+    const server = createMcpServer(
+      {
+        vendor,
+        acceptLanguage: requestHeader(event, 'Accept-Language'),
+        now: now(),
+        signal: deadlineSignal(context, reserveMs),
+        repository,
+        settings,
+        heldEntries,
+      },
+      {
+        searched: (served) => recordServedPage(logger, metrics, vendor, served),
+        shown: (served) => recordServedVacancy(logger, metrics, vendor, served),
+        failed: (error) => {
+          failed ??= { error };
+        },
+      },
+    );
+    // Stateless: no session id, one transport per request; JSON answers rather than an event stream.
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(webRequest(event));
+      // A read that failed (DynamoDB's 503) or a bug (500) is the request's answer, in the envelope.
+      if (failed) throw failed.error;
+      const result = await proxyResult(response);
+      const tier = findTier(settings.rateTiers, vendor.rateTier);
+      return {
+        ...result,
+        headers: withHeaders(
+          {
+            ...result.headers,
+            'Cache-Control': 'no-store',
+            ...(tier &&
+              result.statusCode === 200 && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+          },
+          crossOriginHeaders(origin, true),
+        ),
+      };
+    } finally {
+      await server.close();
+    }
+  };
+
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
+      // The last resort, should something other than DynamoDB hold the request past its deadline.
+      timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+      timeoutEarlyResponse: () => {
+        throw serviceUnavailable(new Error('The request ran out of time'));
+      },
+    })
+      // Never log the event: it carries the Authorization header.
+      .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+      .use(metrics.middleware)
+      .use(errorResponses(logger))
+      .use(requestIdHeader())
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * The MCP server of one request (docs/api.md#agents-mcp): the official SDK's `McpServer`, read-only, with the two
+ * tools — `search_vacancies` and `get_vacancy` (`tools.ts`) — whose results are the listing's answers, as structured
+ * content and as the same JSON in text. A refusal the listing answers with a 4XX of its own — an invalid argument
+ * (422, naming it), a vacancy not found (404) or no longer open (410, with `closed_at`) — is the tool's error result,
+ * saying the same; any other failure (DynamoDB's 503, a bug's 500) is the HTTP request's, answered by the route in the
+ * contract's envelope (`route-handler.ts`).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { SERVICE_NAME } from '../../platform/defaults';
+import { HttpError, VACANCY_GONE } from '../../platform/http/errors';
+import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT, VACANCY_OUTPUT } from './schemas';
+import {
+  getVacancy,
+  type SearchResult,
+  searchVacancies,
+  type ToolArguments,
+  type ToolContext,
+  type VacancyToolResult,
+} from './tools';
+
+/** The tools, by name: what a client lists and calls. */
+export const TOOL_NAMES = { search: 'search_vacancies', vacancy: 'get_vacancy' } as const;
+
+/** The server's name and version in `initialize`'s answer. */
+export const SERVER_INFO = { name: SERVICE_NAME, title: 'Vendor Vacancy API', version: '1.0.0' } as const;
+
+/** What every tool is: read-only, about this employer's jobs alone, the same answer for the same call. */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** What the server tells a client it is for. */
+const INSTRUCTIONS =
+  "This employer's open jobs: search them (search_vacancies) and read one (get_vacancy). Answers are exact: the same jobs, totals and counts as the employer's career site.";
+
+/** What a request's tools report of each call, for the function's log line and metrics, and a failure to rethrow. */
+export interface ToolReports {
+  readonly searched: (served: Awaited<ReturnType<typeof searchVacancies>>['served']) => void;
+  readonly shown: (served: Awaited<ReturnType<typeof getVacancy>>['served']) => void;
+  /** A failure that is not the tool's answer (the route answers it as HTTP). */
+  readonly failed: (error: unknown) => void;
+}
+
+/**
+ * The SDK checks an elicitation's answer with a JSON Schema validator; this server elicits nothing, so the default
+ * one (Ajv) is made only if ever needed, not for every request's server.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+const JSON_SCHEMA_VALIDATOR: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    validator ??= new AjvJsonSchemaValidator();
+    return validator.getValidator(schema);
+  },
+};
+
+/** A tool's result: the structured content, and the same JSON as text (for clients that read text only). */
+const toolResult = (content: SearchResult | VacancyToolResult): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(content) }],
+  structuredContent: { ...content },
+});
+
+/** A tool's error result: what the listing's error envelope would say (its message, `errors`, `closed_at`). */
+const toolError = (said: { message: string; errors?: unknown; closed_at?: string }): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(said) }],
+  isError: true,
+});
+
+/** The statuses of the listing's refusals that are a tool's answer, not the request's failure. */
+const TOOL_ANSWERS: ReadonlySet<number> = new Set([404, 410, 422]);
+
+/**
+ * A call's failure as the tool's error result — the listing's refusal as it says it — or, for any other, a generic
+ * error result that the route replaces by the request's own answer (`reports.failed`).
+ */
+function failure(error: unknown, reports: ToolReports): CallToolResult {
+  if (error instanceof HttpError && TOOL_ANSWERS.has(error.statusCode)) {
+    return toolError({
+      message: error.message,
+      ...(error.details.errors && { errors: error.details.errors }),
+      ...error.details.fields,
+    });
+  }
+  reports.failed(error);
+  return toolError({ message: 'The call failed.' });
+}
+
+/** The MCP server of one request, its tools answering for the request's vendor (`context`). */
+export function createMcpServer(context: ToolContext, reports: ToolReports): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
+  });
+  server.registerTool(
+    TOOL_NAMES.search,
+    {
+      title: 'Search open jobs',
+      description:
+        "Search this employer's open jobs by words, city, field, type, experience; with counts by type, field or city.",
+      inputSchema: SEARCH_INPUT,
+      outputSchema: SEARCH_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (args: ToolArguments) => {
+      try {
+        const { result, served } = await searchVacancies(args, context);
+        reports.searched(served);
+        return toolResult(result);
+      } catch (error) {
+        return failure(error, reports);
+      }
+    },
+  );
+  server.registerTool(
+    TOOL_NAMES.vacancy,
+    {
+      title: 'Read one job',
+      description: "Read one of this employer's jobs by its id: all it says, or that it is no longer open.",
+      inputSchema: VACANCY_INPUT,
+      outputSchema: VACANCY_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (args: ToolArguments) => {
+      try {
+        const { result, served } = await getVacancy(args, context);
+        reports.shown(served);
+        if ('gone' in served) return toolError({ message: VACANCY_GONE, closed_at: served.closedAt });
+        return toolResult(result as VacancyToolResult);
+      } catch (error) {
+        return failure(error, reports);
+      }
+    },
+  );
+  return server;
+}

@@ -1,0 +1,171 @@
+/**
+ * The MCP function's handler on the run's engine, as Lambda invokes it with API Gateway's proxy events: a tool call
+ * answered from the test's tables; a read that DynamoDB refuses mid-call (throttled) is the listing's 503 in the
+ * contract's envelope with `Retry-After`, not a tool result; a failure that is a bug is a 500 that says nothing of
+ * it; a body API Gateway passes as base64 is read as the text it encodes; the function's log line of a served page is
+ * the listing's, with its read units.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  createVacancyRepository,
+  type VacancyRepository,
+} from '../../../../../lambda/domain/listing/reads/repository';
+import { DEFAULT_RATE_TIERS } from '../../../../../lambda/domain/settings/rate-tiers';
+import { createMcpHandler } from '../../../../../lambda/functions/mcp/route-handler';
+import { UnavailableError } from '../../../../../lambda/platform/aws/errors';
+import { MCP_PATH } from '../../../../../lambda/platform/http/routes';
+import { LISTING_SERVED } from '../../../../../lambda/platform/observability/log-fields';
+import { listingEvent } from '../../../../../lib/local/proxy-event';
+import { putVendor } from '../../../../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { lambdaContext, silentLogger, testMetrics } from '../../../../../testkit/lambda';
+import { importRecords } from '../../../../../testkit/listing';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
+
+const SETTINGS = {
+  defaultLocale: 'en' as const,
+  clock: CLOCK,
+  defaultPerPage: 15,
+  rateTiers: DEFAULT_RATE_TIERS,
+};
+
+/** A `POST /mcp` event of vendor `acme`, its body the message as JSON (or as base64 when asked). */
+function mcpEvent(message: unknown, base64 = false) {
+  const text = JSON.stringify(message);
+  const event = listingEvent({
+    route: MCP_PATH,
+    path: `/prod${MCP_PATH}`,
+    stage: 'prod',
+    domainName: 'api.example.com',
+    requestId: 'req-mcp',
+    authorizer: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', principalId: 'acme' },
+    headers: new Map([
+      ['Content-Type', ['application/json']],
+      ['Accept', ['application/json, text/event-stream']],
+    ]),
+    body: base64 ? Buffer.from(text).toString('base64') : text,
+  });
+  return base64 ? { ...event, isBase64Encoded: true } : event;
+}
+
+const search = (args: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'search_vacancies', arguments: { lang: 'en', ...args } },
+});
+
+/** A logger that keeps its info lines' messages and fields. */
+function recordingLogger(lines: Record<string, unknown>[]): Logger {
+  const logger = silentLogger();
+  logger.info = ((message: string, fields: Record<string, unknown> = {}) => {
+    lines.push({ message, ...fields });
+  }) as Logger['info'];
+  return logger;
+}
+
+describe('the MCP function’s handler', () => {
+  let tables: TestTables;
+  let repository: VacancyRepository;
+  const handlerOf = (reads: VacancyRepository, logger = silentLogger()) =>
+    createMcpHandler({ repository: reads, settings: SETTINGS, logger, metrics: testMetrics('mcp') });
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'acme', company: 'Acme LLC' });
+    await importRecords(tables, [
+      vacancyRecord({ id: 1, vendor_id: 'acme', title: 'Backend Engineer' }),
+      vacancyRecord({ id: 2, vendor_id: 'acme', title: 'Data Analyst' }),
+    ]);
+    repository = createVacancyRepository(tables.client, {
+      tableName: tables.names.vacancies,
+      vendorsTable: tables.names.vendors,
+    });
+  });
+  afterAll(async () => tables.drop());
+
+  it("answers a tool call as JSON-RPC, and logs the listing's line with its read units", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const response = await handlerOf(repository, recordingLogger(lines))(
+      mcpEvent(search({ q: 'backend' })),
+      lambdaContext('mcp'),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers).toMatchObject({
+      'X-Request-Id': 'req-mcp',
+      'Cache-Control': 'no-store',
+      'RateLimit-Policy': '"standard";q=10;w=1',
+    });
+    const { result } = JSON.parse(response.body) as {
+      result: { structuredContent: { data: { id: number }[]; pagination: { total: number } } };
+    };
+    expect(result.structuredContent.data.map((vacancy) => vacancy.id)).toEqual([1]);
+    expect(result.structuredContent.pagination.total).toBe(1);
+    const served = lines.find((line) => line.message === LISTING_SERVED);
+    expect(served).toMatchObject({ vendorId: 'acme', total: 1, itemsReturned: 1 });
+    expect(served?.readUnits).toEqual(expect.any(Number));
+  });
+
+  it('reads a body API Gateway passed as base64', async () => {
+    const response = await handlerOf(repository)(mcpEvent(search(), true), lambdaContext('mcp'));
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).result.structuredContent.pagination.total).toBe(2);
+  });
+
+  it("answers a throttled read with the listing's 503 and Retry-After, in the envelope, not as a tool result", async () => {
+    const throttled: VacancyRepository = {
+      ...repository,
+      readSummary: async () => {
+        throw new UnavailableError('throttled');
+      },
+      readPage: async () => {
+        throw new UnavailableError('throttled');
+      },
+      readSearchEntries: async () => {
+        throw new UnavailableError('throttled');
+      },
+    };
+    for (const message of [search(), search({ q: 'data' })]) {
+      const response = await handlerOf(throttled)(mcpEvent(message), lambdaContext('mcp'));
+      expect(response.statusCode).toBe(503);
+      expect(response.headers).toMatchObject({ 'Retry-After': '1', 'X-Request-Id': 'req-mcp' });
+      expect(JSON.parse(response.body)).toEqual({
+        status: 'error',
+        message: 'Service Unavailable.',
+        request_id: 'req-mcp',
+      });
+    }
+  });
+
+  it('answers a bug with a 500 that names nothing of it', async () => {
+    const broken: VacancyRepository = {
+      ...repository,
+      readVacancy: async () => {
+        throw new TypeError('secret internals at lambda/domain/x.ts:1:1');
+      },
+    };
+    const response = await handlerOf(broken)(
+      mcpEvent({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_vacancy', arguments: { id: 1 } },
+      }),
+      lambdaContext('mcp'),
+    );
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toMatch(/secret|TypeError|\.ts/);
+    expect(JSON.parse(response.body)).toMatchObject({ status: 'error', request_id: 'req-mcp' });
+  });
+
+  it('answers a request without the authorizer’s vendor (a misconfigured route) 500, before any JSON-RPC', async () => {
+    const event = {
+      ...mcpEvent(search()),
+      requestContext: { ...mcpEvent(search()).requestContext, authorizer: null },
+    };
+    const response = await handlerOf(repository)(event, lambdaContext('mcp'));
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('jsonrpc');
+  });
+});

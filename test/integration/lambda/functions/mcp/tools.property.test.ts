@@ -1,0 +1,194 @@
+/**
+ * `search_vacancies` is the listing in another envelope (docs/api.md#agents-mcp): random vendors — random titles,
+ * categories, cities, types, experience and statuses — and random calls, valid and not. Every call's result equals the
+ * listing's answer to the same parameters as a query string — its company, page of vacancies, total, pages and facets —
+ * and a walk by the tool's cursor reads the very pages a walk by `next_page_url` reads; an invalid call is refused
+ * with the listing's 422, each parameter named with the listing's message. Both answer from one table, one clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/listing/request/query';
+import type { VacanciesSettings } from '../../../../../lambda/domain/listing/request/request';
+import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import { HeldEntries } from '../../../../../lambda/domain/listing/search/held-entries';
+import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import { searchVacancies, type ToolArguments } from '../../../../../lambda/functions/mcp/tools';
+import { HttpError } from '../../../../../lambda/platform/http/errors';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { listingEvent } from '../../../../../testkit/events';
+import { lambdaContext } from '../../../../../testkit/lambda';
+import { testListingHandler } from '../../../../../testkit/listing';
+import { type ModelledVacancy, modelledVacancy, modelledVendor } from '../../../../../testkit/listing-model';
+import { CLOCK } from '../../../../../testkit/vacancies';
+
+const WORDS = [
+  'Mühəndis',
+  'Senior',
+  'Backend',
+  'Engineer',
+  'Satış',
+  'Şöbə',
+  'müdiri',
+  'Data',
+  'Analitik',
+] as const;
+const CATEGORIES = FILTER_CODES.category;
+const CITIES = FILTER_CODES.city;
+
+interface Modelled extends ModelledVacancy {
+  readonly title: string;
+  readonly category: string;
+  readonly city: string;
+}
+
+const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
+  fc
+    .tuple(
+      modelledVacancy(slot),
+      fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
+      fc.constantFrom(...CATEGORIES.slice(0, 4)),
+      fc.constantFrom(...CITIES.slice(0, 4)),
+    )
+    .map(([v, title, category, city]) => ({ ...v, title, category, city }));
+
+const SLOTS = 12;
+
+/** A value of `valid` mostly, now and then one of `invalid`, which the listing refuses. */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
+  fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: invalid, weight: 1 });
+
+/** A call's arguments, as JSON: valid values mostly, now and then one the listing refuses. */
+const call = fc.record(
+  {
+    q: mostly(
+      fc.constantFrom('eng', 'mühəndis', 'muhendis', 'sen back', 'baku', 'data an', 'zzz', ''),
+      fc.constantFrom('  ', '!!', 'a b c d e f g h i j k'),
+    ),
+    category: mostly(
+      fc.uniqueArray(fc.constantFrom(...CATEGORIES.slice(0, 5)), { minLength: 0, maxLength: 3 }),
+      fc.constant(['nope']),
+    ),
+    city: fc.uniqueArray(fc.constantFrom(...CITIES.slice(0, 5)), { minLength: 1, maxLength: 3 }),
+    type: mostly(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 5, 2.5)),
+    experience_min: mostly(fc.integer({ min: 0, max: 3 }), fc.constant(5)),
+    experience_max: mostly(fc.integer({ min: 3, max: 5 }), fc.constant(101)),
+    facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 3 }),
+    page: mostly(fc.integer({ min: 1, max: 3 }), fc.constant(0)),
+    per_page: mostly(fc.integer({ min: 1, max: 4 }), fc.constant(101)),
+    lang: mostly(fc.constantFrom('az', 'en', 'EN'), fc.constant('fr')),
+  },
+  { requiredKeys: [] },
+);
+type Call = typeof call extends fc.Arbitrary<infer R> ? R : never;
+
+/** The same call as the listing's query string: integers in decimal, lists comma-separated. */
+const queryString = (args: Call) =>
+  new URLSearchParams(
+    Object.entries(args).map(([name, value]): [string, string] => [
+      name,
+      Array.isArray(value) ? value.join(',') : String(value),
+    ]),
+  ).toString();
+
+describe('search_vacancies against the listing, for random vendors and calls', () => {
+  let tables: TestTables;
+  let run = 0;
+  /** How the calls came out, so that the test shows it compared pages and refusals both. */
+  const outcomes = { pages: 0, refused: 0 };
+  let now = Date.now();
+  let listing: ReturnType<typeof testListingHandler>;
+  const settings: VacanciesSettings = { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 };
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    listing = testListingHandler(tables, { settings, now: () => new Date(now) });
+  });
+  afterAll(async () => tables.drop());
+
+  it('answers every call as the listing answers its query: the same page, total, pages and facets, or the same 422', async () => {
+    const repository = createVacancyRepository(tables.client, {
+      tableName: tables.names.vacancies,
+      vendorsTable: tables.names.vendors,
+    });
+    const heldEntries = new HeldEntries();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(...Array.from({ length: SLOTS }, (_, i) => vacancy(i))),
+        fc.array(call, { minLength: 1, maxLength: 4 }),
+        async (initial, calls) => {
+          run += 1;
+          const vendorId = `m${run}`;
+          const vendor = await modelledVendor<Modelled>(tables, vendorId, run * 100, (v) => ({
+            title: v.title,
+            category: v.category,
+            city: v.city,
+          }));
+          await vendor.importAll(initial);
+          now = Date.now() + INDEX_SETTLE_MS + 1_000;
+          const authorizer = { vendorId, company: 'Acme' };
+          const context = {
+            vendor: { ...authorizer, rateTier: 'standard' },
+            acceptLanguage: undefined,
+            now: new Date(now),
+            repository,
+            settings,
+            heldEntries,
+          };
+          const listed = async (query: string) => {
+            const response = await listing(listingEvent({ authorizer, query }), lambdaContext('listing'));
+            return { status: response.statusCode, body: JSON.parse(response.body) };
+          };
+          const searched = async (args: ToolArguments) => {
+            try {
+              return { status: 200, result: (await searchVacancies(args, context)).result };
+            } catch (error) {
+              if (!(error instanceof HttpError)) throw error;
+              return { status: error.statusCode, errors: error.details.errors };
+            }
+          };
+
+          for (const args of calls) {
+            let query: string | undefined = queryString(args);
+            let tool: ToolArguments | undefined = args;
+            let pages = 0;
+            while (query !== undefined && tool !== undefined) {
+              const expected = await listed(query);
+              const got = await searched(tool);
+              expect(got.status).toBe(expected.status);
+              outcomes[expected.status === 200 ? 'pages' : 'refused'] += 1;
+              if (expected.status !== 200) {
+                expect(got.errors).toEqual(expected.body.errors);
+                break;
+              }
+              const { company, data, pagination, facets } = expected.body as ListingResponse;
+              expect(got.result).toEqual({
+                company,
+                data,
+                pagination: {
+                  current_page: pagination.current_page,
+                  last_page: pagination.last_page,
+                  per_page: pagination.per_page,
+                  total: pagination.total,
+                  cursor: pagination.next_page_url === null ? null : expect.any(String),
+                },
+                ...(facets && { facets }),
+              });
+              // The next page: the listing's link, the tool's cursor with the same other arguments.
+              pages += 1;
+              const cursor = got.result?.pagination.cursor ?? null;
+              query = pagination.next_page_url
+                ? new URL(pagination.next_page_url).search.slice(1)
+                : undefined;
+              tool = cursor === null || pages > 6 ? undefined : { ...args, cursor };
+            }
+          }
+        },
+      ),
+      { numRuns: Number(process.env.MCP_PROPERTY_RUNS ?? 30), endOnFailure: true },
+    );
+    // Some 75 calls: about a third refused (an invalid value, or experience_min above experience_max), the rest pages.
+    expect(outcomes.pages).toBeGreaterThan(10);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 180_000);
+});
