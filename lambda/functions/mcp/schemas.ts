@@ -9,8 +9,15 @@
  */
 import * as z from 'zod/v4';
 import { FACET_NAMES, FILTER_CODES, LIMITS } from '../../domain/listing/request/query';
-import { LOCALES, VACANCY_OBJECT, VACANCY_TYPES } from '../../domain/schema/vacancy';
+import {
+  LOCALES,
+  SERVED_SALARY_PERIODS,
+  VACANCY_OBJECT,
+  VACANCY_TYPES,
+  WORKPLACES,
+} from '../../domain/schema/vacancy';
 import { DICTIONARY } from '../../domain/vacancy/dictionary';
+import { INCLUDE_NAMES } from '../../domain/vacancy/pay-and-place';
 
 /** An argument as its schema states it (JSON Schema) while any value passes to the listing's validation. */
 const stated = (schema: Record<string, unknown>) => z.unknown().optional().meta(schema);
@@ -29,6 +36,11 @@ const lang = stated({
   enum: [...LOCALES],
   description: "The answer's language (labels, dates): the deployment's default when absent.",
 });
+const include = codes(
+  INCLUDE_NAMES,
+  INCLUDE_NAMES.length,
+  "Add to each job its pay's currency and period (pay) and where the work is done (workplace).",
+);
 
 /** `search_vacancies`' arguments: the listing's query parameters (docs/api.md#query-parameters), by the same names. */
 export const SEARCH_INPUT = {
@@ -47,10 +59,12 @@ export const SEARCH_INPUT = {
   }),
   experience_min: integer(LIMITS.experience, 'Jobs asking at least this many years of experience.'),
   experience_max: integer(LIMITS.experience, 'Jobs asking at most this many years of experience.'),
+  workplace: codes(FILTER_CODES.workplace, LIMITS.codes.max, 'Where the work is done: any of them.'),
   facets: codes(FACET_NAMES, undefined, 'Count the matching jobs by each of these, too.'),
   page: integer(LIMITS.page, 'The page, from 1.'),
   per_page: integer(LIMITS.perPage, 'Jobs per page.'),
   lang,
+  include,
   cursor: stated({
     type: 'string',
     description:
@@ -64,6 +78,7 @@ export const VACANCY_INPUT = {
     .unknown()
     .meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "The job's id." }),
   lang,
+  include,
 };
 
 /** A field of the vacancy object, by its kind (`domain/schema/vacancy.ts`). */
@@ -76,10 +91,16 @@ const FIELD_KINDS = {
   dateTime: z.string(),
 } as const;
 
-/** The vacancy object: its 15 fields, as the listing shows them (docs/api.md#the-vacancy-object). */
-const vacancyObject = z.object(
-  Object.fromEntries(Object.entries(VACANCY_OBJECT).map(([field, kind]) => [field, FIELD_KINDS[kind]])),
-);
+/**
+ * The vacancy object: its 15 fields, as the listing shows them (docs/api.md#the-vacancy-object), and what `include`
+ * adds after them (docs/api.md#pay-and-place).
+ */
+const vacancyObject = z.object({
+  ...Object.fromEntries(Object.entries(VACANCY_OBJECT).map(([field, kind]) => [field, FIELD_KINDS[kind]])),
+  salary_currency: z.string().optional(),
+  salary_period: z.enum(SERVED_SALARY_PERIODS).nullable().optional(),
+  workplace: z.enum(WORKPLACES).optional(),
+});
 
 const facetValues = z.array(
   z.object({ code: z.union([z.string(), z.number().int()]), label: z.string(), count: z.number().int() }),

@@ -97,7 +97,7 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
     {
       title: 'Search open jobs',
       description:
-        "Search this employer's open jobs by words, city, field, type, experience; with counts by type, field or city.",
+        "Search this employer's open jobs by words, city, field, type, experience, workplace; with counts by type, field, city or workplace.",
       inputSchema: SEARCH_INPUT,
       outputSchema: SEARCH_OUTPUT,
       annotations: READ_ONLY,

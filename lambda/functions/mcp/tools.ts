@@ -48,10 +48,18 @@ export const SEARCH_ARGUMENTS = {
   type: 'integer',
   experience_min: 'integer',
   experience_max: 'integer',
+  workplace: 'codes',
   facets: 'codes',
   page: 'integer',
   per_page: 'integer',
   lang: 'string',
+  include: 'codes',
+} as const satisfies Record<string, ArgumentKind>;
+
+/** `get_vacancy`'s arguments but its id, each the one-vacancy route's query parameter of the same name. */
+export const VACANCY_ARGUMENTS = {
+  lang: 'string',
+  include: 'codes',
 } as const satisfies Record<string, ArgumentKind>;
 
 /** The arguments of a call, as the SDK hands them over (only the names the tool's schema declares). */
@@ -208,14 +216,14 @@ export async function searchVacancies(
 }
 
 /**
- * `get_vacancy`: the one-vacancy route's answer to the call's `id` and `lang` — the vacancy, or that it is gone (the
+ * `get_vacancy`: the one-vacancy route's answer to the call's `id`, `lang` and `include` — the vacancy, or that it is gone (the
  * route's 410, with `closed_at`); or its `HttpError` (404, 422, 503 …).
  */
 export async function getVacancy(
   args: ToolArguments,
   context: ToolContext,
 ): Promise<{ result: VacancyToolResult | undefined; served: VacancyResult | GoneVacancyResult }> {
-  const { parameters, errors } = queryParameters(args, { lang: 'string' });
+  const { parameters, errors } = queryParameters(args, VACANCY_ARGUMENTS);
   const id = Object.hasOwn(args, 'id') ? args.id : undefined;
   if (typeof id !== 'number') errors.id = ['The id must be an integer.'];
   if (Object.keys(errors).length > 0) throw refuse(context, parameters, errors);

@@ -13,6 +13,7 @@ import type { VacanciesSettings } from '../../../../../lambda/domain/listing/req
 import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
 import { HeldEntries } from '../../../../../lambda/domain/listing/search/held-entries';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import { INCLUDE_NAMES } from '../../../../../lambda/domain/vacancy/pay-and-place';
 import { searchVacancies, type ToolArguments } from '../../../../../lambda/functions/mcp/tools';
 import { HttpError } from '../../../../../lambda/platform/http/errors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
@@ -73,10 +74,18 @@ const call = fc.record(
     type: mostly(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 5, 2.5)),
     experience_min: mostly(fc.integer({ min: 0, max: 3 }), fc.constant(5)),
     experience_max: mostly(fc.integer({ min: 3, max: 5 }), fc.constant(101)),
+    workplace: mostly(
+      fc.uniqueArray(fc.constantFrom(...FILTER_CODES.workplace), { minLength: 1, maxLength: 3 }),
+      fc.constant(['office']),
+    ),
     facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 3 }),
     page: mostly(fc.integer({ min: 1, max: 3 }), fc.constant(0)),
     per_page: mostly(fc.integer({ min: 1, max: 4 }), fc.constant(101)),
     lang: mostly(fc.constantFrom('az', 'en', 'EN'), fc.constant('fr')),
+    include: mostly(
+      fc.uniqueArray(fc.constantFrom(...INCLUDE_NAMES), { minLength: 1, maxLength: 2 }),
+      fc.constant(['salary']),
+    ),
   },
   { requiredKeys: [] },
 );

@@ -55,11 +55,16 @@ describe('the tools’ schemas', () => {
     expect(parsed.success).toBe(true);
   });
 
-  it("describe a result's vacancies by the vacancy object's 15 fields", () => {
+  it("describe a result's vacancies by the vacancy object's 15 fields, and what include adds after them", () => {
     const output = toJsonSchemaCompat(z.object(SEARCH_OUTPUT), { pipeStrategy: 'output' }) as {
       properties: { data: { items: { properties: Record<string, unknown>; required: string[] } } };
     };
-    expect(Object.keys(output.properties.data.items.properties)).toEqual(VACANCY_FIELDS);
+    expect(Object.keys(output.properties.data.items.properties)).toEqual([
+      ...VACANCY_FIELDS,
+      'salary_currency',
+      'salary_period',
+      'workplace',
+    ]);
     expect(output.properties.data.items.required).toEqual(VACANCY_FIELDS);
   });
 });
