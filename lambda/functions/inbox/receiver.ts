@@ -1,7 +1,8 @@
 /**
  * What the inbox function does with an S3 event (docs/operating.md#the-inbox): each object of it, in turn, through
  * `handleInboxKey`; the invocation fails when a file could not be imported — failed, left in `incoming/`, or every
- * record of it rejected — so that the function's `Errors` — which the `ImportFailing` alarm watches — count it. The entry point (`handler.ts`) only wires it.
+ * record of it rejected — so that the function's `Errors`, which the `ImportFailing` alarm watches, count it. The
+ * entry point (`handler.ts`) only wires it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
