@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { reportKey } from '../../lambda/functions/inbox/layout';
-import { type FileReport, inboxLogLine } from '../../lambda/functions/inbox/report';
+import { type FileReport, inboxLogLine, outcomeFolder } from '../../lambda/functions/inbox/report';
 import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/functions/webhooks/dispatcher';
 import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/platform/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
@@ -157,7 +157,9 @@ export function inboxReportLine(report: FileReport, format: LogFormat, at = new 
     ...(report.warnings > 0 ? [`warnings ${report.warnings}`] : []),
   ].join(', ');
   const why = report.reason ? `  ${report.reason}` : '';
-  return `${clockTime(at.toISOString())}  inbox  ${report.file} → ${report.outcome}/  ${counts}  ${report.seconds} s  report: ${reportKey(report.file)}${why}`;
+  const folder = outcomeFolder(report.outcome);
+  const where = folder === report.outcome ? `${folder}/` : `${folder}/ (${report.outcome})`;
+  return `${clockTime(at.toISOString())}  inbox  ${report.file} → ${where}  ${counts}  ${report.seconds} s  report: ${reportKey(report.file)}${why}`;
 }
 
 /**

@@ -6,8 +6,9 @@
  *
  * Whatever a file holds, reading it takes bounded memory (docs/design.md#hostile-files): the decompressed bytes are
  * counted as they come out of zlib, a line is counted before it is decoded, a record before it is parsed, and
- * nothing is kept but the records themselves. A file past a limit (`IMPORT_LIMITS`) is refused as a whole with the
- * line or byte where the limit was reached; so is a file none of whose records is a JSON object.
+ * nothing is kept but the records themselves; every line is counted as its line feed arrives, blank ones too. A file
+ * past a limit (`IMPORT_LIMITS`) is refused as a whole with the line or byte where the limit was reached; so is a
+ * file none of whose records is a JSON object.
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -22,6 +23,11 @@ export interface ImportLimits {
   readonly lineBytes: number;
   /** Bytes a file may hold once decompressed (`.gz`), or as it is. */
   readonly fileBytes: number;
+  /**
+   * Lines a file may hold, blank ones included, counted as their line feeds arrive: a file of nothing but line feeds
+   * (a gigabyte of them in a few MB of gzip) is stopped within its first megabyte, not after its whole gigabyte.
+   */
+  readonly lines: number;
 }
 
 /** The limits of every import: the inbox's and the CLI's. */
@@ -29,6 +35,7 @@ export const IMPORT_LIMITS: ImportLimits = {
   records: 100_000,
   lineBytes: 1024 * 1024,
   fileBytes: 1024 * 1024 * 1024,
+  lines: 1_000_000,
 };
 
 /** One record of an import file and the line it starts on. */
@@ -281,6 +288,11 @@ class ImportFileReader {
   #completeLine(): void {
     this.#lines += 1;
     const line = this.#lines;
+    if (line > this.#limits.lines) {
+      throw new ImportFileError(
+        `the file has more than ${this.#limits.lines.toLocaleString('en-US')} lines (blank lines count too), the most a file may hold: the limit was reached at line ${line}; split it`,
+      );
+    }
     let bytes: Uint8Array =
       this.#pieces.length === 1 ? (this.#pieces[0] as Uint8Array) : Buffer.concat(this.#pieces);
     this.#pieces = [];

@@ -3,7 +3,8 @@
  * the bucket (`s3-objects.ts`, `handler.ts`) and for the local folder of `npm start -- --inbox`. The import is the
  * CLI's (`lambda/domain/import/`), so a file delivered twice, or put again, changes nothing the second time: every record is
  * then unchanged, and a snapshot has nothing left to close. A failing database is retried here a few times; a file
- * that still cannot be imported goes to `failed/`, and the caller fails the invocation (the `ImportFailing` alarm).
+ * that still cannot be imported goes to `failed/`, and the caller fails the invocation (the `ImportFailing` alarm); so
+ * it does for a file whose every record was rejected, which is in `done/` with the outcome `rejected`.
  *
  * A file is read once, as a stream, from the object opened when it was picked up, within the limits of a file
  * (docs/design.md#hostile-files): whatever its bytes, it ends in `done/`, `failed/` or `held/` with a report written
@@ -25,7 +26,7 @@ import type { SummaryGuardTimer } from '../../domain/store/summary-guard';
 import type { ZoneClock } from '../../platform/time/zone-clock';
 import { ObjectReadError } from './errors';
 import { type FileOutcomeFolder, type InboxFile, inboxKey, outcomeKey, reportKey } from './layout';
-import { type FileReport, fileReport } from './report';
+import { type FileOutcome, type FileReport, fileReport, outcomeFolder } from './report';
 
 /**
  * An object of the inbox opened for reading: the very bytes picked up, read once, whatever happens to its name
@@ -288,26 +289,30 @@ export async function handleInboxKey(context: InboxContext, key: string): Promis
   }
 
   const { report, closed, outOfTime } = await importWithRetries(context, file, records);
-  const folder: FileReport['outcome'] =
+  const { read: recordsRead } = records.checked;
+  const outcome: FileOutcome =
     'held' in report && report.held
       ? 'held'
-      : !report.interrupted
-        ? 'done'
-        : outOfTime
+      : report.interrupted
+        ? outOfTime
           ? 'incoming'
-          : 'failed';
-  const outcome = fileReport({
+          : 'failed'
+        : recordsRead > 0 && report.rejected.length === recordsRead
+          ? 'rejected'
+          : 'done';
+  const folder = outcomeFolder(outcome);
+  const fileOutcome = fileReport({
     path: file.path,
     file,
-    outcome: folder,
-    read: records.checked.read,
+    outcome,
+    read: recordsRead,
     report,
     written: report.imported,
     closed,
     seconds: seconds(),
   });
-  if (folder !== 'incoming') return finish(context, file, folder, outcome);
+  if (folder !== 'incoming') return finish(context, file, folder, fileOutcome);
   // Left in incoming/ for the next try, which writes only what this one did not (and counts it all written).
-  context.log?.(outcome);
-  return { unfinished: outcome };
+  context.log?.(fileOutcome);
+  return { unfinished: fileOutcome };
 }

@@ -1,7 +1,8 @@
 /**
  * What the inbox function does with an S3 event (docs/operating.md#the-inbox): each object of it, in turn, through
- * `handleInboxKey`; the invocation fails when a file could not be imported, so that the function's `Errors` — which
- * the `ImportFailing` alarm watches — count it. The entry point (`handler.ts`) only wires it.
+ * `handleInboxKey`; the invocation fails when a file could not be imported — failed, left in `incoming/`, or every
+ * record of it rejected — so that the function's `Errors`, which the `ImportFailing` alarm watches, count it. The
+ * entry point (`handler.ts`) only wires it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
@@ -44,8 +45,12 @@ export function s3EventReceiver(receiver: ReceiverContext) {
       if ('gone' in outcome) logger.info('Inbox file already handled', { key });
       outcomes.push(outcome);
     }
+    // Not imported: failed, left for another run, or every record rejected (in done/, but nothing of it served).
     const failed = outcomes.filter(
-      (outcome) => 'unfinished' in outcome || ('handled' in outcome && outcome.handled.outcome === 'failed'),
+      (outcome) =>
+        'unfinished' in outcome ||
+        ('handled' in outcome &&
+          (outcome.handled.outcome === 'failed' || outcome.handled.outcome === 'rejected')),
     );
     if (failed.length > 0) throw new InboxFileFailedError(`${failed.length} inbox file(s) not imported`);
     return outcomes;

@@ -1,7 +1,8 @@
 /**
- * The report of a file of the inbox (`reports/<path>.json`, docs/operating.md#reports): what was read, written, left
- * unchanged and rejected — `read = written + unchanged + rejected` for a file that is done — each rejected record with
- * its line, and for a snapshot what it closed or why it was held. The same object is the function's log line.
+ * The report of a file of the inbox (`reports/<path>.json`, docs/operating.md#reports): what became of it, what was
+ * read, written, left unchanged and rejected — `read = written + unchanged + rejected` for a file that is done or
+ * rejected — each rejected record with its line, and for a snapshot what it closed or why it was held. The same object
+ * is the function's log line.
  */
 import type { ImportReport } from '../../domain/import/import';
 import type { ClosingLimitCheck, SnapshotReport } from '../../domain/import/snapshot';
@@ -13,12 +14,24 @@ export interface RejectedLine {
   readonly reason: string;
 }
 
+/**
+ * What became of a file: the folder it went to; `incoming` when it is left there for another try (the time ran out);
+ * `rejected` when it was read to its end but every record of it was rejected — nothing of it written or found
+ * unchanged, so nothing it carries is served. A rejected file is in `done/`, as every file whose import finished
+ * (CONTRACT §13), and fails the invocation as a failed one does (the `ImportFailing` alarm).
+ */
+export type FileOutcome = FileOutcomeFolder | 'incoming' | 'rejected';
+
+/** The folder a file is in after its outcome. */
+export const outcomeFolder = (outcome: FileOutcome): FileOutcomeFolder | 'incoming' =>
+  outcome === 'rejected' ? 'done' : outcome;
+
 /** The report of one file. */
 export interface FileReport {
   /** The file's path under `incoming/` (and under its folder now). */
   readonly file: string;
-  /** The folder it went to; `incoming` when it is left there for another try (the time ran out). */
-  readonly outcome: FileOutcomeFolder | 'incoming';
+  /** What became of it (`FileOutcome`): the folder it went to, or `rejected` (in `done/`). */
+  readonly outcome: FileOutcome;
   /** Set for a snapshot: the vendor whose complete set it is. */
   readonly snapshotOf?: string;
   /** Records in the file (every non-blank line of NDJSON, every element of an array). */
@@ -34,7 +47,7 @@ export interface FileReport {
   readonly warningLines: readonly RejectedLine[];
   /** Lines of valid records not written, when the import could not finish. */
   readonly notWritten?: readonly number[];
-  /** Why the file was not imported, or not completely; absent when it is done. */
+  /** Why the file was not imported, or not completely, or was held or rejected; absent when it is done. */
   readonly reason?: string;
   /** A snapshot's closing limit as checked: how many active vacancies it closes, of how many, and the limit. */
   readonly guard?: ClosingLimitCheck;
@@ -94,6 +107,9 @@ export function fileReport(inputs: ReportInputs): FileReport {
     warningLines: report.warnings,
     ...(report.interrupted && { notWritten: report.notWritten, reason: report.interrupted }),
     ...(held && { reason: held }),
+    ...(inputs.outcome === 'rejected' && {
+      reason: `every record of the file was rejected (${inputs.read} of ${inputs.read}): none was imported; see rejections`,
+    }),
     ...('guard' in report && { guard: report.guard }),
     seconds: inputs.seconds,
   };

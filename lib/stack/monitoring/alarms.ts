@@ -91,7 +91,7 @@ export class ServiceAlarms extends Construct {
       },
       ImportFailing: {
         description:
-          'A file of the inbox could not be imported (it is in failed/ or still in incoming/, its report says why): the vacancies it carries are not served',
+          'A file of the inbox could not be imported (it is in failed/ or still in incoming/, or in done/ with every record rejected; its report says why): the vacancies it carries are not served',
         metric: metrics.lambda('inbox', 'Errors', 'Sum'),
         threshold: 0,
       },

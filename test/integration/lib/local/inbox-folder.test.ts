@@ -90,6 +90,15 @@ describe('npm start -- --inbox', () => {
     );
   });
 
+  it('moves a file whose every record was rejected to done/, its report and its line saying "rejected"', async () => {
+    const report = await drop('all-rejected.ndjson', ndjson([{ id: 'x' }]));
+    expect(report).toMatchObject({ outcome: 'rejected', read: 1, written: 0, unchanged: 0, rejected: 1 });
+    expect(await exists('done/all-rejected.ndjson')).toBe(true);
+    expect(server.stdout()).toMatch(
+      /inbox {2}all-rejected\.ndjson → done\/ \(rejected\) {2}read 1, written 0, unchanged 0, rejected 1 {2}.* {2}every record of the file was rejected \(1 of 1\): none was imported; see rejections/,
+    );
+  });
+
   it('holds a snapshot that would close too much in held/, writing nothing', async () => {
     const report = await drop('snapshots/caspian-digital/nightly.ndjson', ndjson([caspian(9002)]));
     expect(report).toMatchObject({ outcome: 'held', snapshotOf: 'caspian-digital', written: 0, closed: 0 });

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseImportFile } from '../../../../../lambda/domain/import/file';
+import { IMPORT_LIMITS, parseImportFile } from '../../../../../lambda/domain/import/file';
 import { importVacancies, writeVacancies } from '../../../../../lambda/domain/import/import';
 import { NotAnIntegerLiteral } from '../../../../../lambda/domain/import/record';
 import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
@@ -50,6 +50,16 @@ describe('parseImportFile', () => {
       { line: 7, value: 3 },
     ]);
     expect(parseImportFile('[{"a":1}, {"b":2}]').map((record) => record.line)).toEqual([1, 1]);
+  });
+
+  it("counts every line against the limit of lines: blank ones, an unterminated last one, an array's", () => {
+    const limits = { ...IMPORT_LIMITS, lines: 3 };
+    expect(parseImportFile('{"a":1}\n\n\n', limits)).toHaveLength(1);
+    const over =
+      /^the file has more than 3 lines \(blank lines count too\), the most a file may hold: the limit was reached at line 4; split it$/;
+    expect(() => parseImportFile('\n\n\n\n', limits)).toThrow(over);
+    expect(() => parseImportFile('{"a":1}\n\n\n{"b":2}', limits)).toThrow(over);
+    expect(() => parseImportFile('[\n{"a":1},\n\n{"b":2}]', limits)).toThrow(over);
   });
 
   it('refuses an array that is not valid JSON as a whole', () => {

@@ -10,6 +10,7 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, symlink, unlink, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
@@ -33,7 +34,7 @@ const ndjson = (records: readonly Record<string, unknown>[]) =>
 const acme = (id: number) =>
   vacancyRecord({ id, vendor_id: 'acme', url: `https://careers.example.com/jobs/${id}` });
 /** Limits a test can reach with a few records and kilobytes. */
-const SMALL: ImportLimits = { records: 3, lineBytes: 1024, fileBytes: 8 * 1024 };
+const SMALL: ImportLimits = { records: 3, lineBytes: 1024, fileBytes: 8 * 1024, lines: 200 };
 
 let tables: TestTables;
 let folder: string;
@@ -99,6 +100,11 @@ describe('a file past a limit', () => {
       'line 2 is longer than 1,024 bytes (1 KiB), the most a line may hold',
     ],
     [
+      'lines',
+      `${ndjson([acme(16)])}\n${'\n'.repeat(200)}`,
+      'the file has more than 200 lines (blank lines count too), the most a file may hold: the limit was reached at line 201; split it',
+    ],
+    [
       'file',
       `${ndjson([acme(21)])}\n${`${' '.repeat(1_000)}\n`.repeat(9)}`,
       /^the file is larger than 8,192 bytes \(8 KiB\), the most a file may hold: the limit was reached at byte 8193 \(line \d+\); split it$/,
@@ -144,6 +150,36 @@ describe('a file past a limit', () => {
     // source let go of.
     expect(membersRead).toBeLessThan(64);
     expect(bomb.destroyed).toBe(true);
+  });
+
+  it('is refused at its 1,000,001st line when it holds more, blank lines too: a gzip of line feeds in its first megabyte', async () => {
+    // A record, then a million blank lines: 1,000,001 lines in about 1 MB (1 KB as gzip).
+    const body = gzipSync(`${JSON.stringify(acme(61))}\n${'\n'.repeat(1_000_000)}`);
+    const outcome = await drop('blank-lines.ndjson.gz', body);
+    expect(outcome).toEqual({ handled: expect.objectContaining({ outcome: 'failed' }) });
+    expect(await report('blank-lines.ndjson.gz')).toMatchObject({
+      outcome: 'failed',
+      read: 0,
+      written: 0,
+      reason:
+        'the file has more than 1,000,000 lines (blank lines count too), the most a file may hold: the limit was reached at line 1000001; split it',
+    });
+    expect(await exists('failed/blank-lines.ndjson.gz')).toBe(true);
+    expect(await stored([61])).toEqual([]);
+  });
+
+  it('is not refused for its lines when it holds exactly 1,000,000, blank lines included', async () => {
+    const body = gzipSync(
+      `${JSON.stringify(acme(62))}\n${'\n'.repeat(999_998)}${JSON.stringify(acme(63))}\n`,
+    );
+    await drop('million-lines.ndjson.gz', body);
+    expect(await report('million-lines.ndjson.gz')).toMatchObject({
+      outcome: 'done',
+      read: 2,
+      written: 2,
+      rejected: 0,
+    });
+    expect(await stored([62, 63])).toEqual([62, 63]);
   });
 
   it('is refused when an element of a JSON array is longer than a line may be', async () => {

@@ -175,6 +175,42 @@ describe('a file put under incoming/', () => {
     expect(await s3.text('done/partly bad.ndjson')).toBe(body);
   });
 
+  it('moves a file whose every record was rejected to done/ as "rejected", and fails the invocation (ImportFailing)', async () => {
+    const body = [
+      JSON.stringify(acme(70, { type: 9 })),
+      JSON.stringify({ ...acme(71), vendor_id: 'nobody' }),
+    ].join('\n');
+    await s3.put('incoming/all bad.ndjson', body);
+    const event = s3.events.at(-1) as S3Event;
+    await expect(receiver()(event, invocation)).rejects.toBeInstanceOf(InboxFileFailedError);
+    const reported = await report('all bad.ndjson');
+    expect(reported).toMatchObject({
+      outcome: 'rejected',
+      read: 2,
+      written: 0,
+      unchanged: 0,
+      rejected: 2,
+      reason: 'every record of the file was rejected (2 of 2): none was imported; see rejections',
+    });
+    expect(reported.rejections.map(({ line }) => line)).toEqual([1, 2]);
+    expect(logged).toContainEqual(expect.objectContaining({ message: 'Inbox file', outcome: 'rejected' }));
+    expect(await s3.text('done/all bad.ndjson')).toBe(body);
+    expect(await s3.text('incoming/all bad.ndjson')).toBeUndefined();
+    // Lambda's retry of the failed invocation finds the file handled: it succeeds, and the report stays.
+    expect(await receiver()(event, invocation)).toEqual([{ gone: true }]);
+    expect(await report('all bad.ndjson')).toEqual(reported);
+    // A file with one record imported is done, its rejected lines listed; an empty file is done, nothing to import.
+    await drop('incoming/one good.ndjson', `${body}\n${JSON.stringify(acme(72))}`);
+    expect(await report('one good.ndjson')).toMatchObject({
+      outcome: 'done',
+      read: 3,
+      written: 1,
+      rejected: 2,
+    });
+    await drop('incoming/empty.ndjson', '\n\n');
+    expect(await report('empty.ndjson')).toMatchObject({ outcome: 'done', read: 0 });
+  });
+
   it('reads gzip files and JSON arrays', async () => {
     await drop('incoming/array.json.gz', gzipSync(JSON.stringify([acme(30), acme(31)], null, 2)));
     expect(await report('array.json.gz')).toMatchObject({ outcome: 'done', read: 2, written: 2 });
