@@ -113,12 +113,18 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
       'type',
       'experience_min',
       'experience_max',
+      'workplace',
       'facets',
       'page',
       'per_page',
       'lang',
+      'include',
       'cursor',
     ]);
+    expect(search?.inputSchema.properties?.workplace).toMatchObject({
+      type: 'array',
+      items: { type: 'string', enum: ['onsite', 'hybrid', 'remote'] },
+    });
     expect(search?.inputSchema.properties?.per_page).toMatchObject({
       type: 'integer',
       minimum: 1,
@@ -129,6 +135,7 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
       items: { type: 'string', enum: expect.arrayContaining(['it', 'finance']) },
     });
     expect(vacancy?.inputSchema.required).toEqual(['id']);
+    expect(Object.keys(vacancy?.inputSchema.properties ?? {})).toEqual(['id', 'lang', 'include']);
   });
 
   it('answers search_vacancies as the listing answers the same query, and walks its pages by cursor', async () => {
