@@ -16,7 +16,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { TABLE_VARIABLES } from '../../../../lambda/domain/settings/environment';
+import { MCP_PATH } from '../../../../lambda/platform/http/routes';
 import { FUNCTION_METRICS, METRICS_EMITTED } from '../../../../lambda/platform/observability/metrics';
+import { listingEvent as mcpProxyEvent } from '../../../../lib/local/proxy-event';
 import { putVendor } from '../../../../lib/ops/vendors';
 import { readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
@@ -235,6 +237,47 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const signers = proxy.signers.slice(before);
     expect(signers.length).toBeGreaterThan(0);
     for (const signer of signers) expect(signer).toEqual(ROLE);
+  });
+
+  it('answers an MCP tools/call from the MCP bundle, whose SDK runs without the libraries left out of it', async () => {
+    const mcp = functions.get('Mcp') as DeployedFunction;
+    // Left out: Ajv, its formats and the Zod 3 converter (lambda/functions/mcp/left-out.ts).
+    expect(
+      bundledSources(mcp).filter((source) =>
+        /node_modules\/(ajv|ajv-formats|zod-to-json-schema)\//.test(source),
+      ),
+    ).toEqual([]);
+    const call = (id: number, method: string, params: unknown) =>
+      mcpProxyEvent({
+        route: MCP_PATH,
+        path: `/prod${MCP_PATH}`,
+        stage: 'prod',
+        domainName: 'api.example.com',
+        requestId: `req-mcp-${id}`,
+        authorizer: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', principalId: 'acme' },
+        headers: new Map([
+          ['Content-Type', ['application/json']],
+          ['Accept', ['application/json, text/event-stream']],
+        ]),
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    const environment = listingEnvironment(true, mcp.variables);
+    const listed = await invoke(mcp, call(1, 'tools/list', {}), environment);
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.parse(listed.body).result.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'search_vacancies',
+      'get_vacancy',
+    ]);
+    const called = await invoke(
+      mcp,
+      call(2, 'tools/call', { name: 'search_vacancies', arguments: { include: ['pay', 'workplace'] } }),
+      environment,
+    );
+    expect(called.statusCode).toBe(200);
+    expect(JSON.parse(called.body).result.structuredContent).toMatchObject({
+      company: 'Acme LLC',
+      data: [{ id: 7, workplace: expect.any(String) }],
+    });
   });
 
   it('without credentials in the environment, answers 500 in the envelope and asks DynamoDB nothing', async () => {
