@@ -280,14 +280,18 @@ function codeList(
   return codes.filter((code) => entries.includes(code));
 }
 
-/** `q`: trimmed, 1–100 characters (code points), a letter or digit, at most 10 words. */
+/**
+ * `q`: 1–100 characters (code points) once its ends are trimmed — the blanks inside count as sent (§14) — with a
+ * letter or digit, at most 10 words; its canonical form has each run of blanks as one space.
+ */
 function searchText(
   value: string,
   fail: (name: ParameterName, message: string) => undefined,
 ): SearchFilters['q'] {
-  const text = value.trim().replace(/\s+/gu, ' ');
+  const trimmed = value.trim();
   const { min, max } = LIMITS.q;
-  if ([...text].length > max) return fail('q', `The q must be between ${min} and ${max} characters.`);
+  if ([...trimmed].length > max) return fail('q', `The q must be between ${min} and ${max} characters.`);
+  const text = trimmed.replace(/\s+/gu, ' ');
   const words = searchWords(text);
   if (words.length === 0) return fail('q', 'The q must contain a letter or a digit.');
   if (words.length > LIMITS.q.words) return fail('q', `The q must have at most ${LIMITS.q.words} words.`);

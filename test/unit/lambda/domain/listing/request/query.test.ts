@@ -136,6 +136,8 @@ describe('parseListingQuery: search, filters by code and facets', () => {
     [`city=${Array(21).fill('baku').join(',')}`, 'city', 'The city must have at most 20 entries.'],
     ['q=%20-%20', 'q', 'The q must contain a letter or a digit.'],
     [`q=${'a'.repeat(101)}`, 'q', 'The q must be between 1 and 100 characters.'],
+    // The blanks inside count as sent (§14): 152 characters once its ends are trimmed, however few its words.
+    [`q=%20a${'%20'.repeat(150)}b%20`, 'q', 'The q must be between 1 and 100 characters.'],
     ['q=a%20b%20c%20d%20e%20f%20g%20h%20i%20j%20k', 'q', 'The q must have at most 10 words.'],
     ['facets=type,salary', 'facets', 'The facets must be one or more of: type, category, city, workplace.'],
     ['workplace=office', 'workplace', 'The workplace must be one or more of: onsite, hybrid, remote.'],
@@ -157,6 +159,8 @@ describe('parseListingQuery: search, filters by code and facets', () => {
   it('takes 20 entries (repeats included) and 100 characters of 10 words', () => {
     expect(parse(`city=${Array(20).fill('baku').join(',')}`).ok).toBe(true);
     expect(parse(`q=${encodeURIComponent(`${'ə'.repeat(82)} a b c d e f g h i`)}`).ok).toBe(true);
+    // 100 characters with blanks inside, and blanks beyond them at its ends: trimmed, then counted.
+    expect(parse(`q=${encodeURIComponent(`   a${' '.repeat(98)}b   `)}`).ok).toBe(true);
   });
 
   it('names each invalid parameter after lang and updated_since, before cursor', () => {
