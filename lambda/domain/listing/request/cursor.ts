@@ -121,6 +121,23 @@ function unseal(text: string, format: number, length: number, binding: CursorBin
   return payload.subarray(1);
 }
 
+/**
+ * Whether a text could be a cursor of this service at all — base64url that round-trips, of a format and a length it
+ * writes — whatever vendor and walk it is for: one that could not is invalid even before the walk it is checked
+ * against is known (another parameter invalid too).
+ */
+export function cursorShaped(text: string): boolean {
+  if (!BASE64URL.test(text) || text.length > 64) return false;
+  const bytes = Buffer.from(text, 'base64url');
+  if (bytes.toString('base64url') !== text) return false;
+  const lengths: Record<number, number> = {
+    [FORMATS.listing]: 1 + ORDER_KEY_BYTES,
+    [FORMATS.sync]: CHANGE_KEY_BYTES + TIME_BYTES + COUNT_BYTES,
+  };
+  const length = lengths[bytes[0] as number];
+  return length !== undefined && bytes.length === 1 + length + DIGEST_BYTES;
+}
+
 /** The direction byte of a listing's cursor: the direction, and whether the position is included. */
 const DIRECTIONS: readonly [CursorDirection, boolean][] = [
   ['older', false],

@@ -13,6 +13,7 @@ import type { JobPostingSettings } from '../../vacancy/job-posting';
 import { negotiateLocale } from '../../vacancy/locale';
 import {
   type CursorBinding,
+  cursorShaped,
   decodeCursor,
   decodeSyncCursor,
   type ListingCursor,
@@ -120,7 +121,9 @@ export function resolveRequest(request: VacanciesRequest, settings: VacanciesSet
     given !== undefined && (since === undefined ? filters !== undefined : query !== undefined);
   const cursor = checkable && since === undefined ? decodeCursor(given, binding) : undefined;
   const syncCursor = checkable && since !== undefined ? decodeSyncCursor(given, binding) : undefined;
-  if (checkable && !cursor && !syncCursor) errors.cursor = ['The cursor is invalid.'];
+  // A cursor that could be no walk's is named even when the walk it would be checked against is not valid.
+  const invalid = checkable ? !cursor && !syncCursor : given !== undefined && !cursorShaped(given);
+  if (invalid) errors.cursor = ['The cursor is invalid.'];
   if (!query || Object.keys(errors).length > 0) throw invalidInput(errors);
   const common: ResolvedCommon = {
     query,

@@ -154,6 +154,15 @@ describe('walks by next_page_url under concurrent writers', () => {
     // After every other invalid parameter.
     const both = await call({ query: `per_page=0&cursor=${flipped}` });
     expect(Object.keys(JSON.parse(both.body).errors)).toEqual(['per_page', 'cursor']);
+    // With a filter invalid too, a cursor that could be no walk's is still named; one that could be is not judged.
+    for (const [given, named] of [
+      ['not-a-cursor', ['type', 'cursor']],
+      [`${cursor}x`, ['type', 'cursor']],
+      [cursor, ['type']],
+    ] as const) {
+      const response = await call({ query: `type=9&page=2&cursor=${given}` });
+      expect([given, Object.keys(JSON.parse(response.body).errors)]).toEqual([given, named]);
+    }
     // `per_page` may change along a walk: the cursor is bound to the vendor and the filters only.
     expect((await call({ query: `per_page=5&type=1&page=2&cursor=${cursor}` })).statusCode).toBe(200);
   });
