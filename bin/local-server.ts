@@ -70,21 +70,63 @@ function port(value: string | undefined, name: string, fallback: number): number
   return number;
 }
 
+/** The server's options (`USAGE` says each). */
+const OPTIONS = {
+  port: { type: 'string' },
+  'dynamodb-port': { type: 'string' },
+  'dynamodb-endpoint': { type: 'string' },
+  seed: { type: 'string' },
+  'rate-limits': { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  'log-format': { type: 'string', default: 'text' },
+  inbox: { type: 'string' },
+  context: { type: 'string', short: 'c', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * The number of edits that turn one word into another — a letter put in, left out or changed, or two neighbours
+ * swapped (`--prot` is one from `--port`) — as commander counts them for its suggestions.
+ */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i += 1)
+    for (let j = 1; j <= b.length; j += 1) {
+      const at = (x: number, y: number) => d[x]?.[y] as number;
+      let best = Math.min(
+        at(i - 1, j) + 1,
+        at(i, j - 1) + 1,
+        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
+    }
+  return d[a.length]?.[b.length] as number;
+}
+
+/** The arguments parsed; an option it does not know is refused in one line naming the nearest it knows, if any. */
+function parseOptions() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (error) {
+    const unknown = /Unknown option '(--?[^']+)'/.exec((error as Error).message)?.[1];
+    if (unknown === undefined) throw error;
+    const given = unknown.replace(/^-+/, '');
+    const [nearest] = Object.keys(OPTIONS)
+      .map((name) => ({ name, distance: editDistance(given, name) }))
+      .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length * 0.4)))
+      .sort((x, y) => x.distance - y.distance);
+    throw new Error(
+      `unknown option ${unknown}${nearest ? ` (did you mean --${nearest.name}?)` : ''}; npm start -- --help lists them.`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      'dynamodb-port': { type: 'string' },
-      'dynamodb-endpoint': { type: 'string' },
-      seed: { type: 'string' },
-      'rate-limits': { type: 'boolean' },
-      'data-dir': { type: 'string' },
-      'log-format': { type: 'string', default: 'text' },
-      inbox: { type: 'string' },
-      context: { type: 'string', short: 'c', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const values = parseOptions();
   if (values.help) {
     console.log(USAGE);
     return;

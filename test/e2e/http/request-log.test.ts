@@ -139,6 +139,12 @@ describe('npm start --log-format json', () => {
       /--log-format is one of text, json, not "yaml"/,
     );
   });
+
+  it('refuses an option it does not know in one line, naming the nearest it knows', async () => {
+    await expect(startNpmStart(['--prot', '4311'])).rejects.toThrow(
+      /unknown option --prot \(did you mean --port\?\); npm start -- --help lists them\./,
+    );
+  });
 });
 
 describe('npm start, stopped with requests in flight', () => {
