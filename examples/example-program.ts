@@ -53,11 +53,24 @@ export class ApiProblem extends Error {
 /** The API's own message from an error body (`{"status": "error", "message": …}`), when there is one. */
 async function apiMessage(response: Response): Promise<string | undefined> {
   try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
+    return errorMessage(await response.json());
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The API's error envelope in words: its `message`, and on a 422 each parameter `errors` names with its reasons
+ * (`The given data was invalid. per_page: The per_page must be between 1 and 100.`).
+ */
+export function errorMessage(body: unknown): string | undefined {
+  const { message, errors } = (body ?? {}) as { message?: unknown; errors?: unknown };
+  if (typeof message !== 'string') return undefined;
+  if (typeof errors !== 'object' || errors === null) return message;
+  const named = Object.entries(errors as Record<string, unknown>).map(
+    ([name, reasons]) => `${name}: ${Array.isArray(reasons) ? reasons.join(' ') : String(reasons)}`,
+  );
+  return [message, ...named].join(' ');
 }
 
 /** Where a request went, without its query (a cursor says nothing to a person). */

@@ -1,7 +1,7 @@
 // examples/generated-client/walk.ts — a client generated from docs/openapi.yaml walks a vendor's listing
 // (run it: examples/generated-client/cli.ts)
 import createClient from 'openapi-fetch';
-import { refused, unreachable } from '../example-program';
+import { errorMessage, refused, unreachable } from '../example-program';
 // Generated from docs/openapi.yaml by `npm run openapi:types` (openapi-typescript).
 import type { components, paths } from './openapi-types';
 
@@ -48,7 +48,7 @@ export async function walkListing(
     });
     // A 304 is not an error, but openapi-fetch calls every answer outside 2xx one: look at the status first.
     if (response.status === 304) return undefined;
-    if (error || !data) throw await refused(response.url, response, error?.message);
+    if (error || !data) throw await refused(response.url, response, errorMessage(error));
     if (page === 1) etag = response.headers.get('ETag') ?? '';
     vacancies.push(...data.data.filter(isVacancy));
     const next: string | null = data.pagination.next_page_url;

@@ -104,8 +104,8 @@ describe('the examples, in the second hour', () => {
     copy.close();
   }, 120_000);
 
-  it('the generated client: one line for a server not there, a wrong key, a base URL that is not the API', async () => {
-    const cli = (baseUrl: string, key = KEY) =>
+  it('the generated client: one line for a server not there, a wrong key, a base URL that is not the API, a refused parameter', async () => {
+    const cli = (baseUrl: string, key = KEY, perPage = '5') =>
       npxTsx([
         'examples/generated-client/cli.ts',
         '--base-url',
@@ -113,14 +113,20 @@ describe('the examples, in the second hour', () => {
         '--api-key',
         key,
         '--per-page',
-        '5',
+        perPage,
       ]);
-    const [offline, badKey, notTheApi, fine] = await Promise.all([
+    const [offline, badKey, notTheApi, fine, tooMany] = await Promise.all([
       cli(nowhere),
       cli(server.url, 'vvk_not_a_key'),
       cli(`${server.url}/prod`),
       cli(server.url),
+      cli(server.url, KEY, '101'),
     ]);
+    // A 422 names the parameter, as the API's `errors` does.
+    expect(tooMany).toMatchObject({ code: 1 });
+    expect(said(tooMany)).toBe(
+      `error: the API answered 422 at ${server.url}/vendor/vacancies: The given data was invalid. per_page: The per_page must be between 1 and 100.`,
+    );
     expect(offline).toMatchObject({ code: 1 });
     expect(said(offline)).toMatch(
       new RegExp(`^error: cannot reach the API at ${nowhere} \\(ECONNREFUSED\\)`),
@@ -133,7 +139,7 @@ describe('the examples, in the second hour', () => {
     expect(said(notTheApi)).toMatch(
       new RegExp(`^error: nothing at ${server.url}/prod/vendor/vacancies \\(404\\): check --base-url`),
     );
-    for (const run of [offline, badKey, notTheApi]) expect(said(run).split('\n')).toHaveLength(1);
+    for (const run of [offline, badKey, notTheApi, tooMany]) expect(said(run).split('\n')).toHaveLength(1);
     expect(fine).toMatchObject({ code: 0, stdout: expect.stringMatching(/^walked \d+ vacancies/) });
   }, 120_000);
 
