@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
+const OPERATING = readFileSync(join(ROOT, 'docs/operating.md'), 'utf8');
 /** Every synth of this file writes under here (never the operator's `cdk.out/`), removed at the end. */
 const SCRATCH = mkdtempSync(join(tmpdir(), 'synth-cli-'));
 afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
@@ -83,12 +84,20 @@ describe('npm run synth, as an operator runs it', () => {
   );
 
   it(
-    'synthesizes with AWS_REGION=eu-central-1, cdk-nag clean',
+    'synthesizes with AWS_REGION=eu-central-1, cdk-nag clean, and prints the counts docs/operating.md shows',
     async () => {
       const run = await synth('region', {}, 'eu-central-1');
       expect(run.output).toMatch(CLEAN);
       expect(run.code).toBe(0);
       expect(JSON.stringify(run.template)).toContain(':scheduler:eu-central-1:');
+      // The acknowledged findings and the CLI's notice of feature flags, as the docs' example of the end of a synth.
+      const counts = (text: string) => [
+        /(\d+) feature flags are not configured/.exec(text)?.[1],
+        /0 errors, 0 warnings, (\d+) acknowledged/.exec(text)?.[1],
+      ];
+      const documented = /```text\n(\d+ feature flags[\s\S]*?)```/.exec(OPERATING)?.[1] ?? '';
+      expect(counts(documented)).toEqual(counts(run.output));
+      expect(counts(run.output)).not.toContain(undefined);
     },
     SYNTH_TIMEOUT_MS,
   );

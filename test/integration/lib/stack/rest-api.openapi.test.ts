@@ -69,4 +69,17 @@ describe('docs/openapi.yaml and the synthesized API', () => {
     expect(new Set(methods.map((m) => m.path))).toEqual(new Set(paths));
     expect(apiPaths.length).toBeLessThan(Object.keys(OPENAPI.paths as object).length);
   });
+
+  it('says in its description every operation it has, by method and path', () => {
+    const description = (OPENAPI.info as { description: string }).description.replace(/\s+/g, ' ');
+    const operations = Object.entries(OPENAPI.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((key) => HTTP_METHODS.includes(key))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(4);
+    for (const operation of operations)
+      expect([operation, description.includes(`\`${operation}\``)]).toEqual([operation, true]);
+  });
 });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { deployedInventory, inventoryTable } from '../../../../lib/synth/inventory';
+import { synthesizedTemplate } from '../../../../lib/synth/template';
 
 const operating = readFileSync(new URL('../../../../docs/operating.md', import.meta.url), 'utf8');
 const inventory = deployedInventory();
@@ -29,5 +30,20 @@ describe('what gets deployed, in the docs', () => {
     expect(row(/^Contributor Insights rules/)?.default).toBe(0);
     const rules = /(\w+) Contributor Insights rules \(the vendors/.exec(operating)?.[1]?.toLowerCase();
     expect(WORDS.indexOf(rules ?? '')).toBe(row(/^Contributor Insights rules/)?.detailed);
+  });
+
+  it('names every output of the template, in each monitoring profile, in its list of outputs', () => {
+    const listed = /\*\*Outputs\*\*: ([\s\S]*?)\n\n/.exec(operating)?.[1] ?? '';
+    for (const monitoring of ['default', 'detailed']) {
+      const outputs = Object.keys(
+        (synthesizedTemplate({ monitoring }) as { Outputs?: Record<string, unknown> }).Outputs ?? {},
+      );
+      expect(outputs.length).toBeGreaterThan(10);
+      // CDK's own outputs end with a hash of their path: the docs name them without it (`ApiEndpoint…`).
+      for (const output of outputs) {
+        const name = output.replace(/[0-9A-F]{8}$/, '');
+        expect([output, listed.includes(`\`${name}`)]).toEqual([output, true]);
+      }
+    }
   });
 });
