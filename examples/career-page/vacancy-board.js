@@ -121,7 +121,8 @@ ul{list-style:none;padding:0;margin:0}li{padding:.75rem 0;border-bottom:1px soli
 nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:center;margin:1rem 0}
 nav a{padding:.5rem}
 [role=alert]{border-left:4px solid var(--vb-error,#b3261e);padding:.5rem 1rem;background:var(--vb-error-background,#fdecea)}
-article p{white-space:pre-line}[aria-busy=true]{opacity:.6}`;
+article p{white-space:pre-line}[aria-busy=true]{opacity:.6}
+h2,h3,h4,p,li,label,legend,a{overflow-wrap:anywhere}`;
 
 /**
  * An element with attributes (a `part` among them), event handlers (`onclick`…) and children; text is always

@@ -23,6 +23,7 @@ import {
   headRobots,
   IN_BOARD,
   listedIds,
+  rewriteVacancies,
   seriousViolations,
   tabTo,
   waitForBoard,
@@ -53,7 +54,7 @@ declare const document: {
   createElement(tag: string): Element;
   readonly body: { append(element: Element): void };
   title: string;
-  readonly documentElement: { readonly scrollWidth: number };
+  readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
   readonly head: { readonly innerHTML: string };
   querySelector(selector: string): { setAttribute(name: string, value: string): void } | null;
 };
@@ -520,6 +521,30 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       await waitForBoard(page, ['← All vacancies', 'a month']);
       expect((await boardTexts(page, '[part=salary]')).join()).toMatch(/USD\s1,500–2,000 a month/);
       expect((await boardTexts(page, '[part=job] [part=meta]')).join()).toContain('Hybrid');
+      await page.close();
+    }, 60_000);
+  });
+  describe('what a vacancy holds, shown on a phone as it is', () => {
+    /** A 110-character URL, and a 100-character title without a space. */
+    const LONG_URL = `https://careers.example.az/apply/${'x'.repeat(110 - 33)}`;
+    const LONG_TITLE = `Senior${'Engineer'.repeat(12)}`.slice(0, 100);
+    /** The document's width and the viewport's. */
+    const widths = (page: Page) =>
+      page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+
+    it('nothing it holds widens the page at 320 and 375 px: a 100-character title in the list, a 110-character URL on the job page', async () => {
+      expect([LONG_URL.length, LONG_TITLE.length]).toEqual([110, 100]);
+      const page = await browser.newPage();
+      await rewriteVacancies(page, { title: LONG_TITLE, description: `Apply at ${LONG_URL} today.` });
+      for (const width of [320, 375]) {
+        await page.setViewport({ width, height: 800 });
+        await page.goto(api.careerPageUrl);
+        await waitForBoard(page, ['Pasha Bank', LONG_TITLE]);
+        expect(await widths(page)).toEqual([width, width]);
+        await page.click(`${IN_BOARD}[part=link]`);
+        await waitForBoard(page, ['Müraciət et', LONG_URL]);
+        expect(await widths(page)).toEqual([width, width]);
+      }
       await page.close();
     }, 60_000);
   });
