@@ -192,7 +192,7 @@ export class VacancyBoard extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     const t = TEXT.az;
     const el = this.#el;
-    el.company = h('h2', { part: 'company' });
+    el.company = h('h2', { part: 'company', dir: 'auto' });
     el.langs = h(
       'div',
       { role: 'group', part: 'languages' },
@@ -544,7 +544,7 @@ export class VacancyBoard extends HTMLElement {
             'label',
             {},
             h('input', { type: 'checkbox', name, value: x.code, checked: chosen.includes(String(x.code)) }),
-            `${x.label} (${x.count})`,
+            h('span', {}, h('bdi', {}, x.label), ` (${x.count})`),
           ),
         ),
       );
@@ -565,6 +565,7 @@ export class VacancyBoard extends HTMLElement {
       {
         href: at ? at.replaceAll('{id}', encodeURIComponent(id)) : this.#href({ ...this.#s, job: id }),
         part: 'link',
+        dir: 'auto',
         'data-id': id,
         onclick: (/** @type {MouseEvent} */ e) => {
           if (at || !plainClick(e)) return;
@@ -621,11 +622,7 @@ export class VacancyBoard extends HTMLElement {
                 'li',
                 { part: 'item' },
                 h('h3', {}, this.#jobLink(v)),
-                h(
-                  'p',
-                  { class: 'm', part: 'meta' },
-                  this.#meta([v.city, v.type], v, `${t.deadline}: ${v.deadline}`),
-                ),
+                h('p', { class: 'm', part: 'meta' }, this.#meta([v.city, v.type], v, t.deadline, v.deadline)),
               ),
             ),
           )
@@ -647,11 +644,18 @@ export class VacancyBoard extends HTMLElement {
 
   /**
    * A vacancy's line of facts: `labels`, its workplace (once: Remote is a type too), its pay unless the line under it
-   * says it (a job page's), then `last`.
+   * says it (a job page's), then the deadline — each in a `<bdi>` of its own, so that none turns the others around.
    */
-  #meta(/** @type {string[]} */ labels, /** @type {any} */ v, /** @type {string} */ last, pay = true) {
+  #meta(
+    /** @type {string[]} */ labels,
+    /** @type {any} */ v,
+    /** @type {string} */ caption,
+    /** @type {string} */ deadline,
+    pay = true,
+  ) {
     const place = this.#t.places[/** @type {'onsite'} */ (v.workplace)];
-    return [...new Set([...labels, place]), pay && this.#pay(v), last].filter(Boolean).join(' · ');
+    const parts = [...new Set([...labels, place]), pay && this.#pay(v)].filter(Boolean);
+    return [...parts.flatMap((part) => [h('bdi', {}, part), ' · ']), `${caption}: `, h('bdi', {}, deadline)];
   }
 
   /**
@@ -715,7 +719,8 @@ export class VacancyBoard extends HTMLElement {
     this.#company(body.company);
     this.#jsonLd(posting);
     this.#noindex(false);
-    this.#setTitle(`${v.title} — ${body.company}`);
+    // The document's title has no element to isolate a string in: U+2068 FSI … U+2069 PDI do it.
+    this.#setTitle(`\u2068${v.title}\u2069 — \u2068${body.company}\u2069`);
     this.#el.status.textContent = '';
     const salary = this.#pay(v);
     this.#show(
@@ -723,17 +728,24 @@ export class VacancyBoard extends HTMLElement {
       h(
         'article',
         { part: 'job' },
-        h('h3', { tabindex: -1 }, v.title),
+        h('h3', { tabindex: -1, dir: 'auto' }, v.title),
         h(
           'p',
           { class: 'm', part: 'meta' },
-          this.#meta([v.category, v.city, v.type], v, `${t.deadline}: ${v.deadline}`, false),
+          this.#meta([v.category, v.city, v.type], v, t.deadline, v.deadline, false),
         ),
-        h('p', {}, v.description),
+        h('p', { dir: 'auto' }, v.description),
         ['requirements', 'responsibilities'].map(
-          (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', {}, v[n])],
+          (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', { dir: 'auto' }, v[n])],
         ),
-        h('p', { part: 'salary' }, `${t.salary}: ${salary ? `${salary} (${v.salary_type})` : v.salary_type}`),
+        h(
+          'p',
+          { part: 'salary' },
+          `${t.salary}: `,
+          salary
+            ? [h('bdi', {}, salary), ' (', h('bdi', {}, v.salary_type), ')']
+            : h('bdi', {}, v.salary_type),
+        ),
         h('p', {}, h('a', { href: v.url, rel: 'noopener', part: 'apply' }, t.apply)),
       ),
     );

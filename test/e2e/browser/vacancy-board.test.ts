@@ -228,7 +228,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     await page.waitForFunction(() => document.title !== 'Careers');
     expect(await headJsonLd(page)).toBe(await posting('az'));
     expect(jobPostingProblems(JSON.parse((await headJsonLd(page)) ?? ''))).toEqual([]);
-    expect(await page.title()).toBe(`${title} — Pasha Bank`);
+    expect(await page.title()).toBe(`\u2068${title}\u2069 — \u2068Pasha Bank\u2069`);
     expect(await focused(page)).toMatch(/^h3 /);
     await noViolations(page);
     await documentScreenshot(page, screenshot('job-az'));
@@ -545,6 +545,59 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
         await waitForBoard(page, ['Müraciət et', LONG_URL]);
         expect(await widths(page)).toEqual([width, width]);
       }
+      await page.close();
+    }, 60_000);
+    it('a title or a city that turns text around (U+202E) turns only itself: each stored string is isolated, in the list, on the job page and in document.title', async () => {
+      const title = '\u202Egnp.exe';
+      const city = '\u202EukaB';
+      const page = await browser.newPage();
+      await rewriteVacancies(page, { title, city, company: '\u202EknaB ahsaP' });
+      await page.goto(api.careerPageUrl);
+      await waitForBoard(page, [title]);
+      /** Each stored string's element in the board: its tag and dir, in the order of the document. */
+      const isolated = (css: string) =>
+        page.$$eval(`${IN_BOARD}${css}`, (nodes) =>
+          nodes.map((node) => `${node.tagName.toLowerCase()} ${node.getAttribute('dir') ?? ''}`.trim()),
+        );
+      /**
+       * The first meta line's parts as drawn: its text, and whether each `<bdi>` is drawn left of the next (the
+       * line reads left to right as its text does: nothing was turned around).
+       */
+      const metaLine = (css: string) =>
+        page.$eval(`${IN_BOARD}${css}`, (meta) => {
+          const parts = Array.from(meta.querySelectorAll('bdi'), (bdi) =>
+            (bdi as { getBoundingClientRect(): { left: number; right: number } }).getBoundingClientRect(),
+          );
+          return {
+            text: meta.textContent,
+            inOrder: parts.every(
+              (rect, i) => i === 0 || (parts[i - 1]?.right ?? Number.POSITIVE_INFINITY) <= rect.left,
+            ),
+            parts: parts.length,
+          };
+        });
+      expect(await isolated('[part=company]')).toEqual(['h2 auto']);
+      expect((await isolated('[part=link]'))[0]).toBe('a auto');
+      const listed = await metaLine('[part=meta]');
+      expect(listed.text).toMatch(new RegExp(`^${city} · .+ · ${'Son tarix'}: \\d{4}-\\d{2}-\\d{2}$`));
+      expect(listed).toMatchObject({ inOrder: true });
+      expect(listed.parts).toBeGreaterThanOrEqual(3);
+      expect(await isolated('[part=item]:first-child [part=meta] > *')).toEqual(
+        Array(listed.parts).fill('bdi'),
+      );
+
+      await page.click(`${IN_BOARD}[part=link]`);
+      await waitForBoard(page, ['Müraciət et']);
+      expect(await page.title()).toBe('\u2068\u202Egnp.exe\u2069 — \u2068\u202EknaB ahsaP\u2069');
+      // The title, and the description (no requirements or responsibilities are in this vacancy's answer, or they too).
+      expect(await isolated('[part=job] > [dir]')).toEqual(expect.arrayContaining(['h3 auto', 'p auto']));
+      const job = await metaLine('[part=job] [part=meta]');
+      expect(job).toMatchObject({ inOrder: true });
+      expect(job.text).toContain(` · ${city} · `);
+      expect(await isolated('[part=salary] > *')).toEqual(expect.arrayContaining(['bdi']));
+      await page.keyboard.press('Escape');
+      await waitForBoard(page, [title, 'Son tarix']);
+      expect(await page.title()).toBe('Careers');
       await page.close();
     }, 60_000);
   });
