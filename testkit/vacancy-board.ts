@@ -181,3 +181,19 @@ export async function rewriteVacancies(page: Page, held: HeldText): Promise<void
     };
   })();`);
 }
+
+/**
+ * Gives the page's `<vacancy-board>` these attributes before it starts, as if the page's HTML carried them (on every
+ * load of the page, a reload's too): set just before the element is defined.
+ */
+export async function withAttributes(page: Page, attributes: Record<string, string>): Promise<void> {
+  await page.evaluateOnNewDocument(`(() => {
+    const attributes = ${JSON.stringify(attributes)};
+    const define = customElements.define.bind(customElements);
+    customElements.define = (name, ...rest) => {
+      for (const board of document.querySelectorAll(name))
+        for (const [key, value] of Object.entries(attributes)) board.setAttribute(key, value);
+      define(name, ...rest);
+    };
+  })();`);
+}

@@ -326,11 +326,16 @@ export class VacancyBoard extends HTMLElement {
     void this.#load();
   }
 
-  /** The page's URL for a state: the board's names in the query set, the page's own left as they are. */
+  /**
+   * The page's URL for a state: the board's names in the query set, the page's own left as they are. A filter an
+   * attribute sets that the visitor cleared is there empty (`q=`): a URL without it would mean the attributes' again.
+   */
   #href(/** @type {State} */ s) {
     const url = new URL(location.href);
     for (const n of OWNED) url.searchParams.delete(n);
-    for (const n of PARAMS) if (s.f[n]) url.searchParams.set(n, s.f[n]);
+    for (const n of PARAMS)
+      if (s.f[n]) url.searchParams.set(n, s.f[n]);
+      else if (this.getAttribute(n.replace('_', '-'))) url.searchParams.set(n, '');
     if (s.page > 1) url.searchParams.set('page', String(s.page));
     if (s.job) url.searchParams.set('job', s.job);
     if (s.lang !== this.#defaultLang) url.searchParams.set('lang', s.lang);

@@ -27,6 +27,7 @@ import {
   seriousViolations,
   tabTo,
   waitForBoard,
+  withAttributes,
 } from '../../../testkit/vacancy-board';
 
 /** What the component may weigh, gzipped, all in (docs: examples/career-page/README.md). */
@@ -524,6 +525,43 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       await page.close();
     }, 60_000);
   });
+  it('a filter from an attribute, cleared by the visitor, stays cleared: the URL says so (q=), a reload and back and forward keep it', async () => {
+    const total = async (query: string) =>
+      ((await (await fromApi(`?${query}`)).json()) as { pagination: { total: number } }).pagination.total;
+    const [senior, all] = await Promise.all([total('q=Senior'), total('')]);
+    expect(senior).toBeLessThan(all);
+    const page = await browser.newPage();
+    await withAttributes(page, { q: 'Senior' });
+    const query = () =>
+      page.$eval(`${IN_BOARD}input[name=q]`, (input) => (input as { value?: string }).value);
+    await page.goto(api.careerPageUrl);
+    await waitForBoard(page, ['Pasha Bank', `${senior} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['', 'Senior']);
+
+    await page.click(`${IN_BOARD}input[name=q]`, { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await waitForBoard(page, [`${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+    await page.reload();
+    await waitForBoard(page, ['Pasha Bank', `${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+
+    await page.goBack();
+    await waitForBoard(page, ['Pasha Bank', `${senior} vakansiya ·`]);
+    expect(await query()).toBe('Senior');
+    await page.goForward();
+    await waitForBoard(page, ['Pasha Bank', `${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+
+    // The button of the empty state clears them the same way.
+    await page.goto(`${api.careerPageUrl}?q=Senior&experience_min=100`);
+    await page.click(`${IN_BOARD}[part=empty] button`);
+    await waitForBoard(page, [`${all} vakansiya ·`]);
+    expect(search(page)).toBe('?q=');
+    await page.close();
+  }, 60_000);
+
   describe('what a vacancy holds, shown on a phone as it is', () => {
     /** A 110-character URL, and a 100-character title without a space. */
     const LONG_URL = `https://careers.example.az/apply/${'x'.repeat(110 - 33)}`;
