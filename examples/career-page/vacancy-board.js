@@ -31,6 +31,8 @@ const TEXT = {
   az: {
     language: 'Dil',
     filters: 'Vakansiya axtarışı',
+    skip: 'Vakansiyalara keç',
+    fold: 'Filtrlər',
     q: 'Axtarış',
     type: 'Növ',
     city: 'Şəhər',
@@ -66,6 +68,8 @@ const TEXT = {
   en: {
     language: 'Language',
     filters: 'Vacancy search',
+    skip: 'Skip to the vacancies',
+    fold: 'Filters',
     q: 'Search',
     type: 'Type',
     city: 'City',
@@ -122,6 +126,8 @@ nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:cent
 nav a{padding:.5rem}
 [role=alert]{border-left:4px solid var(--vb-error,#b3261e);padding:.5rem 1rem;background:var(--vb-error-background,#fdecea)}
 article p{white-space:pre-line}[aria-busy=true]{opacity:.6}
+.s:not(:focus){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+[part~=fold]{display:none;margin:var(--g) 0}@media (max-width:40rem){[part~=fold]{display:block}form:not(.o){display:none}}
 h2,h3,h4,p,li,label,legend,a{overflow-wrap:anywhere}`;
 
 /**
@@ -240,15 +246,43 @@ export class VacancyBoard extends HTMLElement {
       ),
       h('button', { type: 'submit', part: 'button' }, t.show),
     );
+    // On a narrow screen (40rem and less) the filters fold behind this button, so that the first vacancy shows
+    // without scrolling; wider, the button is not there.
+    el.fold = h('button', {
+      type: 'button',
+      part: 'button fold',
+      'aria-expanded': 'false',
+      'aria-controls': 'f',
+      onclick: () => {
+        const open = el.form.classList.toggle('o');
+        el.fold.setAttribute('aria-expanded', String(open));
+      },
+    });
+    el.form.id = 'f';
+    // For the keyboard: the first stop of the board goes past the filters to the status line, above the list.
+    el.skip = h(
+      'a',
+      {
+        href: '#',
+        class: 's',
+        part: 'skip',
+        onclick: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          el.status.focus();
+        },
+      },
+      t.skip,
+    );
     el.status = h('p', { role: 'status', part: 'status', tabindex: -1, class: 'm' });
     el.content = h('div', { part: 'content' });
     // Until the first answer, only the header and a line saying it loads: what comes then is added below them, and
     // nothing on screen moves (no layout shift). Later loads say so in the status line.
     el.wait = h('p', { part: 'status', class: 'm' });
-    el.main = h('div', { hidden: true }, el.form, el.status, el.content);
+    el.main = h('div', { hidden: true }, el.fold, el.form, el.status, el.content);
     el.board = h(
       'div',
       { part: 'board' },
+      el.skip,
       h('header', { part: 'header' }, el.company, el.langs),
       el.wait,
       el.main,
@@ -497,6 +531,11 @@ export class VacancyBoard extends HTMLElement {
     for (const b of el.langs.children) b.setAttribute('aria-pressed', String(b.lang === this.#s.lang));
     el.form.setAttribute('aria-label', t.filters);
     el.form.hidden = !!this.#s.job;
+    el.fold.hidden = !!this.#s.job;
+    el.skip.hidden = !!this.#s.job;
+    el.skip.textContent = t.skip;
+    const active = PARAMS.filter((n) => this.#s.f[n]).length;
+    el.fold.textContent = active ? `${t.fold} (${active})` : t.fold;
     el.form.querySelector('button').textContent = t.show;
     const shown = this.#shown;
     for (const field of el.form.querySelectorAll('[data-f]')) {
@@ -543,6 +582,8 @@ export class VacancyBoard extends HTMLElement {
           .filter((c) => !list.some((x) => x.code === c))
           .map((code) => ({ code, label: code, count: 0 })),
       ];
+      // No choice to offer (no vacancy matches, none chosen): no heading over nothing.
+      if (!items.length) field.hidden = true;
       /** @type {HTMLElement} */ (field.lastElementChild).replaceChildren(
         ...items.map((x) =>
           h(

@@ -125,7 +125,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     expect(await boardTexts(page, '[part=meta]')).toContainEqual(expect.stringMatching(/Full Time|Remote/));
     await noViolations(page);
     await documentScreenshot(page, screenshot('list-en'));
-    // A phone's width: the filters stack, nothing overflows.
+    // A phone's width: the filters fold behind a button, nothing overflows.
     await page.setViewport({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await documentScreenshot(page, screenshot('phone-en'));
@@ -561,6 +561,74 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     expect(search(page)).toBe('?q=');
     await page.close();
   }, 60_000);
+
+  describe('on a phone and by keyboard', () => {
+    /** Where an element of the board is drawn (the viewport's pixels). */
+    const drawn = (page: Page, css: string) =>
+      page.$eval(`${IN_BOARD}${css}`, (element) => {
+        const rect = (
+          element as unknown as { getBoundingClientRect(): { top: number; bottom: number; width: number } }
+        ).getBoundingClientRect();
+        return { top: rect.top, bottom: rect.bottom, width: rect.width };
+      });
+
+    it('at 390×844 the first vacancy shows without scrolling: the filters fold behind a button that opens them; axe finds nothing serious', async () => {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 390, height: 844 });
+      await page.goto(api.careerPageUrl);
+      await waitForBoard(page, ['Pasha Bank', '23 vakansiya ·']);
+      expect((await drawn(page, '[part=link]')).bottom).toBeLessThanOrEqual(844);
+      const fold = `${IN_BOARD}[part~=fold]`;
+      const display = (css: string) =>
+        page.$eval(`${IN_BOARD}${css}`, (element) => getComputedStyle(element as never).display);
+      expect(await display('form')).toBe('none');
+      expect(await page.$eval(fold, (button) => button.getAttribute('aria-expanded'))).toBe('false');
+      await noViolations(page);
+
+      await page.click(fold);
+      expect(await display('form')).toBe('grid');
+      expect(await page.$eval(fold, (button) => button.getAttribute('aria-expanded'))).toBe('true');
+      await page.select(`${IN_BOARD}select[name=type]`, '3');
+      await waitForBoard(page, ['5 vakansiya ·', 'Filtrlər (1)']);
+      expect(await display('form')).toBe('grid');
+      await noViolations(page);
+      await page.click(fold);
+      expect(await display('form')).toBe('none');
+
+      // Wider, the filters show and the button is not there.
+      await page.setViewport({ width: 1024, height: 800 });
+      expect([await display('form'), await display('[part~=fold]')]).toEqual(['grid', 'none']);
+      await page.close();
+    }, 60_000);
+
+    it('the board’s first Tab stop is a link past the filters: Tab, Enter, Tab reach the first vacancy', async () => {
+      const page = await open();
+      expect((await drawn(page, '[part=skip]')).width).toBeLessThanOrEqual(1);
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('a[skip] Vakansiyalara keç');
+      expect((await drawn(page, '[part=skip]')).width).toBeGreaterThan(1);
+      await page.keyboard.press('Enter');
+      expect(await focused(page)).toMatch(/^p\[status\] 23 vakansiya/);
+      await page.keyboard.press('Tab');
+      const [first] = await boardTexts(page, '[part=link]');
+      expect(await focused(page)).toBe(`a[link] ${first}`);
+      await noViolations(page);
+      await page.close();
+    }, 60_000);
+
+    it('the empty state shows no heading over no choices', async () => {
+      const page = await open('?experience_min=100');
+      await waitForBoard(page, ['Heç bir vakansiya uyğun gəlmir']);
+      const shown = await page.$$eval(`${IN_BOARD}form fieldset`, (sets) =>
+        sets
+          .filter((set) => !(set as unknown as { hidden: boolean }).hidden)
+          .map((set) => set.textContent ?? ''),
+      );
+      expect(shown).toEqual([]);
+      expect(await boardText(page)).not.toMatch(/Şəhər|Kateqoriya|İş yeri/);
+      await page.close();
+    }, 60_000);
+  });
 
   describe('what a vacancy holds, shown on a phone as it is', () => {
     /** A 110-character URL, and a 100-character title without a space. */
