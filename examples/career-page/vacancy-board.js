@@ -9,8 +9,9 @@
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
  * links). A job page of a vacancy that has closed (the API's 410) says so, with no JobPosting and a robots
- * `noindex` in document.head while it shows. A plain ES module with no dependency, in a shadow root: styled by
- * `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
+ * `noindex` in document.head while it shows. On a narrow screen the filters fold behind a button; a skip link is the
+ * keyboard's first stop. Stored text wraps anywhere and is isolated in its own direction. A plain ES module with no
+ * dependency, in a shadow root: styled by `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
  */
 
 /** The filters the API takes (docs/api.md), by the names the API and the page's URL use. */
