@@ -155,3 +155,45 @@ export async function servePage(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { server, url: `${origin}/career-page/`, origin, page };
 }
+
+/** What a vacancy may be made to hold in the page (see `rewriteVacancies`): its fields, replaced. */
+export type HeldText = Partial<Record<'title' | 'description' | 'city' | 'company', string>>;
+
+/**
+ * Makes the API's JSON answers, as the page reads them, carry `held`: the first vacancy of a list and a job page's
+ * vacancy get its fields (`company` is the answer's). The API is asked as ever; only what the board's `fetch` returns
+ * is rewritten, before the page's scripts run — content no seed holds (a 110-character URL, a title that turns text
+ * around) without writing it into the shared table.
+ */
+export async function rewriteVacancies(page: Page, held: HeldText): Promise<void> {
+  await page.evaluateOnNewDocument(`(() => {
+    const held = ${JSON.stringify(held)};
+    const { company, ...fields } = held;
+    const fetch0 = window.fetch;
+    window.fetch = async (...args) => {
+      const response = await fetch0(...args);
+      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+      const body = await response.json();
+      const vacancy = Array.isArray(body.data) ? body.data[0] : body.data;
+      if (vacancy) Object.assign(vacancy, fields);
+      if (company) body.company = company;
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+  })();`);
+}
+
+/**
+ * Gives the page's `<vacancy-board>` these attributes before it starts, as if the page's HTML carried them (on every
+ * load of the page, a reload's too): set just before the element is defined.
+ */
+export async function withAttributes(page: Page, attributes: Record<string, string>): Promise<void> {
+  await page.evaluateOnNewDocument(`(() => {
+    const attributes = ${JSON.stringify(attributes)};
+    const define = customElements.define.bind(customElements);
+    customElements.define = (name, ...rest) => {
+      for (const board of document.querySelectorAll(name))
+        for (const [key, value] of Object.entries(attributes)) board.setAttribute(key, value);
+      define(name, ...rest);
+    };
+  })();`);
+}

@@ -9,8 +9,9 @@
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
  * links). A job page of a vacancy that has closed (the API's 410) says so, with no JobPosting and a robots
- * `noindex` in document.head while it shows. A plain ES module with no dependency, in a shadow root: styled by
- * `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
+ * `noindex` in document.head while it shows. On a narrow screen the filters fold behind a button; a skip link is the
+ * keyboard's first stop. Stored text wraps anywhere and is isolated in its own direction. A plain ES module with no
+ * dependency, in a shadow root: styled by `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
  */
 
 /** The filters the API takes (docs/api.md), by the names the API and the page's URL use. */
@@ -31,6 +32,8 @@ const TEXT = {
   az: {
     language: 'Dil',
     filters: 'Vakansiya axtarışı',
+    skip: 'Vakansiyalara keç',
+    fold: 'Filtrlər',
     q: 'Axtarış',
     type: 'Növ',
     city: 'Şəhər',
@@ -66,6 +69,8 @@ const TEXT = {
   en: {
     language: 'Language',
     filters: 'Vacancy search',
+    skip: 'Skip to the vacancies',
+    fold: 'Filters',
     q: 'Search',
     type: 'Type',
     city: 'City',
@@ -121,7 +126,10 @@ ul{list-style:none;padding:0;margin:0}li{padding:.75rem 0;border-bottom:1px soli
 nav{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:center;margin:1rem 0}
 nav a{padding:.5rem}
 [role=alert]{border-left:4px solid var(--vb-error,#b3261e);padding:.5rem 1rem;background:var(--vb-error-background,#fdecea)}
-article p{white-space:pre-line}[aria-busy=true]{opacity:.6}`;
+article p{white-space:pre-line}[aria-busy=true]{opacity:.6}
+.s:not(:focus){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+[part~=fold]{display:none;margin:var(--g) 0}@media (max-width:40rem){[part~=fold]{display:block}form:not(.o){display:none}}
+h2,h3,h4,p,li,label,legend,a{overflow-wrap:anywhere}`;
 
 /**
  * An element with attributes (a `part` among them), event handlers (`onclick`…) and children; text is always
@@ -191,7 +199,7 @@ export class VacancyBoard extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     const t = TEXT.az;
     const el = this.#el;
-    el.company = h('h2', { part: 'company' });
+    el.company = h('h2', { part: 'company', dir: 'auto' });
     el.langs = h(
       'div',
       { role: 'group', part: 'languages' },
@@ -239,15 +247,43 @@ export class VacancyBoard extends HTMLElement {
       ),
       h('button', { type: 'submit', part: 'button' }, t.show),
     );
+    // On a narrow screen (40rem and less) the filters fold behind this button, so that the first vacancy shows
+    // without scrolling; wider, the button is not there.
+    el.fold = h('button', {
+      type: 'button',
+      part: 'button fold',
+      'aria-expanded': 'false',
+      'aria-controls': 'f',
+      onclick: () => {
+        const open = el.form.classList.toggle('o');
+        el.fold.setAttribute('aria-expanded', String(open));
+      },
+    });
+    el.form.id = 'f';
+    // For the keyboard: the first stop of the board goes past the filters to the status line, above the list.
+    el.skip = h(
+      'a',
+      {
+        href: '#',
+        class: 's',
+        part: 'skip',
+        onclick: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          el.status.focus();
+        },
+      },
+      t.skip,
+    );
     el.status = h('p', { role: 'status', part: 'status', tabindex: -1, class: 'm' });
     el.content = h('div', { part: 'content' });
     // Until the first answer, only the header and a line saying it loads: what comes then is added below them, and
     // nothing on screen moves (no layout shift). Later loads say so in the status line.
     el.wait = h('p', { part: 'status', class: 'm' });
-    el.main = h('div', { hidden: true }, el.form, el.status, el.content);
+    el.main = h('div', { hidden: true }, el.fold, el.form, el.status, el.content);
     el.board = h(
       'div',
       { part: 'board' },
+      el.skip,
       h('header', { part: 'header' }, el.company, el.langs),
       el.wait,
       el.main,
@@ -325,11 +361,16 @@ export class VacancyBoard extends HTMLElement {
     void this.#load();
   }
 
-  /** The page's URL for a state: the board's names in the query set, the page's own left as they are. */
+  /**
+   * The page's URL for a state: the board's names in the query set, the page's own left as they are. A filter an
+   * attribute sets that the visitor cleared is there empty (`q=`): a URL without it would mean the attributes' again.
+   */
   #href(/** @type {State} */ s) {
     const url = new URL(location.href);
     for (const n of OWNED) url.searchParams.delete(n);
-    for (const n of PARAMS) if (s.f[n]) url.searchParams.set(n, s.f[n]);
+    for (const n of PARAMS)
+      if (s.f[n]) url.searchParams.set(n, s.f[n]);
+      else if (this.getAttribute(n.replace('_', '-'))) url.searchParams.set(n, '');
     if (s.page > 1) url.searchParams.set('page', String(s.page));
     if (s.job) url.searchParams.set('job', s.job);
     if (s.lang !== this.#defaultLang) url.searchParams.set('lang', s.lang);
@@ -491,6 +532,11 @@ export class VacancyBoard extends HTMLElement {
     for (const b of el.langs.children) b.setAttribute('aria-pressed', String(b.lang === this.#s.lang));
     el.form.setAttribute('aria-label', t.filters);
     el.form.hidden = !!this.#s.job;
+    el.fold.hidden = !!this.#s.job;
+    el.skip.hidden = !!this.#s.job;
+    el.skip.textContent = t.skip;
+    const active = PARAMS.filter((n) => this.#s.f[n]).length;
+    el.fold.textContent = active ? `${t.fold} (${active})` : t.fold;
     el.form.querySelector('button').textContent = t.show;
     const shown = this.#shown;
     for (const field of el.form.querySelectorAll('[data-f]')) {
@@ -537,13 +583,15 @@ export class VacancyBoard extends HTMLElement {
           .filter((c) => !list.some((x) => x.code === c))
           .map((code) => ({ code, label: code, count: 0 })),
       ];
+      // No choice to offer (no vacancy matches, none chosen): no heading over nothing.
+      if (!items.length) field.hidden = true;
       /** @type {HTMLElement} */ (field.lastElementChild).replaceChildren(
         ...items.map((x) =>
           h(
             'label',
             {},
             h('input', { type: 'checkbox', name, value: x.code, checked: chosen.includes(String(x.code)) }),
-            `${x.label} (${x.count})`,
+            h('span', {}, h('bdi', {}, x.label), ` (${x.count})`),
           ),
         ),
       );
@@ -564,6 +612,7 @@ export class VacancyBoard extends HTMLElement {
       {
         href: at ? at.replaceAll('{id}', encodeURIComponent(id)) : this.#href({ ...this.#s, job: id }),
         part: 'link',
+        dir: 'auto',
         'data-id': id,
         onclick: (/** @type {MouseEvent} */ e) => {
           if (at || !plainClick(e)) return;
@@ -620,11 +669,7 @@ export class VacancyBoard extends HTMLElement {
                 'li',
                 { part: 'item' },
                 h('h3', {}, this.#jobLink(v)),
-                h(
-                  'p',
-                  { class: 'm', part: 'meta' },
-                  this.#meta([v.city, v.type], v, `${t.deadline}: ${v.deadline}`),
-                ),
+                h('p', { class: 'm', part: 'meta' }, this.#meta([v.city, v.type], v, t.deadline, v.deadline)),
               ),
             ),
           )
@@ -646,11 +691,18 @@ export class VacancyBoard extends HTMLElement {
 
   /**
    * A vacancy's line of facts: `labels`, its workplace (once: Remote is a type too), its pay unless the line under it
-   * says it (a job page's), then `last`.
+   * says it (a job page's), then the deadline — each in a `<bdi>` of its own, so that none turns the others around.
    */
-  #meta(/** @type {string[]} */ labels, /** @type {any} */ v, /** @type {string} */ last, pay = true) {
+  #meta(
+    /** @type {string[]} */ labels,
+    /** @type {any} */ v,
+    /** @type {string} */ caption,
+    /** @type {string} */ deadline,
+    pay = true,
+  ) {
     const place = this.#t.places[/** @type {'onsite'} */ (v.workplace)];
-    return [...new Set([...labels, place]), pay && this.#pay(v), last].filter(Boolean).join(' · ');
+    const parts = [...new Set([...labels, place]), pay && this.#pay(v)].filter(Boolean);
+    return [...parts.flatMap((part) => [h('bdi', {}, part), ' · ']), `${caption}: `, h('bdi', {}, deadline)];
   }
 
   /**
@@ -714,7 +766,8 @@ export class VacancyBoard extends HTMLElement {
     this.#company(body.company);
     this.#jsonLd(posting);
     this.#noindex(false);
-    this.#setTitle(`${v.title} — ${body.company}`);
+    // The document's title has no element to isolate a string in: U+2068 FSI … U+2069 PDI do it.
+    this.#setTitle(`\u2068${v.title}\u2069 — \u2068${body.company}\u2069`);
     this.#el.status.textContent = '';
     const salary = this.#pay(v);
     this.#show(
@@ -722,17 +775,24 @@ export class VacancyBoard extends HTMLElement {
       h(
         'article',
         { part: 'job' },
-        h('h3', { tabindex: -1 }, v.title),
+        h('h3', { tabindex: -1, dir: 'auto' }, v.title),
         h(
           'p',
           { class: 'm', part: 'meta' },
-          this.#meta([v.category, v.city, v.type], v, `${t.deadline}: ${v.deadline}`, false),
+          this.#meta([v.category, v.city, v.type], v, t.deadline, v.deadline, false),
         ),
-        h('p', {}, v.description),
+        h('p', { dir: 'auto' }, v.description),
         ['requirements', 'responsibilities'].map(
-          (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', {}, v[n])],
+          (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', { dir: 'auto' }, v[n])],
         ),
-        h('p', { part: 'salary' }, `${t.salary}: ${salary ? `${salary} (${v.salary_type})` : v.salary_type}`),
+        h(
+          'p',
+          { part: 'salary' },
+          `${t.salary}: `,
+          salary
+            ? [h('bdi', {}, salary), ' (', h('bdi', {}, v.salary_type), ')']
+            : h('bdi', {}, v.salary_type),
+        ),
         h('p', {}, h('a', { href: v.url, rel: 'noopener', part: 'apply' }, t.apply)),
       ),
     );

@@ -23,9 +23,11 @@ import {
   headRobots,
   IN_BOARD,
   listedIds,
+  rewriteVacancies,
   seriousViolations,
   tabTo,
   waitForBoard,
+  withAttributes,
 } from '../../../testkit/vacancy-board';
 
 /** What the component may weigh, gzipped, all in (docs: examples/career-page/README.md). */
@@ -53,7 +55,7 @@ declare const document: {
   createElement(tag: string): Element;
   readonly body: { append(element: Element): void };
   title: string;
-  readonly documentElement: { readonly scrollWidth: number };
+  readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
   readonly head: { readonly innerHTML: string };
   querySelector(selector: string): { setAttribute(name: string, value: string): void } | null;
 };
@@ -123,7 +125,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     expect(await boardTexts(page, '[part=meta]')).toContainEqual(expect.stringMatching(/Full Time|Remote/));
     await noViolations(page);
     await documentScreenshot(page, screenshot('list-en'));
-    // A phone's width: the filters stack, nothing overflows.
+    // A phone's width: the filters fold behind a button, nothing overflows.
     await page.setViewport({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await documentScreenshot(page, screenshot('phone-en'));
@@ -227,7 +229,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     await page.waitForFunction(() => document.title !== 'Careers');
     expect(await headJsonLd(page)).toBe(await posting('az'));
     expect(jobPostingProblems(JSON.parse((await headJsonLd(page)) ?? ''))).toEqual([]);
-    expect(await page.title()).toBe(`${title} — Pasha Bank`);
+    expect(await page.title()).toBe(`\u2068${title}\u2069 — \u2068Pasha Bank\u2069`);
     expect(await focused(page)).toMatch(/^h3 /);
     await noViolations(page);
     await documentScreenshot(page, screenshot('job-az'));
@@ -520,6 +522,188 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       await waitForBoard(page, ['← All vacancies', 'a month']);
       expect((await boardTexts(page, '[part=salary]')).join()).toMatch(/USD\s1,500–2,000 a month/);
       expect((await boardTexts(page, '[part=job] [part=meta]')).join()).toContain('Hybrid');
+      await page.close();
+    }, 60_000);
+  });
+  it('a filter from an attribute, cleared by the visitor, stays cleared: the URL says so (q=), a reload and back and forward keep it', async () => {
+    const total = async (query: string) =>
+      ((await (await fromApi(`?${query}`)).json()) as { pagination: { total: number } }).pagination.total;
+    const [senior, all] = await Promise.all([total('q=Senior'), total('')]);
+    expect(senior).toBeLessThan(all);
+    const page = await browser.newPage();
+    await withAttributes(page, { q: 'Senior' });
+    const query = () =>
+      page.$eval(`${IN_BOARD}input[name=q]`, (input) => (input as { value?: string }).value);
+    await page.goto(api.careerPageUrl);
+    await waitForBoard(page, ['Pasha Bank', `${senior} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['', 'Senior']);
+
+    await page.click(`${IN_BOARD}input[name=q]`, { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await waitForBoard(page, [`${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+    await page.reload();
+    await waitForBoard(page, ['Pasha Bank', `${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+
+    await page.goBack();
+    await waitForBoard(page, ['Pasha Bank', `${senior} vakansiya ·`]);
+    expect(await query()).toBe('Senior');
+    await page.goForward();
+    await waitForBoard(page, ['Pasha Bank', `${all} vakansiya ·`]);
+    expect([search(page), await query()]).toEqual(['?q=', '']);
+
+    // The button of the empty state clears them the same way.
+    await page.goto(`${api.careerPageUrl}?q=Senior&experience_min=100`);
+    await page.click(`${IN_BOARD}[part=empty] button`);
+    await waitForBoard(page, [`${all} vakansiya ·`]);
+    expect(search(page)).toBe('?q=');
+    await page.close();
+  }, 60_000);
+
+  describe('on a phone and by keyboard', () => {
+    /** Where an element of the board is drawn (the viewport's pixels). */
+    const drawn = (page: Page, css: string) =>
+      page.$eval(`${IN_BOARD}${css}`, (element) => {
+        const rect = (
+          element as unknown as { getBoundingClientRect(): { top: number; bottom: number; width: number } }
+        ).getBoundingClientRect();
+        return { top: rect.top, bottom: rect.bottom, width: rect.width };
+      });
+
+    it('at 390×844 the first vacancy shows without scrolling: the filters fold behind a button that opens them; axe finds nothing serious', async () => {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 390, height: 844 });
+      await page.goto(api.careerPageUrl);
+      await waitForBoard(page, ['Pasha Bank', '23 vakansiya ·']);
+      expect((await drawn(page, '[part=link]')).bottom).toBeLessThanOrEqual(844);
+      const fold = `${IN_BOARD}[part~=fold]`;
+      const display = (css: string) =>
+        page.$eval(`${IN_BOARD}${css}`, (element) => getComputedStyle(element as never).display);
+      expect(await display('form')).toBe('none');
+      expect(await page.$eval(fold, (button) => button.getAttribute('aria-expanded'))).toBe('false');
+      await noViolations(page);
+
+      await page.click(fold);
+      expect(await display('form')).toBe('grid');
+      expect(await page.$eval(fold, (button) => button.getAttribute('aria-expanded'))).toBe('true');
+      await page.select(`${IN_BOARD}select[name=type]`, '3');
+      await waitForBoard(page, ['5 vakansiya ·', 'Filtrlər (1)']);
+      expect(await display('form')).toBe('grid');
+      await noViolations(page);
+      await page.click(fold);
+      expect(await display('form')).toBe('none');
+
+      // Wider, the filters show and the button is not there.
+      await page.setViewport({ width: 1024, height: 800 });
+      expect([await display('form'), await display('[part~=fold]')]).toEqual(['grid', 'none']);
+      await page.close();
+    }, 60_000);
+
+    it('the board’s first Tab stop is a link past the filters: Tab, Enter, Tab reach the first vacancy', async () => {
+      const page = await open();
+      expect((await drawn(page, '[part=skip]')).width).toBeLessThanOrEqual(1);
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('a[skip] Vakansiyalara keç');
+      expect((await drawn(page, '[part=skip]')).width).toBeGreaterThan(1);
+      await page.keyboard.press('Enter');
+      expect(await focused(page)).toMatch(/^p\[status\] 23 vakansiya/);
+      await page.keyboard.press('Tab');
+      const [first] = await boardTexts(page, '[part=link]');
+      expect(await focused(page)).toBe(`a[link] ${first}`);
+      await noViolations(page);
+      await page.close();
+    }, 60_000);
+
+    it('the empty state shows no heading over no choices', async () => {
+      const page = await open('?experience_min=100');
+      await waitForBoard(page, ['Heç bir vakansiya uyğun gəlmir']);
+      const shown = await page.$$eval(`${IN_BOARD}form fieldset`, (sets) =>
+        sets
+          .filter((set) => !(set as unknown as { hidden: boolean }).hidden)
+          .map((set) => set.textContent ?? ''),
+      );
+      expect(shown).toEqual([]);
+      expect(await boardText(page)).not.toMatch(/Şəhər|Kateqoriya|İş yeri/);
+      await page.close();
+    }, 60_000);
+  });
+
+  describe('what a vacancy holds, shown on a phone as it is', () => {
+    /** A 110-character URL, and a 100-character title without a space. */
+    const LONG_URL = `https://careers.example.az/apply/${'x'.repeat(110 - 33)}`;
+    const LONG_TITLE = `Senior${'Engineer'.repeat(12)}`.slice(0, 100);
+    /** The document's width and the viewport's. */
+    const widths = (page: Page) =>
+      page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+
+    it('nothing it holds widens the page at 320 and 375 px: a 100-character title in the list, a 110-character URL on the job page', async () => {
+      expect([LONG_URL.length, LONG_TITLE.length]).toEqual([110, 100]);
+      const page = await browser.newPage();
+      await rewriteVacancies(page, { title: LONG_TITLE, description: `Apply at ${LONG_URL} today.` });
+      for (const width of [320, 375]) {
+        await page.setViewport({ width, height: 800 });
+        await page.goto(api.careerPageUrl);
+        await waitForBoard(page, ['Pasha Bank', LONG_TITLE]);
+        expect(await widths(page)).toEqual([width, width]);
+        await page.click(`${IN_BOARD}[part=link]`);
+        await waitForBoard(page, ['Müraciət et', LONG_URL]);
+        expect(await widths(page)).toEqual([width, width]);
+      }
+      await page.close();
+    }, 60_000);
+    it('a title or a city that turns text around (U+202E) turns only itself: each stored string is isolated, in the list, on the job page and in document.title', async () => {
+      const title = '\u202Egnp.exe';
+      const city = '\u202EukaB';
+      const page = await browser.newPage();
+      await rewriteVacancies(page, { title, city, company: '\u202EknaB ahsaP' });
+      await page.goto(api.careerPageUrl);
+      await waitForBoard(page, [title]);
+      /** Each stored string's element in the board: its tag and dir, in the order of the document. */
+      const isolated = (css: string) =>
+        page.$$eval(`${IN_BOARD}${css}`, (nodes) =>
+          nodes.map((node) => `${node.tagName.toLowerCase()} ${node.getAttribute('dir') ?? ''}`.trim()),
+        );
+      /**
+       * The first meta line's parts as drawn: its text, and whether each `<bdi>` is drawn left of the next (the
+       * line reads left to right as its text does: nothing was turned around).
+       */
+      const metaLine = (css: string) =>
+        page.$eval(`${IN_BOARD}${css}`, (meta) => {
+          const parts = Array.from(meta.querySelectorAll('bdi'), (bdi) =>
+            (bdi as { getBoundingClientRect(): { left: number; right: number } }).getBoundingClientRect(),
+          );
+          return {
+            text: meta.textContent,
+            inOrder: parts.every(
+              (rect, i) => i === 0 || (parts[i - 1]?.right ?? Number.POSITIVE_INFINITY) <= rect.left,
+            ),
+            parts: parts.length,
+          };
+        });
+      expect(await isolated('[part=company]')).toEqual(['h2 auto']);
+      expect((await isolated('[part=link]'))[0]).toBe('a auto');
+      const listed = await metaLine('[part=meta]');
+      expect(listed.text).toMatch(new RegExp(`^${city} · .+ · ${'Son tarix'}: \\d{4}-\\d{2}-\\d{2}$`));
+      expect(listed).toMatchObject({ inOrder: true });
+      expect(listed.parts).toBeGreaterThanOrEqual(3);
+      expect(await isolated('[part=item]:first-child [part=meta] > *')).toEqual(
+        Array(listed.parts).fill('bdi'),
+      );
+
+      await page.click(`${IN_BOARD}[part=link]`);
+      await waitForBoard(page, ['Müraciət et']);
+      expect(await page.title()).toBe('\u2068\u202Egnp.exe\u2069 — \u2068\u202EknaB ahsaP\u2069');
+      // The title, and the description (no requirements or responsibilities are in this vacancy's answer, or they too).
+      expect(await isolated('[part=job] > [dir]')).toEqual(expect.arrayContaining(['h3 auto', 'p auto']));
+      const job = await metaLine('[part=job] [part=meta]');
+      expect(job).toMatchObject({ inOrder: true });
+      expect(job.text).toContain(` · ${city} · `);
+      expect(await isolated('[part=salary] > *')).toEqual(expect.arrayContaining(['bdi']));
+      await page.keyboard.press('Escape');
+      await waitForBoard(page, [title, 'Son tarix']);
+      expect(await page.title()).toBe('Careers');
       await page.close();
     }, 60_000);
   });
