@@ -13,13 +13,17 @@ import { answerVacancies } from '../../domain/listing/answers/answer';
 import { showVacancy } from '../../domain/listing/answers/one-vacancy';
 import type { VacancyRepository } from '../../domain/listing/reads/repository';
 import { givesValue } from '../../domain/listing/request/query';
-import type { VacanciesSettings } from '../../domain/listing/request/request';
+import type {
+  NotModifiedResult,
+  VacanciesResult,
+  VacanciesSettings,
+} from '../../domain/listing/request/request';
 import { HeldEntries } from '../../domain/listing/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
 import { cacheControl, findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
 import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
-import { conditionalGet, notModified } from '../../platform/http/conditional';
+import { conditionalGet, ifNoneMatchMatches, notModified, strongETag } from '../../platform/http/conditional';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
 import { JSON_CONTENT_TYPE, serviceUnavailable, vacancyGone } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
@@ -43,6 +47,43 @@ export interface VacanciesHandlerDependencies {
   readonly reserveMs?: number;
   /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
   readonly heldEntries?: HeldEntries;
+}
+
+/**
+ * A page's answer to its poll (docs/design.md#etags): the 304 when `If-None-Match` holds the page's tag — the
+ * summary's, or without one the digest of the body — or, for a page tagged by its summary, the digest of these very
+ * bytes: the tag the same body had while the summary could not be trusted (in its writer's settle window, say). The
+ * body is then the one the client holds, byte for byte, and keeps its tag. Otherwise the 200, tagged.
+ */
+function answerToPoll(
+  result: VacanciesResult | NotModifiedResult,
+  body: string,
+  ifNoneMatch: string | undefined,
+): VacanciesResult | NotModifiedResult {
+  if ('notModified' in result) return result;
+  const own = () => strongETag(result.locale, body);
+  const etag = result.etag ?? own();
+  const matched =
+    ifNoneMatch === undefined
+      ? undefined
+      : ifNoneMatchMatches(ifNoneMatch, etag)
+        ? etag
+        : result.etag !== undefined && ifNoneMatchMatches(ifNoneMatch, own())
+          ? own()
+          : undefined;
+  if (matched === undefined) return { ...result, etag };
+  const { pagination } = result.body;
+  return {
+    notModified: true,
+    etag: matched,
+    page: pagination.current_page,
+    perPage: pagination.per_page,
+    total: pagination.total,
+    locale: result.locale,
+    readUnits: result.readUnits,
+    calls: result.calls,
+    foreignItems: result.foreignItems,
+  };
 }
 
 /**
@@ -108,14 +149,16 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
       settings,
       heldEntries,
     );
-    recordServedPage(logger, metrics, vendor, result);
+    const body = 'notModified' in result ? '' : JSON.stringify(result.body);
+    const answered = answerToPoll(result, body, requestHeader(event, 'If-None-Match'));
+    recordServedPage(logger, metrics, vendor, answered);
     const headers = {
-      ...successHeaders(event, vendor, result.locale, 'Accept-Language'),
-      // The summary's tag; else `conditionalGet` tags the body (docs/design.md#etags).
-      ...(result.etag && { ETag: result.etag }),
+      ...successHeaders(event, vendor, answered.locale, 'Accept-Language'),
+      // The summary's tag, or the body's (docs/design.md#etags).
+      ...(answered.etag && { ETag: answered.etag }),
     };
-    if ('notModified' in result) return notModified(headers);
-    return { statusCode: 200, headers, body: JSON.stringify(result.body) };
+    if ('notModified' in answered) return notModified(headers);
+    return { statusCode: 200, headers, body };
   };
 
   /**
