@@ -5,7 +5,9 @@
  * connection without an answer, or refuse new connections — or answer what is not a valid DynamoDB answer at all:
  * an HTML error page (a load balancer's 502 or 503), a 200 whose body is not JSON, the engine's own answer cut
  * short, or a 5xx without an error type. It also records every operation it sees, and the access key that signed
- * it, so a test can prove what was (and was not) asked of the engine, and by whom.
+ * it, so a test can prove what was (and was not) asked of the engine, and by whom — and every answer the engine gave
+ * with the capacity it reported, under the label the request carried (`LABEL_HEADER`), so a test can hold what the
+ * code says it consumed to what the engine said.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -41,6 +43,31 @@ export interface FaultRule {
   readonly delayMs?: number;
 }
 
+/** The header a test labels a request with (the API request it was made for, say): kept with its answer. */
+export const LABEL_HEADER = 'x-test-label';
+
+/** An answer the engine gave, as it came through. */
+export interface EngineAnswer {
+  readonly operation: string;
+  /** The request's `LABEL_HEADER`, or empty. */
+  readonly label: string;
+  readonly status: number;
+  /** The sum of the `CapacityUnits` of its `ConsumedCapacity` (one entry or several), 0 without any. */
+  readonly capacityUnits: number;
+}
+
+/** The capacity units an engine's answer reports. */
+function reportedUnits(body: Buffer): number {
+  try {
+    const { ConsumedCapacity } = JSON.parse(body.toString('utf8')) as {
+      ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+    };
+    return [ConsumedCapacity ?? []].flat().reduce((total, entry) => total + (entry.CapacityUnits ?? 0), 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** A running proxy. */
 export interface FaultProxy {
   /** `http://127.0.0.1:<port>`, to use as the DynamoDB endpoint. */
@@ -56,6 +83,8 @@ export interface FaultProxy {
    * the session token it carried (empty without one).
    */
   readonly signers: readonly { readonly accessKeyId: string; readonly sessionToken: string }[];
+  /** Every answer the engine gave, in the order they came, each with what it reported consumed. */
+  readonly answers: readonly EngineAnswer[];
   stop(): Promise<void>;
 }
 
@@ -72,6 +101,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let refusing = false;
   const operations: string[] = [];
   const signers: { accessKeyId: string; sessionToken: string }[] = [];
+  const answers: EngineAnswer[] = [];
   const sockets = new Set<Socket>();
 
   const forward = (
@@ -92,6 +122,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         headers: request.headers,
       },
       (answer) => {
+        const received: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => received.push(chunk));
+        answer.on('end', () =>
+          answers.push({
+            operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '',
+            label: String(request.headers[LABEL_HEADER] ?? ''),
+            status: answer.statusCode ?? 0,
+            capacityUnits: reportedUnits(Buffer.concat(received)),
+          }),
+        );
         if (!alter && holdMs === 0) {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
@@ -210,6 +250,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     endpoint: `http://127.0.0.1:${port}`,
     operations,
     signers,
+    answers,
     inject(...next) {
       rules = next.map((rule) => ({ rule, seen: 0 }));
     },

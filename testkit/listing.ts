@@ -86,5 +86,6 @@ export function recordServedEmptyPage(
       calls: 1,
       foreignItems: read.foreignItems,
     },
+    'req-1',
   );
 }

@@ -1,6 +1,8 @@
 /**
  * What a served page (of the listing or a sync), or a vacancy, leaves behind: one structured log line, and its
- * metrics (docs/operating.md#metrics).
+ * metrics (docs/operating.md#metrics). The line names its request itself (`correlation_id`, API Gateway's request
+ * id): a logger's correlation id is the process's, and where several invocations run in one process at once — the
+ * local server — another's would take its place, and with it the read units shown for a request.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import {
@@ -26,6 +28,7 @@ export function recordServedPage(
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
   result: VacanciesResult | NotModifiedResult,
+  requestId: string,
 ): void {
   const served =
     'notModified' in result
@@ -46,7 +49,7 @@ export function recordServedPage(
     itemsReturned: served.items,
     ...('notModified' in result && { notModified: true }),
   };
-  logger.info(LISTING_SERVED, { ...line });
+  logger.info(LISTING_SERVED, { ...line, correlation_id: requestId });
   metrics.count('readUnits', result.readUnits);
   metrics.count('dynamodbCalls', result.calls);
   metrics.count('itemsReturned', served.items);
@@ -69,6 +72,7 @@ export function recordServedVacancy(
   metrics: FunctionMetrics,
   vendor: AuthorizedVendor,
   result: VacancyResult | GoneVacancyResult,
+  requestId: string,
 ): void {
   const gone = 'gone' in result;
   const line: VacancyServedLog = {
@@ -78,7 +82,7 @@ export function recordServedVacancy(
     dynamodbCalls: result.calls,
     ...(gone && { gone: true }),
   };
-  logger.info(VACANCY_SERVED, { ...line });
+  logger.info(VACANCY_SERVED, { ...line, correlation_id: requestId });
   metrics.count('readUnits', result.readUnits);
   metrics.count('dynamodbCalls', result.calls);
   metrics.count('itemsReturned', gone ? 0 : 1);

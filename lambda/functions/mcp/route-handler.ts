@@ -72,8 +72,10 @@ export function createMcpHandler(dependencies: McpHandlerDependencies) {
         heldEntries,
       },
       {
-        searched: (served) => recordServedPage(logger, metrics, vendor, served),
-        shown: (served) => recordServedVacancy(logger, metrics, vendor, served),
+        searched: (served) =>
+          recordServedPage(logger, metrics, vendor, served, event.requestContext.requestId),
+        shown: (served) =>
+          recordServedVacancy(logger, metrics, vendor, served, event.requestContext.requestId),
         failed: (error) => {
           failed ??= { error };
         },

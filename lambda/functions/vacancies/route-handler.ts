@@ -151,7 +151,7 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
     );
     const body = 'notModified' in result ? '' : JSON.stringify(result.body);
     const answered = answerToPoll(result, body, requestHeader(event, 'If-None-Match'));
-    recordServedPage(logger, metrics, vendor, answered);
+    recordServedPage(logger, metrics, vendor, answered, event.requestContext.requestId);
     const headers = {
       ...successHeaders(event, vendor, answered.locale, 'Accept-Language'),
       // The summary's tag, or the body's (docs/design.md#etags).
@@ -183,7 +183,7 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
       repository,
       settings,
     );
-    recordServedVacancy(logger, metrics, vendor, result);
+    recordServedVacancy(logger, metrics, vendor, result, event.requestContext.requestId);
     if ('gone' in result) {
       // The 410 of a vacancy no longer open is an error envelope (the error middleware writes it), kept as long as
       // a 200 of the route would be (docs/api.md#one-vacancy).
