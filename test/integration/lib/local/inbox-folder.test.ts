@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FileReport } from '../../../../lambda/functions/inbox/report';
+import { FUNCTION_LIMITS } from '../../../../lambda/platform/defaults';
 import { writeGzipBomb } from '../../../../testkit/gzip-bomb';
 import { type NpmStart, startNpmStart } from '../../../../testkit/npm-start';
 import { vacancyRecord } from '../../../../testkit/vacancies';
@@ -107,18 +108,20 @@ describe('npm start -- --inbox', () => {
   });
 
   it('refuses a gzip bomb whole, and keeps answering while it does and after', async () => {
-    const listing = async () =>
-      (
-        await fetch(`${server.url}/vendor/vacancies?per_page=1`, {
-          headers: { Authorization: `Bearer ${KEY}` },
-        })
-      ).status;
+    /** A listing's status, and how long it took to come (ms). */
+    const listing = async () => {
+      const started = performance.now();
+      const { status } = await fetch(`${server.url}/vendor/vacancies?per_page=1`, {
+        headers: { Authorization: `Bearer ${KEY}` },
+      });
+      return { status, ms: performance.now() - started };
+    };
     // 500 MiB of `{}` lines in about 515 KB: a record a line, far more than a file may hold.
     let bombBytes = 0;
     const reported = drop('bomb.ndjson.gz', async (partial) => {
       bombBytes = await writeGzipBomb(partial, { unit: '{}\n', bytes: 500 * 1024 * 1024 });
     });
-    const answered: number[] = [];
+    const answered: { status: number; ms: number }[] = [];
     let done = false;
     void reported.finally(() => {
       done = true;
@@ -134,8 +137,17 @@ describe('npm start -- --inbox', () => {
         'the file has more than 100,000 records, the most a file may hold: the limit was reached at line 100001; split it',
     });
     expect(await exists('failed/bomb.ndjson.gz')).toBe(true);
-    expect(answered.every((status) => status === 200)).toBe(true);
-    expect(await listing()).toBe(200);
+    // Every request was answered while the bomb was read. How fast is the machine's load's business: an answer
+    // other than 200 may only be the one the contract gives a listing whose DynamoDB call ran out of time — a 503
+    // (or the gateway's 502 past the function's timeout) — and only after at least the shortest time a call is
+    // given, as measured: slow, never refused.
+    expect(answered.length).toBeGreaterThan(0);
+    const slowest = FUNCTION_LIMITS.listing.dynamodb.connectionTimeoutMs;
+    const unexplained = answered.filter(
+      ({ status, ms }) => status !== 200 && !([502, 503].includes(status) && ms >= slowest),
+    );
+    expect(unexplained).toEqual([]);
+    expect((await listing()).status).toBe(200);
     expect(server.process.exitCode).toBeNull();
   });
 
