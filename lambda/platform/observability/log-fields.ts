@@ -17,7 +17,10 @@ export interface ListingServedLog {
   readonly readUnits: number;
   readonly dynamodbCalls: number;
   readonly itemsReturned: number;
-  /** Set on a 304 answered from the vendor's summary: `total` is what the body it stands for says. */
+  /**
+   * Set on a 304 — answered from the vendor's summary, or after the page was read and its bytes matched: `total` is
+   * what the body it stands for says.
+   */
   readonly notModified?: true;
 }
 
