@@ -1005,8 +1005,8 @@ export interface components {
          * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
          *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
          *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
-         *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
-         *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+         *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
+         *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
          */
         Q: string;
         /**
@@ -1125,8 +1125,8 @@ export interface operations {
                  * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
                  *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
                  *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
-                 *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
-                 *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+                 *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
+                 *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
                  */
                 q?: components["parameters"]["Q"];
                 /**
