@@ -3,7 +3,7 @@
  * Client read them — `@name = value` variables, requests between `###` lines, `# @name` to name one, and
  * `{{name.response.body.$.a.b}}` / `{{name.response.headers.Name}}` for what an earlier request got — so that the
  * tests can run every request as an IDE would. `# expect <status>` is this repository's comment: the status the
- * request gets against `npm start`.
+ * request gets against `npm start` — `# expect <status> total <n>` also the `pagination.total` it finds there.
  */
 
 /** One request of a file. */
@@ -11,6 +11,8 @@ export interface HttpFileRequest {
   readonly title: string;
   readonly name?: string;
   readonly expect?: number;
+  /** The `pagination.total` the request finds on the demo data, when its `# expect` line says. */
+  readonly expectTotal?: number;
   readonly method: string;
   readonly url: string;
   readonly headers: readonly (readonly [string, string])[];
@@ -32,6 +34,7 @@ export function parseHttpFile(text: string): HttpFile {
     const title = index === 0 ? '' : (lines.shift() ?? '').trim();
     let name: string | undefined;
     let expected: number | undefined;
+    let expectedTotal: number | undefined;
     let requestLine: string | undefined;
     const headers: [string, string][] = [];
     for (const raw of lines) {
@@ -41,8 +44,9 @@ export function parseHttpFile(text: string): HttpFile {
         if (variable) variables.set(variable[1] as string, (variable[2] as string).trim());
         else if (/^(#|\/\/)/.test(line)) {
           name = /^(?:#|\/\/)\s*@name\s+(\S+)/.exec(line)?.[1] ?? name;
-          const status = /^(?:#|\/\/)\s*expect\s+(\d{3})\b/.exec(line)?.[1];
-          if (status) expected = Number(status);
+          const expectation = /^(?:#|\/\/)\s*expect\s+(\d{3})\b(?:\s+total\s+(\d+)\b)?/.exec(line);
+          if (expectation?.[1]) expected = Number(expectation[1]);
+          if (expectation?.[2]) expectedTotal = Number(expectation[2]);
         } else if (line !== '') requestLine = line;
         continue;
       }
@@ -59,6 +63,7 @@ export function parseHttpFile(text: string): HttpFile {
       headers,
       ...(name && { name }),
       ...(expected && { expect: expected }),
+      ...(expectedTotal !== undefined && { expectTotal: expectedTotal }),
     });
   }
   return { variables, requests };

@@ -596,13 +596,13 @@ export interface components {
             /** @constant */
             status: "error";
             /** @enum {string} */
-            message: "Bad Request." | "Unauthenticated." | "Forbidden." | "Not Found." | "Method Not Allowed." | "The given data was invalid." | "Too Many Requests." | "Server Error." | "Service Unavailable.";
+            message: "Bad Request." | "The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1." | "Unauthenticated." | "Forbidden." | "Not Found." | "Method Not Allowed." | "The given data was invalid." | "Too Many Requests." | "Server Error." | "Service Unavailable.";
             /** @description The request's id (`X-Request-Id`); empty only in AWS WAF's 429, which cannot fill it in. */
             request_id: string;
         };
         ErrorBadRequest: {
-            /** @constant */
-            message?: "Bad Request.";
+            /** @enum {unknown} */
+            message?: "Bad Request." | "The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.";
         } & components["schemas"]["Error"];
         ErrorUnauthenticated: {
             /** @constant */
@@ -710,7 +710,9 @@ export interface components {
     responses: {
         /**
          * @description A request the gateway cannot take: not parsable as HTTP, more than 10,240 bytes of request line and
-         *     headers, or no `Host`.
+         *     headers, or no `Host`. A query with a byte that must be percent-encoded (one outside printable ASCII, such as
+         *     `?q=bakı` sent as raw UTF-8) is refused too; the local server's message names the cause (percent-encode the
+         *     query), the deployed gateway's is `Bad Request.`.
          */
         BadRequest: {
             headers: {
@@ -1005,8 +1007,8 @@ export interface components {
          * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
          *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
          *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
-         *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
-         *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+         *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
+         *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
          */
         Q: string;
         /**
@@ -1125,8 +1127,8 @@ export interface operations {
                  * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
                  *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
                  *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
-                 *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `muhendis` finds "Mühəndis", `baki`
-                 *     a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
+                 *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
+                 *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
                  */
                 q?: components["parameters"]["Q"];
                 /**

@@ -16,7 +16,10 @@
  * - With a rate limiter (`--rate-limits`), each usage key is throttled by its tier, and all by the stage: 429.
  * - Requests past API Gateway's 10,240 bytes of request line and headers, requests that Node's HTTP parser refuses
  *   (bad bytes, an unknown `Expect`) and requests without `Host` are answered in the envelope too, with an
- *   `X-Request-Id` — and, like every other error, with the CORS headers when the request has an `Origin`.
+ *   `X-Request-Id` — and, like every other error, with the CORS headers when the request has an `Origin`. A query
+ *   with a byte that must be percent-encoded (`?q=bakı` as curl sends it: raw UTF-8) is refused as API Gateway
+ *   refuses the characters it does not take unencoded (docs/design.md#a-query-sent-unencoded), in a 400 naming the
+ *   cause, and reported to the server's request log and summary like any answered request (`onRefused`).
  * - Client-chosen names (headers, parameters) are kept in `Map`s and null-prototype objects. The `Host` header
  *   is never used: the API's domain is the server's own address.
  * No authorizer cache: a revoked key is refused at once.
@@ -43,6 +46,7 @@ import {
   MCP_METHOD_NOT_ALLOWED,
   METHOD_NOT_ALLOWED,
   renderGatewayResponse,
+  UNENCODED_QUERY,
 } from '../../lambda/platform/http/gateway-responses';
 import { MCP_PATH, matchRoute, ROUTE_METHOD, type Route } from '../../lambda/platform/http/routes';
 import { lambdaContext } from './lambda-runtime';
@@ -267,13 +271,9 @@ function rawGatewayResponse(
   definition: GatewayResponseDefinition,
   fallbackStatus: number,
   origin?: string,
+  requestId: string = randomUUID(),
 ): string {
-  const { statusCode, headers, body } = renderGatewayResponse(
-    definition,
-    randomUUID(),
-    fallbackStatus,
-    origin,
-  );
+  const { statusCode, headers, body } = renderGatewayResponse(definition, requestId, fallbackStatus, origin);
   const lines = [
     `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Error'}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
@@ -295,6 +295,33 @@ function decodedSegment(segment: string): string | null {
 /** The path of a request target, without its query. */
 const pathOf = (target: string) => target.split('?', 1)[0] ?? '';
 
+/** A request the parser refused and the stand-in answered, as the server's log and summary count it. */
+export interface RefusedRequest {
+  readonly requestId: string;
+  readonly requestTime: string;
+  readonly method: string;
+  /** The request target as sent, its bytes read as UTF-8. */
+  readonly target: string;
+  readonly status: number;
+}
+
+/**
+ * The method and target of a request Node's parser refused for a byte of its query that must be percent-encoded:
+ * its request line is whole and well formed but for that. Undefined for any other refusal.
+ */
+function unencodedQuery(error: Error & { code?: string; rawPacket?: Buffer }) {
+  if (error.code !== 'HPE_INVALID_URL' || !error.rawPacket) return undefined;
+  const line = error.rawPacket.toString('latin1').split('\r\n', 1)[0] ?? '';
+  const parts = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^ ]+) HTTP\/1\.[01]$/.exec(line);
+  const [method, target] = [parts?.[1], parts?.[2]];
+  if (method === undefined || target === undefined) return undefined;
+  const query = target.indexOf('?');
+  // The path is printable ASCII (its bad bytes are the parser's generic 400); the query holds the byte.
+  if (query === -1 || !/^[\x21-\x7e]*$/.test(target.slice(0, query))) return undefined;
+  if (/^[\x21-\x7e]*$/.test(target.slice(query))) return undefined;
+  return { method, target: Buffer.from(target, 'latin1').toString('utf8') };
+}
+
 /**
  * Answers, in the envelope, the requests Node does not hand to the request handler: those its parser refuses
  * (unparsable bytes, a head past `PARSER_MAX_HEADER_BYTES`, methods not in upper case), `Expect` values other than
@@ -302,11 +329,16 @@ const pathOf = (target: string) => target.split('?', 1)[0] ?? '';
  * `MAX_HEADER_BYTES` or without `Host` a 400, on the route a 405, elsewhere a 404, as for any other method. Each
  * with the CORS headers of the request's `Origin`, as far as it can be read.
  */
-export function answerRefusedRequests(server: Server): void {
-  server.on('clientError', (error: Error & { rawPacket?: Buffer }, socket: Socket) => {
+export function answerRefusedRequests(server: Server, onRefused?: (request: RefusedRequest) => void): void {
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+    const requestTime = new Date().toISOString();
     const origin = refusedRequestOrigin(error.rawPacket);
-    if (socket.writable) socket.end(rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400, origin));
+    const unencoded = unencodedQuery(error);
+    const requestId = randomUUID();
+    const definition = unencoded ? UNENCODED_QUERY : GATEWAY_RESPONSES.DEFAULT_4XX;
+    if (socket.writable) socket.end(rawGatewayResponse(definition, 400, origin, requestId));
     else socket.destroy();
+    if (unencoded) onRefused?.({ ...unencoded, requestId, requestTime, status: 400 });
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     response.shouldKeepAlive = false;

@@ -360,7 +360,11 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       listing: (await import('../../lambda/functions/vacancies/handler')).handler,
       mcp: (await import('../../lambda/functions/mcp/handler')).handler,
     };
-    answerRefusedRequests(server);
+    // A request the parser refused is counted as an answered one, when it was read far enough to be named.
+    answerRefusedRequests(server, (refused) => {
+      served.recordStatus(refused.status);
+      requestLog?.refused(refused);
+    });
     server.on('request', (_request, response) => {
       const answered = new Promise<void>((resolve) => response.once('close', resolve));
       inFlight.add(answered);

@@ -14,6 +14,7 @@ import { type FileReport, inboxLogLine, outcomeFolder } from '../../lambda/funct
 import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/functions/webhooks/dispatcher';
 import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/platform/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
+import type { RefusedRequest } from './gateway';
 
 /** The formats of `npm start -- --log-format`. */
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -115,6 +116,19 @@ export class RequestLog {
           ...(readUnits !== undefined && { readUnits }),
         });
       });
+    });
+  }
+
+  /** Writes the line of a request the parser refused and the gateway answered (`answerRefusedRequests`). */
+  refused(request: RefusedRequest): void {
+    this.access({
+      requestId: request.requestId,
+      requestTime: request.requestTime,
+      method: request.method,
+      path: request.target.split('?', 1)[0] ?? '',
+      query: queryNames(request.target),
+      status: request.status,
+      latency: Math.round(Date.now() - Date.parse(request.requestTime)),
     });
   }
 

@@ -63,6 +63,16 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
 };
 
 /**
+ * A query with a byte that must be percent-encoded — one outside printable ASCII, such as the raw UTF-8 of `bakı`
+ * that curl sends as typed: the local server's 400 naming the cause (docs/design.md#a-query-sent-unencoded). A
+ * deployment's gateway answers such a request with its DEFAULT_4XX, which cannot tell the cause.
+ */
+export const UNENCODED_QUERY: GatewayResponseDefinition = {
+  statusCode: 400,
+  message: 'The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.',
+};
+
+/**
  * Another method on a route: a 405 naming those it answers — GET, and OPTIONS for a page's preflight (served by
  * mock integrations in AWS).
  */

@@ -1,8 +1,9 @@
 /**
  * The request collection (examples/http/*.http) cannot rot: every request of every file runs, in order, against
  * `npm start`, as an IDE runs it — variables filled in, later requests using what earlier ones got — and gets the
- * status its `# expect` line says, in the contract's envelope when it is an API's error. The feeds' file gets the
- * URLs of two feeds of the demo vendor, added with the CLI as its header says.
+ * status its `# expect` line says (and the `total` it says, where it says one: every search finds something), in the
+ * contract's envelope when it is an API's error. The feeds' file gets the URLs of two feeds of the demo vendor, added
+ * with the CLI as its header says.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -50,6 +51,13 @@ describe('the request collection (examples/http)', () => {
     }
   });
 
+  it('says of every search that it finds something on the demo data, and how much', () => {
+    const { requests } = parseHttpFile(readFileSync(`${FOLDER}vacancies.http`, 'utf8'));
+    const searches = requests.filter((request) => request.title.startsWith('Search'));
+    expect(searches.length).toBeGreaterThan(0);
+    for (const search of searches) expect(`${search.title}: ${search.expectTotal}`).toMatch(/: [1-9]\d*$/);
+  });
+
   it.each(FILES)(
     '%s runs against npm start, request by request, as it says',
     async (file) => {
@@ -69,6 +77,11 @@ describe('the request collection (examples/http)', () => {
         const json = /json/.test(response.headers.get('content-type') ?? '');
         const body = text === '' || !json ? undefined : (JSON.parse(text) as unknown);
         expect(`${request.title}: ${response.status}`).toBe(`${request.title}: ${request.expect}`);
+        // What the request says it finds on the demo data, it finds.
+        if (request.expectTotal !== undefined)
+          expect(
+            `${request.title}: total ${(body as { pagination?: { total?: number } }).pagination?.total}`,
+          ).toBe(`${request.title}: total ${request.expectTotal}`);
         // The API's errors are its envelope; a feed's are the feeds' fixed text.
         if (response.status >= 400 && !new URL(response.url).pathname.startsWith('/feeds/'))
           expect(body).toMatchObject({ status: 'error', request_id: expect.any(String) });

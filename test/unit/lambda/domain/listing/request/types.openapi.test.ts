@@ -18,6 +18,7 @@ import {
   VACANCY_GONE,
   VACANCY_NOT_FOUND,
 } from '../../../../../../lambda/platform/http/errors';
+import { UNENCODED_QUERY } from '../../../../../../lambda/platform/http/gateway-responses';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../../testkit/openapi';
 import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
 
@@ -87,11 +88,13 @@ describe('docs/openapi.yaml', () => {
       VACANCY_NOT_FOUND,
       VACANCY_GONE,
       ...Object.values(KEY_USE_MESSAGES),
+      UNENCODED_QUERY.message,
     ];
     for (const message of messages) expect(codeMessages).toContain(message);
     expect(new Set(messages)).toEqual(new Set(codeMessages));
     const error = ((schemas.Error?.properties ?? {}) as Json).message as { enum: string[] };
-    expect(new Set(error.enum)).toEqual(new Set(Object.values(ERROR_MESSAGES)));
+    // The envelope's messages: the table's, and the 400 that names an unencoded query (the local server's).
+    expect(new Set(error.enum)).toEqual(new Set([...Object.values(ERROR_MESSAGES), UNENCODED_QUERY.message]));
   });
 
   it('attaches to the operation every answer a client calling it can get, and describes the 405 of other methods', () => {
