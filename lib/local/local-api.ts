@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import type { TableNames } from '../../lambda/domain/schema/tables';
+import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
 import type { DeliveryAttempt } from '../../lambda/functions/webhooks/dispatcher';
 import type { Resolver } from '../../lambda/functions/webhooks/public-address';
 import { awsFailure } from '../../lambda/platform/aws/failure';
@@ -17,7 +18,7 @@ import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
 import { folderFeedFiles } from '../feed-folder';
 import { functionEnvironment } from '../function-environment';
-import { findApiKey, storeApiKey } from '../ops/api-keys';
+import { storeApiKey } from '../ops/api-keys';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './career-page';
 import { type EmbeddedDynamoDB, startEmbeddedDynamoDB } from './embedded-dynamodb';
@@ -409,7 +410,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
             : 'no vendor of the demo seed is active here with a seed key not revoked',
         };
       const apiKey = demoPageKey(demoVendor.id);
-      const stored = seedKeys.loaded ? undefined : await findApiKey(documentClient, tables.vendors, apiKey);
+      const stored = seedKeys.loaded
+        ? undefined
+        : await findApiKey(documentClient, tables.vendors, hashApiKey(apiKey));
       if (stored?.revokedAt) return { missing: `its key, ${stored.keyId}, was revoked` };
       await storeApiKey(
         documentClient,

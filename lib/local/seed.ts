@@ -14,8 +14,9 @@ import {
   type VendorStatus,
 } from '../../lambda/domain/schema/vendors';
 import { normalizeUrl } from '../../lambda/domain/schema/web-url';
+import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
-import { findApiKey, storeApiKey } from '../ops/api-keys';
+import { storeApiKey } from '../ops/api-keys';
 import { getVendorRecord, putVendor } from '../ops/vendors';
 import { InvalidSeedError } from './errors';
 
@@ -244,7 +245,7 @@ export async function usableSeedKeys(
     const stored = await getVendorRecord(client, tables.vendors, vendor.id);
     if (!stored) continue;
     const live = async (apiKey: string, kind: 'secret' | 'publishable') => {
-      const key = await findApiKey(client, tables.vendors, apiKey);
+      const key = await findApiKey(client, tables.vendors, hashApiKey(apiKey));
       return (
         key !== undefined &&
         key.vendorId === vendor.id &&

@@ -99,21 +99,6 @@ function toApiKey(item: Record<string, unknown>): ApiKey {
   };
 }
 
-/**
- * The stored item of a key, found by the key's hash (the item's key); undefined when no such key is stored. Never the
- * key itself: a caller that holds a key learns only whether, and as what, it is stored.
- */
-export async function findApiKey(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  apiKey: string,
-): Promise<ApiKey | undefined> {
-  const { Item } = await client.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyItemKey(hashApiKey(apiKey)), ConsistentRead: true }),
-  );
-  return Item ? toApiKey(Item) : undefined;
-}
-
 /** A vendor's keys, live and revoked, oldest first; never the keys themselves. */
 export async function listApiKeys(
   client: DynamoDBDocumentClient,
