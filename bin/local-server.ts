@@ -176,9 +176,9 @@ async function main(): Promise<void> {
     '',
     `Vendor Vacancy API: ${listing}`,
     `API reference:      ${api.referenceUrl}   (try it in the browser; requests to run: ${REQUEST_COLLECTION})`,
-    ...(api.seed
-      ? [`Career page:        ${api.careerPageUrl}   (a vendor's page, calling the API from another origin)`]
-      : []),
+    'key' in api.careerPageKey
+      ? `Career page:        ${api.careerPageUrl}   (a vendor's page, calling the API from another origin)`
+      : `Career page:        ${api.careerPageUrl}   without a key (${api.careerPageKey.missing}): it shows "Unauthenticated."`,
     `DynamoDB (${api.embedded ? 'embedded' : 'given'}): ${api.dynamodbEndpoint}   tables: ${Object.values(api.tables).join(', ')}`,
     ...(api.repaired
       ? [
@@ -186,11 +186,31 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
+  const seedFile = relative(process.cwd(), api.seedKeys.file);
   if (api.seed) {
-    const { summary, data, file } = api.seed;
+    const { summary } = api.seed;
     lines.push(
-      `Seed: ${relative(process.cwd(), file)} (${summary.vendors} vendors, ${summary.apiKeys} keys, ${summary.vacancies} vacancies)`,
+      `Seed: ${seedFile} (${summary.vendors} vendors, ${summary.apiKeys} keys, ${summary.vacancies} vacancies)`,
     );
+  } else {
+    lines.push(
+      api.seedKeys.vendors.length > 0
+        ? `Seed: none loaded (tables already had data); the keys below are ${seedFile}'s still stored here, not revoked`
+        : 'Seed: none loaded (tables already had data)',
+    );
+  }
+  const vendors = api.seedKeys.vendors;
+  if (vendors.length === 0) {
+    // Keys are stored only as hashes: none but the seed file's own can be shown, and none of those is left.
+    lines.push(
+      '',
+      `API keys: none to show — no key of ${seedFile} is stored here and not revoked, and any other`,
+      '  key is kept only as its hash. Issue one (it is shown once) and use it:',
+      `  npx vacancy-admin --endpoint ${api.dynamodbEndpoint} key issue <vendor-id>`,
+      `  (npx vacancy-admin --endpoint ${api.dynamodbEndpoint} vendor list shows the vendors)`,
+    );
+  } else {
+    const data = { vendors };
     lines.push('', 'API keys:');
     for (const vendor of data.vendors) {
       const tier = vendor.rate_tier ?? settings.defaultRateTier;
@@ -210,9 +230,14 @@ async function main(): Promise<void> {
         '  or let the reference client do both (run it again: it fetches only what changed):',
         `  npx tsx examples/sync/sync.ts --base-url ${api.url} --api-key ${example} --db /tmp/${data.vendors.find((vendor) => vendor.api_keys[0] === example)?.id}.db`,
       );
-  } else {
-    lines.push('Seed: none loaded (tables already had data)');
   }
+  if (!('key' in api.careerPageKey))
+    lines.push(
+      '',
+      "The career page's key is npm start's own, for the demo seed's first active vendor; start with a new --data-dir",
+      'to have it again, or issue a key of your own for a page you serve (examples/career-page/README.md):',
+      `  npx vacancy-admin --endpoint ${api.dynamodbEndpoint} key issue ${vendors.find((vendor) => vendor.status === 'active')?.id ?? '<vendor-id>'} --publishable --origin ${new URL(api.careerPageUrl).origin}`,
+    );
   if (values.inbox) {
     const within = relative(process.cwd(), resolve(values.inbox));
     const inbox = within === '' ? '.' : within.startsWith('..') ? resolve(values.inbox) : within;

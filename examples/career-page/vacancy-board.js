@@ -63,6 +63,7 @@ const TEXT = {
     back: '← Bütün vakansiyalar',
     closed: 'Bu vakansiya bağlanıb.',
     unreachable: 'API-yə qoşulmaq mümkün olmadı.',
+    origin: (o) => `Bu səhifənin origin-i ${o}: açar onun üçün verilməyib.`,
     wait: (s) => `${s} saniyədən sonra yenidən cəhd edin.`,
     retry: 'Yenidən cəhd et',
   },
@@ -100,10 +101,13 @@ const TEXT = {
     back: '← All vacancies',
     closed: 'This vacancy has closed.',
     unreachable: 'The API could not be reached.',
+    origin: (o) => `This page's origin is ${o}: the key was not issued for it.`,
     wait: (s) => `Try again in ${s} s.`,
     retry: 'Try again',
   },
 };
+/** The API's refusal of a publishable key from an origin not its own (CONTRACT §11): the board names the page's. */
+const ORIGIN_REFUSED = 'This origin may not use this key.';
 const LANGS = /** @type {const} */ ({ az: 'Azərbaycanca', en: 'English' });
 
 const STYLE = `:host{display:block;font:var(--vb-font,inherit);color:var(--vb-color,#1d2430);background:var(--vb-background,transparent);--a:var(--vb-accent,#0b57d0);--b:var(--vb-border,#767676);--r:var(--vb-radius,.375rem);--g:var(--vb-gap,.75rem)}
@@ -825,6 +829,7 @@ export class VacancyBoard extends HTMLElement {
         'div',
         { role: 'alert', part: 'error' },
         h('p', {}, error.message),
+        error.status === 403 && error.message === ORIGIN_REFUSED && h('p', {}, t.origin(location.origin)),
         error.errors &&
           h(
             'ul',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import type { TableNames } from '../../lambda/domain/schema/tables';
+import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
 import type { DeliveryAttempt } from '../../lambda/functions/webhooks/dispatcher';
 import type { Resolver } from '../../lambda/functions/webhooks/public-address';
 import { awsFailure } from '../../lambda/platform/aws/failure';
@@ -38,7 +39,7 @@ import { lambdaContext } from './lambda-runtime';
 import { RateLimiter } from './rate-limiter';
 import { REFERENCE_PATH, referencePages } from './reference-page';
 import { inboxReportLine, type LogFormat, RequestLog, webhookAttemptLine } from './request-log';
-import { loadSeed, readSeedFile, type Seed, type SeedSummary } from './seed';
+import { loadSeed, readSeedFile, type Seed, type SeedSummary, type SeedVendor, usableSeedKeys } from './seed';
 import { ServedTally } from './served-tally';
 import { type SummaryGuardRunner, startSummaryGuardRunner } from './summary-guard-runner';
 import { startWebhookRunner, type WebhookRunner } from './webhook-runner';
@@ -129,6 +130,20 @@ export interface LocalApi {
   readonly tables: TableNames;
   /** The seed loaded at start, if any. */
   readonly seed?: { readonly file: string; readonly data: Seed; readonly summary: SeedSummary };
+  /**
+   * The seed keys it may show (the banner, the reference page, the career page): the loaded seed's vendors and keys;
+   * or, when the tables already held data and no seed was given, the demo seed's vendors as stored now with only the
+   * keys of the file whose hash is still stored for them and not revoked (`usableSeedKeys`: keys are stored only as
+   * hashes, so no other key can be shown). `vendors` is empty when none is left.
+   */
+  readonly seedKeys: {
+    readonly file: string;
+    readonly vendors: readonly SeedVendor[];
+    /** Whether the seed was loaded at this start (else read again for its keys). */
+    readonly loaded: boolean;
+  };
+  /** The career page's publishable key (`key`), or why the page has none (`missing`). */
+  readonly careerPageKey: { readonly key: string } | { readonly missing: string };
   /** What it has served: statuses, and the functions' metrics (their EMF lines, kept off the terminal). */
   readonly served: ServedTally;
   /** The inbox folder, when one is watched. */
@@ -268,6 +283,21 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier);
       seed = { file: seedFile, data, summary };
     }
+    // Tables that already held data: the demo seed's keys still stored there (and only those) can be shown again.
+    const seedKeys: LocalApi['seedKeys'] = seed
+      ? { file: seed.file, vendors: seed.data.vendors, loaded: true }
+      : {
+          file: DEMO_SEED_FILE,
+          vendors: await usableSeedKeys(
+            documentClient,
+            tables,
+            await readSeedFile(DEMO_SEED_FILE, {
+              clock: zoneClock(settings.serviceTimeZone),
+              rateTiers: Object.keys(settings.rateTiers),
+            }),
+          ),
+          loaded: false,
+        };
 
     // The summaries' guards: what a killed writer left is recovered by itself (docs/design.md#a-kill-timeline).
     guards = startSummaryGuardRunner({
@@ -372,24 +402,40 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       response.once('finish', () => served.recordStatus(response.statusCode));
     });
     requestLog?.attach(server);
-    const demoVendor = seed?.data.vendors.find((vendor) => vendor.status === 'active');
+    const demoVendor = seedKeys.vendors.find((vendor) => vendor.status === 'active');
     const demoKey = demoVendor?.api_keys[0];
-    // The example career page, with a publishable key of the demo vendor for the page's origin (this port's).
-    const pageKey = demoVendor ? demoPageKey(demoVendor.id) : '';
-    if (demoVendor)
+    // The example career page, with a publishable key of the demo vendor for the page's origin (this port's): written
+    // at every start (a restart may be on another port), unless that key was revoked since.
+    const careerPageKey = await (async (): Promise<LocalApi['careerPageKey']> => {
+      if (!demoVendor)
+        return {
+          missing: seedKeys.loaded
+            ? 'the seed has no active vendor'
+            : 'no vendor of the demo seed is active here with a seed key not revoked',
+        };
+      const apiKey = demoPageKey(demoVendor.id);
+      const stored = seedKeys.loaded
+        ? undefined
+        : await findApiKey(documentClient, tables.vendors, hashApiKey(apiKey));
+      if (stored?.revokedAt) return { missing: `its key, ${stored.keyId}, was revoked` };
       await storeApiKey(
         documentClient,
         tables.vendors,
         {
-          apiKey: pageKey,
+          apiKey,
           vendorId: demoVendor.id,
           label: 'career page (npm start)',
           origins: [careerPageOrigin(port)],
         },
         { replace: true },
       );
+      return { key: apiKey };
+    })();
     const reference = referencePages({ apiUrl: url, ...(demoKey && { demoKey }) });
-    const careerPage = careerPages({ apiUrl: url, key: pageKey });
+    const careerPage = careerPages({
+      apiUrl: url,
+      key: 'key' in careerPageKey ? careerPageKey.key : '',
+    });
     // No key and no rate tier: a job board fetches a feed by its URL alone.
     const feeds = feedPages(feedFiles, (error) =>
       console.error(
@@ -429,6 +475,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       ...(engine?.repaired && { repaired: engine.repaired }),
       tables,
       ...(seed && { seed }),
+      seedKeys,
+      careerPageKey,
       served,
       ...(inbox && { inbox }),
       webhooks: {

@@ -14,9 +14,10 @@ import {
   type VendorStatus,
 } from '../../lambda/domain/schema/vendors';
 import { normalizeUrl } from '../../lambda/domain/schema/web-url';
+import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
-import { putVendor } from '../ops/vendors';
+import { getVendorRecord, putVendor } from '../ops/vendors';
 import { InvalidSeedError } from './errors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */
@@ -226,4 +227,45 @@ export async function loadSeed(
     throw new InvalidSeedError(report.rejected.map((r) => `vacancies[${r.line}]: ${r.reasons.join('; ')}`));
   }
   return { vendors: seed.vendors.length, apiKeys, vacancies: seed.vacancies.length };
+}
+
+/**
+ * What of a seed is still usable in tables that already hold data (a restart with `--data-dir`, or an engine that was
+ * given): each of its vendors still stored, with its status and rate tier as stored now, and only those of its seed keys
+ * whose hash is still stored for it and not revoked; a vendor with none left is left out. The keys are the seed file's
+ * own (public for the demo seed), matched by hash: no other key can be known, nor is one shown.
+ */
+export async function usableSeedKeys(
+  client: DynamoDBDocumentClient,
+  tables: TableNames,
+  seed: Seed,
+): Promise<SeedVendor[]> {
+  const usable: SeedVendor[] = [];
+  for (const vendor of seed.vendors) {
+    const stored = await getVendorRecord(client, tables.vendors, vendor.id);
+    if (!stored) continue;
+    const live = async (apiKey: string, kind: 'secret' | 'publishable') => {
+      const key = await findApiKey(client, tables.vendors, hashApiKey(apiKey));
+      return (
+        key !== undefined &&
+        key.vendorId === vendor.id &&
+        !key.revokedAt &&
+        (key.keyKind ?? 'secret') === kind
+      );
+    };
+    const apiKeys: string[] = [];
+    for (const apiKey of vendor.api_keys) if (await live(apiKey, 'secret')) apiKeys.push(apiKey);
+    const publishableKeys: { key: string; origins: readonly string[] }[] = [];
+    for (const entry of vendor.publishable_keys ?? [])
+      if (await live(entry.key, 'publishable')) publishableKeys.push(entry);
+    if (apiKeys.length === 0 && publishableKeys.length === 0) continue;
+    usable.push({
+      ...vendor,
+      status: stored.status,
+      rate_tier: stored.rateTier,
+      api_keys: apiKeys,
+      ...(vendor.publishable_keys !== undefined && { publishable_keys: publishableKeys }),
+    });
+  }
+  return usable;
 }

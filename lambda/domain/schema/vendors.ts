@@ -63,12 +63,14 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'https:': '443', 'http
 /**
  * An origin a publishable key may name (see `HTTPS_ORIGIN`), as it is stored: with its scheme's default port
  * dropped (`https://careers.example.az:443` is `https://careers.example.az`), since browsers never send a default
- * port in `Origin` and the listing compares the header with the stored value as it is. Undefined when the value is
- * not such an origin.
+ * port in `Origin` and the listing compares the header with the stored value as it is; and with a bare trailing `/`
+ * dropped (`http://localhost:4320/`, as an address bar shows a page at the root), which names the same origin — any
+ * other path, a query or a fragment is still refused. Undefined when the value is not such an origin.
  */
-export function normalizeKeyOrigin(value: unknown): string | undefined {
-  if (typeof value !== 'string' || (!HTTPS_ORIGIN.test(value) && !DEVELOPMENT_ORIGIN.test(value)))
-    return undefined;
+export function normalizeKeyOrigin(given: unknown): string | undefined {
+  if (typeof given !== 'string') return undefined;
+  const value = given.endsWith('/') ? given.slice(0, -1) : given;
+  if (!HTTPS_ORIGIN.test(value) && !DEVELOPMENT_ORIGIN.test(value)) return undefined;
   const scheme = value.slice(0, value.indexOf('//'));
   const port = /:(\d+)$/.exec(value.slice(scheme.length + 2))?.[1];
   if (port === undefined) return value;
@@ -78,7 +80,7 @@ export function normalizeKeyOrigin(value: unknown): string | undefined {
 
 /** What to tell a user whose origin is not one. */
 export const KEY_ORIGIN_RULE =
-  'an origin is https://host[:port] (lower-case host, no path, no wildcard), or http://localhost[:port] or http://127.0.0.1[:port] for development';
+  'an origin is https://host[:port] (lower-case host, no path — a bare trailing / is dropped — no wildcard), or http://localhost[:port] or http://127.0.0.1[:port] for development';
 
 /** An API key, as stored: never the key itself, only its SHA-256 hash (the item's key). */
 export interface ApiKey {

@@ -81,12 +81,19 @@ describe('<vacancy-board> error states, in a browser', () => {
     await page.goto(served.url);
     await waitForBoard(page, [KEY_USE_MESSAGES.origin]);
     expect(await boardText(page)).not.toContain('API-yə qoşulmaq mümkün olmadı');
+    // The contract fixes the API's message; the board names the page's own origin beside it (the caller's own).
+    expect(await boardText(page)).toContain(
+      `Bu səhifənin origin-i ${served.origin}: açar onun üçün verilməyib.`,
+    );
     expect(await page.$eval(`${IN_BOARD}[part=error]`, (node) => node.getAttribute('role'))).toBe('alert');
     expect(await seriousViolations(page)).toEqual([]);
     await documentScreenshot(page, screenshot('error-az'));
     await page.click(`${IN_BOARD}button[lang=en]`);
     await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'en');
     await waitForBoard(page, [KEY_USE_MESSAGES.origin, 'English']);
+    expect(await boardText(page)).toContain(
+      `This page's origin is ${served.origin}: the key was not issued for it.`,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await documentScreenshot(page, screenshot('error-en'));
     await page.close();

@@ -125,8 +125,16 @@ describe('vacancy-admin', () => {
         'error: --origin "https://A.example" is not allowed',
       ],
       [
-        ['--publishable', '--origin', 'https://a.example/'],
-        'error: --origin "https://a.example/" is not allowed',
+        ['--publishable', '--origin', 'https://a.example/jobs'],
+        'error: --origin "https://a.example/jobs" is not allowed',
+      ],
+      [
+        ['--publishable', '--origin', 'https://a.example/?x=1'],
+        'error: --origin "https://a.example/?x=1" is not allowed',
+      ],
+      [
+        ['--publishable', '--origin', 'https://a.example//'],
+        'error: --origin "https://a.example//" is not allowed',
       ],
       [
         ['--publishable', '--origin', 'https://*.example'],
@@ -165,10 +173,15 @@ describe('vacancy-admin', () => {
       'http://localhost:80',
       '--origin',
       'https://careers.acme.example:8443',
+      // As copied from an address bar: the bare trailing / names the same origin.
+      '--origin',
+      'http://localhost:4320/',
+      '--origin',
+      'https://careers.acme.example/',
     ]);
     expect(issued.code).toBe(0);
     expect(issued.stdout.split('\n')[0]).toMatch(
-      /, for https:\/\/careers\.acme\.example, http:\/\/localhost, https:\/\/careers\.acme\.example:8443:$/,
+      /, for https:\/\/careers\.acme\.example, http:\/\/localhost, https:\/\/careers\.acme\.example:8443, http:\/\/localhost:4320:$/,
     );
     const key = issued.stdout.split('\n')[2]?.trim() ?? '';
     const vendor = authorizedVendor((await authorize(key)).context);
@@ -176,6 +189,7 @@ describe('vacancy-admin', () => {
       'https://careers.acme.example',
       'http://localhost',
       'https://careers.acme.example:8443',
+      'http://localhost:4320',
     ]);
     // What a browser sends as `Origin` for https://careers.acme.example:443/jobs.
     expect(() =>

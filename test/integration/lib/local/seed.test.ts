@@ -1,11 +1,15 @@
 /**
  * A seed file's vendors (docs/operating.md#seed-files) are checked and stored as the ops CLI stores them: the website
  * and logo normalized by the one URL rule, each publishable key's origins without their default ports; what breaks a
- * rule is a problem naming its place in the file.
+ * rule is a problem naming its place in the file. In tables that already hold data, only the seed's keys still stored
+ * for their vendor and not revoked are usable again.
  */
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InvalidSeedError } from '../../../../lib/local/errors';
-import { parseSeed } from '../../../../lib/local/seed';
+import { loadSeed, parseSeed, usableSeedKeys } from '../../../../lib/local/seed';
+import { issueApiKey, listApiKeys, revokeApiKey, storeApiKey } from '../../../../lib/ops/api-keys';
+import { setVendorStatus } from '../../../../lib/ops/vendors';
+import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
 import { CLOCK } from '../../../../testkit/vacancies';
 
 const RULES = { clock: CLOCK, rateTiers: ['standard'] };
@@ -64,5 +68,50 @@ describe('a seed file’s vendor', () => {
     [{ logo: 42 }, 'vendors[0].logo must be an absolute https URL'],
   ])('refuses %p in one line naming the field', (fields, problem) => {
     expect(problemsOf(fields)).toEqual([problem]);
+  });
+});
+
+describe('a seed’s keys in tables that already hold data', () => {
+  let tables: TestTables;
+  const seed = parseSeed(
+    {
+      vendors: [
+        { id: 'acme', company: 'Acme', status: 'active', api_keys: ['local-key-acme-1', 'local-key-acme-2'] },
+        { id: 'globex', company: 'Globex', status: 'active', api_keys: ['local-key-globex'] },
+        { id: 'initech', company: 'Initech', status: 'active', api_keys: ['local-key-initech'] },
+        { id: 'absent', company: 'Absent', status: 'active', api_keys: ['local-key-absent'] },
+      ],
+      vacancies: [],
+    },
+    RULES,
+  );
+  beforeAll(async () => {
+    tables = await createTestTables();
+    // The last vendor never stored: its key is no more usable than a key the tables never held.
+    await loadSeed(tables.documentClient, tables.names, { vendors: seed.vendors.slice(0, 3), vacancies: [] });
+  });
+  afterAll(async () => tables.drop());
+
+  it('are those still stored for their vendor and not revoked, with the vendor as stored now; no other key', async () => {
+    const { documentClient, names } = tables;
+    const keys = await listApiKeys(documentClient, names.vendors, 'acme');
+    const first = keys.find((key) => key.label === 'seed key 1');
+    await revokeApiKey(documentClient, names.vendors, first?.keyId as string);
+    await setVendorStatus(documentClient, names.vendors, 'globex', 'suspended');
+    // Initech's seed key now stored for another vendor; a key issued since is known only by its hash.
+    await storeApiKey(
+      documentClient,
+      names.vendors,
+      { apiKey: 'local-key-initech', vendorId: 'acme', label: 'moved' },
+      { replace: true },
+    );
+    const issued = await issueApiKey(documentClient, names.vendors, 'acme', 'issued since');
+
+    const usable = await usableSeedKeys(documentClient, names, seed);
+    expect(usable.map(({ id, status, api_keys }) => ({ id, status, api_keys }))).toEqual([
+      { id: 'acme', status: 'active', api_keys: ['local-key-acme-2'] },
+      { id: 'globex', status: 'suspended', api_keys: ['local-key-globex'] },
+    ]);
+    expect(JSON.stringify(usable)).not.toContain(issued?.apiKey);
   });
 });
