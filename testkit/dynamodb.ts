@@ -1,4 +1,8 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { TableNames } from '../lambda/domain/schema/tables';
@@ -23,14 +27,49 @@ export function testEndpoint(): string {
   return endpoint;
 }
 
+/** An engine a test file started for itself, and how to stop it. */
+export interface OwnEngine {
+  readonly endpoint: string;
+  stop(): Promise<void>;
+}
+
 /**
- * Creates the service's tables under a random prefix, so parallel test files never share data. `connect`
- * reaches them through another endpoint (a fault proxy in front of the engine, say).
+ * An engine of a test file's own, for a load that would slow every other file's requests on the run's shared one
+ * (thousands of writes at once): when the run started its engine, the embedded engine in a process of its own
+ * (`engine-child.ts`, on a temporary folder); when the developer gave one (`DYNAMODB_ENDPOINT`: DynamoDB Local,
+ * say), that one, which the file then shares — the suite runs on the engine it is given.
+ */
+export async function ownEngine(): Promise<OwnEngine> {
+  if (process.env.VVA_TEST_ENGINE !== 'embedded') return { endpoint: testEndpoint(), stop: async () => {} };
+  const folder = await mkdtemp(join(tmpdir(), 'own-engine-'));
+  const child = fork(new URL('./engine-child.ts', import.meta.url).pathname, [folder], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'ignore',
+  });
+  const { endpoint } = await new Promise<{ endpoint: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { endpoint: string }));
+    child.once('exit', (code) => reject(new Error(`the engine exited (${code}) before it listened`)));
+  });
+  return {
+    endpoint,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Creates the service's tables under a random prefix, so parallel test files never share data: on the run's engine,
+ * or on `engine` (one of the file's own, `ownEngine`). `connect` reaches them through another endpoint (a fault proxy
+ * in front of the engine, say).
  */
 export async function createTestTables(
-  options: { connect?: string; maxAttempts?: number } = {},
+  options: { connect?: string; maxAttempts?: number; engine?: string } = {},
 ): Promise<TestTables> {
-  const endpoint = testEndpoint();
+  const endpoint = options.engine ?? testEndpoint();
   const setup = createDynamoDBClient({ endpoint });
   const names = localTableNames(`t${randomUUID().slice(0, 8)}-`);
   await createTables(setup, names);

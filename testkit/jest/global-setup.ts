@@ -7,6 +7,8 @@ import { startEmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
  */
 export default async function globalSetup(): Promise<void> {
   const given = process.env.DYNAMODB_ENDPOINT;
+  // Whether the run started its engine: then a file may start one of its own for a heavy load (`ownEngine`).
+  process.env.VVA_TEST_ENGINE = given ? 'given' : 'embedded';
   if (!given) {
     const engine = await startEmbeddedDynamoDB();
     process.env.DYNAMODB_ENDPOINT = engine.endpoint;

@@ -216,9 +216,9 @@ describe('incremental sync', () => {
         [name]: [`The ${name} cannot be combined with updated_since.`],
       });
     }
-    // In the order of the parameters: lang, then updated_since, then cursor.
+    // In the order of the parameters: lang, then updated_since, then cursor (`x` could be no walk's cursor).
     const all = await call({ query: 'cursor=x&updated_since=never&lang=fr&type=1' });
-    expect(Object.keys(JSON.parse(all.body).errors)).toEqual(['type', 'lang', 'updated_since']);
+    expect(Object.keys(JSON.parse(all.body).errors)).toEqual(['type', 'lang', 'updated_since', 'cursor']);
     const withCursor = await call({ query: `${FULL}&cursor=nonsense` });
     expect(JSON.parse(withCursor.body).errors).toEqual({ cursor: ['The cursor is invalid.'] });
   });
