@@ -258,13 +258,14 @@ describe('webhooks on the local server', () => {
     await newEndpoint();
     await importVacancies(1);
     await receiver.waitFor((d) => d.length >= 1);
-    // Let what is under way finish (the lease's release) — until a second passes without a request, which a loaded
-    // machine takes longer to reach than an idle one — then count over an idle stretch.
+    // Let what is under way finish (the lease's release, and the retries of the earlier tests' endpoints, some
+    // seconds apart) — until three seconds pass without a request, which a loaded machine takes longer to reach than
+    // an idle one — then count over an idle stretch.
     let before = api.webhooks.requests();
-    for (;;) {
+    for (let quiet = 0; quiet < 3; ) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const now = api.webhooks.requests();
-      if (now === before) break;
+      quiet = now === before ? quiet + 1 : 0;
       before = now;
     }
     await new Promise((resolve) => setTimeout(resolve, 8_000));
