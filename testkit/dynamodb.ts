@@ -1,8 +1,5 @@
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { TableNames } from '../lambda/domain/schema/tables';
@@ -36,13 +33,13 @@ export interface OwnEngine {
 /**
  * An engine of a test file's own, for a load that would slow every other file's requests on the run's shared one
  * (thousands of writes at once): when the run started its engine, the embedded engine in a process of its own
- * (`engine-child.ts`, on a temporary folder); when the developer gave one (`DYNAMODB_ENDPOINT`: DynamoDB Local,
+ * (`engine-child.ts`, in memory); when the developer gave one (`DYNAMODB_ENDPOINT`: DynamoDB Local,
  * say), that one, which the file then shares — the suite runs on the engine it is given.
  */
 export async function ownEngine(): Promise<OwnEngine> {
   if (process.env.VVA_TEST_ENGINE !== 'embedded') return { endpoint: testEndpoint(), stop: async () => {} };
-  const folder = await mkdtemp(join(tmpdir(), 'own-engine-'));
-  const child = fork(new URL('./engine-child.ts', import.meta.url).pathname, [folder], {
+  // In memory, as the run's own: `engine-child.ts` keeps its store in a folder only when it is given one.
+  const child = fork(new URL('./engine-child.ts', import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx'],
     stdio: 'ignore',
   });
@@ -56,7 +53,6 @@ export async function ownEngine(): Promise<OwnEngine> {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      await rm(folder, { recursive: true, force: true });
     },
   };
 }
@@ -67,7 +63,7 @@ export async function ownEngine(): Promise<OwnEngine> {
  * in front of the engine, say).
  */
 export async function createTestTables(
-  options: { connect?: string; maxAttempts?: number; engine?: string } = {},
+  options: { connect?: string; maxAttempts?: number; engine?: string; requestTimeoutMs?: number } = {},
 ): Promise<TestTables> {
   const endpoint = options.engine ?? testEndpoint();
   const setup = createDynamoDBClient({ endpoint });
@@ -77,6 +73,7 @@ export async function createTestTables(
   const client = createDynamoDBClient({
     endpoint: options.connect ?? endpoint,
     ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
+    ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
   });
   return {
     endpoint,

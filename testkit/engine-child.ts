@@ -3,11 +3,12 @@
  * while writes are under way and open the store again. It tells the parent over IPC where it listens and what it
  * mended at start (`{ endpoint, repaired }`); on `SIGTERM` it stops cleanly, and tells `{ stopped: true }`.
  *
- * Argument: the data folder.
+ * Argument: the data folder; without one, the store is in memory (`ownEngine` in `dynamodb.ts`).
  */
 import { startEmbeddedDynamoDB } from '../lib/local/embedded-dynamodb';
 
-const engine = await startEmbeddedDynamoDB({ dataDir: process.argv[2] as string });
+const dataDir = process.argv[2];
+const engine = await startEmbeddedDynamoDB(dataDir ? { dataDir } : {});
 process.send?.({ endpoint: engine.endpoint, repaired: engine.repaired ?? null });
 process.once('SIGTERM', () => {
   void engine.stop().then(() => {

@@ -39,7 +39,8 @@ describe('a build of 20,000 vacancies', () => {
   beforeAll(async () => {
     // An engine of its own: 23,000 writes at once would slow every other file's requests on the shared one.
     engine = await ownEngine();
-    tables = await createTestTables({ engine: engine.endpoint });
+    // A load, not a test of latency: an attempt may take long on a loaded machine.
+    tables = await createTestTables({ engine: engine.endpoint, requestTimeoutMs: 30_000 });
     folder = await mkdtemp(join(tmpdir(), 'feeds-memory-'));
     await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'big', company: 'Big LLC' });
     for (let first = 1, chunk = 0; chunk < ACTIVE / CHUNK; chunk += 1) {
