@@ -238,7 +238,7 @@ export interface components {
             datePosted: string;
             /** Format: date-time */
             validThrough: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             employmentType?: "FULL_TIME" | "PART_TIME" | "INTERN";
             /** @constant */
             jobLocationType?: "TELECOMMUTE";
@@ -279,11 +279,11 @@ export interface components {
                     minValue?: number;
                     /** Format: int64 */
                     maxValue?: number;
-                    /** @enum {unknown} */
+                    /** @enum {string} */
                     unitText: "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
                 };
             };
-            /** @enum {unknown} */
+            /** @enum {string} */
             inLanguage: "az" | "en";
             /** @constant */
             directApply: false;
@@ -399,12 +399,12 @@ export interface components {
             salary_currency?: string;
             /**
              * @description What the salary is paid per; null when it is negotiable.
-             * @enum {unknown}
+             * @enum {string|null}
              */
             salary_period?: "hour" | "day" | "week" | "month" | "year" | null;
             /**
              * @description Where the work is done.
-             * @enum {unknown}
+             * @enum {string}
              */
             workplace?: "onsite" | "hybrid" | "remote";
         };
@@ -454,21 +454,21 @@ export interface components {
         SyncChangeAz: components["schemas"]["SyncedVacancyAz"] | components["schemas"]["Tombstone"];
         /** @description A change in a sync, its shape told by `status`. */
         SyncChangeEn: components["schemas"]["SyncedVacancyEn"] | components["schemas"]["Tombstone"];
-        /** @enum {unknown} */
+        /** @enum {string} */
         TypeAz: "Tam iş günü" | "Yarım iş günü" | "Uzaqdan" | "Təcrübə proqramı";
-        /** @enum {unknown} */
+        /** @enum {string} */
         TypeEn: "Full Time" | "Part Time" | "Remote" | "Internship";
-        /** @enum {unknown} */
+        /** @enum {string} */
         SalaryTypeAz: "Aralıq (min-max)" | "Sabit" | "Razılaşma yolu ilə";
-        /** @enum {unknown} */
+        /** @enum {string} */
         SalaryTypeEn: "Range (min-max)" | "Fixed" | "Negotiable";
-        /** @enum {unknown} */
+        /** @enum {string} */
         CategoryAz: "İnformasiya Texnologiyaları" | "Maliyyə" | "Bank işi" | "Satış" | "Marketinq" | "Təhsil" | "Səhiyyə" | "Mühəndislik" | "Dizayn" | "İnsan resursları" | "Logistika" | "Turizm və qonaqpərvərlik" | "Hüquq" | "Müştəri xidmətləri" | "İnzibati işlər" | "Digər";
-        /** @enum {unknown} */
+        /** @enum {string} */
         CategoryEn: "Information Technology" | "Finance" | "Banking" | "Sales" | "Marketing" | "Education" | "Healthcare" | "Engineering" | "Design" | "Human Resources" | "Logistics" | "Hospitality and Tourism" | "Legal" | "Customer Service" | "Administration" | "Other";
-        /** @enum {unknown} */
+        /** @enum {string} */
         CityAz: "Bakı" | "Gəncə" | "Sumqayıt" | "Mingəçevir" | "Lənkəran" | "Şəki" | "Şirvan" | "Naxçıvan" | "Quba" | "Xırdalan" | "Qəbələ" | "Şamaxı";
-        /** @enum {unknown} */
+        /** @enum {string} */
         CityEn: "Baku" | "Ganja" | "Sumgait" | "Mingachevir" | "Lankaran" | "Shaki" | "Shirvan" | "Nakhchivan" | "Quba" | "Khirdalan" | "Gabala" | "Shamakhi";
         /** @description The facets asked for (`facets`), labels in Azerbaijani. */
         FacetsAz: {
@@ -536,7 +536,7 @@ export interface components {
         };
         /** @description One value of the workplace facet — ordered by count, largest first, then onsite, hybrid, remote. */
         WorkplaceFacetAz: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             code: "onsite" | "hybrid" | "remote";
             label: components["schemas"]["WorkplaceAz"];
             /** Format: int32 */
@@ -544,15 +544,15 @@ export interface components {
         };
         /** @description One value of the workplace facet — ordered by count, largest first, then onsite, hybrid, remote. */
         WorkplaceFacetEn: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             code: "onsite" | "hybrid" | "remote";
             label: components["schemas"]["WorkplaceEn"];
             /** Format: int32 */
             count: number;
         };
-        /** @enum {unknown} */
+        /** @enum {string} */
         WorkplaceAz: "Ofisdə" | "Hibrid" | "Uzaqdan";
-        /** @enum {unknown} */
+        /** @enum {string} */
         WorkplaceEn: "On-site" | "Hybrid" | "Remote";
         /** @description The pagination of a listing. */
         Pagination: components["schemas"]["PaginationFields"];
@@ -601,7 +601,7 @@ export interface components {
             request_id: string;
         };
         ErrorBadRequest: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             message?: "Bad Request." | "The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.";
         } & components["schemas"]["Error"];
         ErrorUnauthenticated: {
@@ -618,7 +618,7 @@ export interface components {
         ErrorForbidden: {
             /** @constant */
             status: "error";
-            /** @enum {unknown} */
+            /** @enum {string} */
             message: "Forbidden." | "This origin may not use this key." | "A publishable key cannot sync." | "A secret key cannot be used from a browser; use a publishable key.";
             request_id: string;
         };
@@ -686,6 +686,12 @@ export interface components {
             result?: Record<string, never>;
             error?: components["schemas"]["JsonRpcError"];
         };
+        /**
+         * Format: int64
+         * @description A message's id: a string (printable ASCII here), an integer or null, as JSON-RPC 2.0 allows. Each keyword
+         *     below applies to the kind it is for alone (JSON Schema): the length and pattern to a string, the bounds to an
+         *     integer.
+         */
         JsonRpcId: string | number | null;
         /** @description A JSON-RPC 2.0 response of MCP, with its `result` or its `error`. */
         JsonRpcResponse: {
@@ -700,11 +706,11 @@ export interface components {
             result?: Record<string, never>;
             error?: components["schemas"]["JsonRpcError"];
         };
+        /** @description JSON-RPC 2.0's error object. This server sends a code and a message, and no `data`. */
         JsonRpcError: {
             /** Format: int32 */
             code: number;
             message: string;
-            data?: unknown;
         };
     };
     responses: {
