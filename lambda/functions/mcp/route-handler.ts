@@ -6,8 +6,6 @@
  * listing's; what the client sends is read only after that, by the SDK — JSON-RPC's errors for a malformed message.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
@@ -20,9 +18,8 @@ import { findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
 import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
-import { serviceUnavailable } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
-import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
+import { httpRoute } from '../../platform/http/middleware';
 import { proxyResult, webRequest } from '../../platform/http/web-standard';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { createMcpServer } from './server';
@@ -110,18 +107,5 @@ export function createMcpHandler(dependencies: McpHandlerDependencies) {
     }
   };
 
-  return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
-      // The last resort, should something other than DynamoDB hold the request past its deadline.
-      timeoutEarlyInMillis: Math.floor(reserveMs / 2),
-      timeoutEarlyResponse: () => {
-        throw serviceUnavailable(new Error('The request ran out of time'));
-      },
-    })
-      // Never log the event: it carries the Authorization header.
-      .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
-      .use(metrics.middleware)
-      .use(errorResponses(logger))
-      .use(requestIdHeader())
-  );
+  return httpRoute(route, { logger, metrics, reserveMs });
 }

@@ -4,8 +4,6 @@
  * headers and reports. (The function keeps its deployed name, "listing", in the template, metrics and logs.)
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
@@ -25,9 +23,9 @@ import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import { conditionalGet, ifNoneMatchMatches, notModified, strongETag } from '../../platform/http/conditional';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
-import { JSON_CONTENT_TYPE, serviceUnavailable, vacancyGone } from '../../platform/http/errors';
+import { JSON_CONTENT_TYPE, vacancyGone } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
-import { errorResponses, requestIdHeader } from '../../platform/http/middleware';
+import { httpRoute } from '../../platform/http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
 
@@ -215,21 +213,5 @@ export function createVacanciesHandler(dependencies: VacanciesHandlerDependencie
     return !listing ? vacancy(event, vendor, signal) : listPage(event, vendor, signal);
   };
 
-  return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
-      // The last resort, should something other than DynamoDB hold the request past its deadline: Middy answers
-      // in its place just before Lambda's timeout, and that answer is the 503 too.
-      timeoutEarlyInMillis: Math.floor(reserveMs / 2),
-      timeoutEarlyResponse: () => {
-        throw serviceUnavailable(new Error('The request ran out of time'));
-      },
-    })
-      // Never log the event: it carries the Authorization header.
-      .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
-      // Publishes what the invocation added, answered or not, and ColdStart once per container.
-      .use(metrics.middleware)
-      .use(errorResponses(logger))
-      .use(requestIdHeader())
-      .use(conditionalGet())
-  );
+  return httpRoute(route, { logger, metrics, reserveMs }, conditionalGet());
 }

@@ -1,13 +1,17 @@
 /**
- * The listing's HTTP middlewares, small factories in Middy's style. None depends on another's position: the
- * error middleware builds the whole error response itself, and the others only add to a successful one. The
- * conditional-request middleware is `conditional.ts`'s.
+ * The API's HTTP routes as Middy handlers: `httpRoute` wraps a route in what every route of the API has — the
+ * logger's context, the function's metrics, the error envelope, `X-Request-Id` and a last-resort 503 — and the
+ * middlewares it uses are small factories in Middy's style. None depends on another's position: the error
+ * middleware builds the whole error response itself, and the others only add to a successful one. The
+ * conditional-request middleware, which the listing's routes add, is `conditional.ts`'s.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { MiddlewareObj, Request } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { FunctionMetrics } from '../observability/metrics';
 import { crossOriginHeaders, withHeaders } from './cors';
-import { errorResponse, toHttpError } from './errors';
+import { errorResponse, serviceUnavailable, toHttpError } from './errors';
 import { requestHeader } from './headers';
 
 /** A Middy middleware of an API Gateway (REST, v1 proxy) handler. */
@@ -48,4 +52,38 @@ export function requestIdHeader(): HttpMiddleware {
       request.response.headers = { ...request.response.headers, 'X-Request-Id': requestIdOf(request) };
     },
   };
+}
+
+/** What `httpRoute` wraps a route with. */
+export interface HttpRouteOptions {
+  readonly logger: Logger;
+  readonly metrics: FunctionMetrics;
+  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
+  readonly reserveMs: number;
+}
+
+/**
+ * A route as the API's Lambda handler, for API Gateway REST proxy events: the logger's context for the invocation
+ * (never the event, which carries the `Authorization` header), the function's metrics (published answered or not,
+ * and `ColdStart` once per container), the error envelope, `X-Request-Id`, then `extra` (the listing's conditional
+ * GET). Should something other than DynamoDB hold the request past its deadline, Middy answers in its place just
+ * before Lambda's timeout, and that answer is the 503 too.
+ */
+export function httpRoute(
+  route: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>,
+  { logger, metrics, reserveMs }: HttpRouteOptions,
+  ...extra: readonly HttpMiddleware[]
+) {
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(route, {
+    timeoutEarlyInMillis: Math.floor(reserveMs / 2),
+    timeoutEarlyResponse: () => {
+      throw serviceUnavailable(new Error('The request ran out of time'));
+    },
+  })
+    .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
+    .use(metrics.middleware)
+    .use(errorResponses(logger))
+    .use(requestIdHeader());
+  for (const middleware of extra) handler.use(middleware);
+  return handler;
 }
