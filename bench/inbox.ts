@@ -13,9 +13,10 @@ import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
 import { createVacancyRepository } from '../lambda/domain/listing/reads/repository';
+import { vacanciesSettings } from '../lambda/domain/listing/settings';
+import { functionConfiguration } from '../lambda/domain/settings/environment';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { s3EventReceiver } from '../lambda/functions/inbox/receiver';
-import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';
@@ -123,7 +124,9 @@ export async function measureInbox(
   );
   const handler = createVacanciesHandler({
     repository: side.repository,
-    settings: vacanciesConfiguration(functionEnvironment('listing', DEFAULT_SETTINGS, lastTables)).settings,
+    settings: vacanciesSettings(
+      functionConfiguration('listing', functionEnvironment('listing', DEFAULT_SETTINGS, lastTables)).settings,
+    ),
     logger: silentLogger(),
     metrics: quietMetrics('listing'),
   });

@@ -12,12 +12,12 @@ import { authorizerContext } from '../lambda/domain/keys/context';
 import { createVacancyRepository, type VacancyRepository } from '../lambda/domain/listing/reads/repository';
 import { lastPage } from '../lambda/domain/listing/request/pagination';
 import type { ListingResponse } from '../lambda/domain/listing/request/types';
+import { vacanciesSettings } from '../lambda/domain/listing/settings';
 import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
+import { functionConfiguration } from '../lambda/domain/settings/environment';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
-import { mcpConfiguration } from '../lambda/functions/mcp/configuration';
 import { createMcpHandler } from '../lambda/functions/mcp/route-handler';
-import { vacanciesConfiguration } from '../lambda/functions/vacancies/configuration';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { MCP_PATH, VACANCY_RESOURCE } from '../lambda/platform/http/routes';
 import { zoneClock } from '../lambda/platform/time/zone-clock';
@@ -258,7 +258,9 @@ export async function measureReads(
   );
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
   // The listing configured as deployed with the default settings: the one configuration path.
-  const { settings } = vacanciesConfiguration(functionEnvironment('listing', DEFAULT_SETTINGS, tables));
+  const settings = vacanciesSettings(
+    functionConfiguration('listing', functionEnvironment('listing', DEFAULT_SETTINGS, tables)).settings,
+  );
   const handlerOf = (repository: VacancyRepository) =>
     createVacanciesHandler({
       repository,
@@ -270,7 +272,9 @@ export async function measureReads(
   // The MCP server configured as deployed, on the same metered reads.
   const mcp = createMcpHandler({
     repository: ours.repository,
-    settings: mcpConfiguration(functionEnvironment('mcp', DEFAULT_SETTINGS, tables)).settings,
+    settings: vacanciesSettings(
+      functionConfiguration('mcp', functionEnvironment('mcp', DEFAULT_SETTINGS, tables)).settings,
+    ),
     logger: silentLogger(),
     metrics: quietMetrics('mcp'),
   });

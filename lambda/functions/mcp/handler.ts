@@ -4,17 +4,18 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createVacancyRepository } from '../../domain/listing/reads/repository';
+import { vacanciesSettings } from '../../domain/listing/settings';
+import { functionConfiguration } from '../../domain/settings/environment';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
 import { createFunctionMetrics } from '../../platform/observability/metrics';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
-import { mcpConfiguration } from './configuration';
 import { createMcpHandler } from './route-handler';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();
 
-const config = mcpConfiguration();
+const config = functionConfiguration('mcp');
 const client = createDynamoDBClient({
   endpoint: config.dynamodbEndpoint,
   ...FUNCTION_LIMITS.mcp.dynamodb,
@@ -24,10 +25,10 @@ const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createMcpHandler({
   repository: createVacancyRepository(client, {
-    tableName: config.vacanciesTable,
-    vendorsTable: config.vendorsTable,
+    tableName: config.tables.vacancies,
+    vendorsTable: config.tables.vendors,
   }),
-  settings: config.settings,
+  settings: vacanciesSettings(config.settings),
   logger,
   metrics: createFunctionMetrics('mcp', logger),
 });

@@ -4,17 +4,18 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createVacancyRepository } from '../../domain/listing/reads/repository';
+import { vacanciesSettings } from '../../domain/listing/settings';
+import { functionConfiguration } from '../../domain/settings/environment';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
 import { createFunctionMetrics } from '../../platform/observability/metrics';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
-import { vacanciesConfiguration } from './configuration';
 import { createVacanciesHandler } from './route-handler';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();
 
-const config = vacanciesConfiguration();
+const config = functionConfiguration('listing');
 const client = createDynamoDBClient({
   endpoint: config.dynamodbEndpoint,
   ...FUNCTION_LIMITS.listing.dynamodb,
@@ -24,10 +25,10 @@ const logger = new Logger({ serviceName: SERVICE_NAME });
 
 export const handler = createVacanciesHandler({
   repository: createVacancyRepository(client, {
-    tableName: config.vacanciesTable,
-    vendorsTable: config.vendorsTable,
+    tableName: config.tables.vacancies,
+    vendorsTable: config.tables.vendors,
   }),
-  settings: config.settings,
+  settings: vacanciesSettings(config.settings),
   logger,
   metrics: createFunctionMetrics('listing', logger),
 });
