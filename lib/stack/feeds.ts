@@ -9,7 +9,7 @@ import {
   type RemovalPolicy,
   custom_resources as resources,
   Stack,
-  aws_s3 as s3,
+  type aws_s3 as s3,
   aws_scheduler as scheduler,
   type aws_sqs as sqs,
   Validations,
@@ -22,6 +22,7 @@ import { subscribeToChanges } from './change-stream';
 import { deadLetterQueue } from './dead-letters';
 import { feedRequestCode } from './feed-requests';
 import { acknowledgeWildcardResources } from './nag';
+import { privateBucket } from './private-bucket';
 
 /** The object CloudFront answers with, as a 404, for a feed's path S3 has nothing at (an unknown token or file). */
 const NOT_FOUND_KEY = 'errors/not-found';
@@ -62,19 +63,10 @@ export class FeedHosting extends Construct {
     const fn = props.function;
     const stack = Stack.of(this);
 
-    this.bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      versioned: false,
+    // A put killed midway leaves its parts, gone after a day: the file before it is still served.
+    this.bucket = privateBucket(this, 'Bucket', {
       removalPolicy: props.removalPolicy,
-      // A put killed midway leaves its parts: gone after a day (the file before it is still served).
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
+      whyNoAccessLogs:
         "Only the feeds function writes the bucket and only CloudFront reads it: each build is a log line of the function, and CloudFront's metrics count the reads.",
     });
 

@@ -63,6 +63,14 @@ export class ServiceFunctions extends Construct {
       ...functionEnvironment(name, deployed, tables),
       ...metricsOff,
     });
+    const index = (table: dynamodb.ITable, name: string) => `${table.tableArn}/index/${name}`;
+    // Of the vendors table, only the items whose partition keys match `leadingKeys` (never a key's, unless named).
+    const vendorsItems = (actions: string[], leadingKeys: string[]) =>
+      new iam.PolicyStatement({
+        actions,
+        resources: [data.vendors.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
+      });
     const common = {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
@@ -88,16 +96,10 @@ export class ServiceFunctions extends Construct {
     const listingReads = () => [
       new iam.PolicyStatement({
         actions: ['dynamodb:Query'],
-        resources: [ACTIVE_INDEX.name, SEARCH_INDEX.name].map(
-          (name) => `${data.vacancies.tableArn}/index/${name}`,
-        ),
+        resources: [ACTIVE_INDEX.name, SEARCH_INDEX.name].map((name) => index(data.vacancies, name)),
       }),
       new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [data.vacancies.tableArn] }),
-      new iam.PolicyStatement({
-        actions: ['dynamodb:GetItem'],
-        resources: [data.vendors.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
-      }),
+      vendorsItems(['dynamodb:GetItem'], [SUMMARY_KEY_PATTERN]),
     ];
 
     this.listing = new ApiFunction(this, 'Listing', {
@@ -118,7 +120,6 @@ export class ServiceFunctions extends Construct {
       statements: listingReads(),
     });
 
-    const index = (table: dynamodb.ITable, name: string) => `${table.tableArn}/index/${name}`;
     this.expiry = new ApiFunction(this, 'Expiry', {
       ...common,
       entry: entry('functions/expiry/handler.ts'),
@@ -142,11 +143,10 @@ export class ServiceFunctions extends Construct {
           resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
         }),
         // …and of the vendors table, only the summaries: never a key.
-        new iam.PolicyStatement({
-          actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-          resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
-        }),
+        vendorsItems(
+          ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          [SUMMARY_KEY_PATTERN],
+        ),
       ],
     });
 
@@ -168,21 +168,9 @@ export class ServiceFunctions extends Construct {
           resources: [data.vacancies.tableArn],
         }),
         // Whether the records' vendors exist (their vendor items, never a key)…
-        new iam.PolicyStatement({
-          actions: ['dynamodb:GetItem'],
-          resources: [data.vendors.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': {
-              'dynamodb:LeadingKeys': [vendorItemKey('*').pk, SUMMARY_KEY_PATTERN],
-            },
-          },
-        }),
+        vendorsItems(['dynamodb:GetItem'], [vendorItemKey('*').pk, SUMMARY_KEY_PATTERN]),
         // …and their summaries, kept under the run's lease.
-        new iam.PolicyStatement({
-          actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
-          resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SUMMARY_KEY_PATTERN] } },
-        }),
+        vendorsItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'], [SUMMARY_KEY_PATTERN]),
       ],
     });
 
@@ -206,20 +194,8 @@ export class ServiceFunctions extends Construct {
           resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
         }),
         // …the vendor item and a feed read, and a build recorded on its feed: never a key, a summary or an endpoint.
-        new iam.PolicyStatement({
-          actions: ['dynamodb:GetItem'],
-          resources: [data.vendors.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': {
-              'dynamodb:LeadingKeys': [vendorItemKey('*').pk, feedItemKey('*').pk],
-            },
-          },
-        }),
-        new iam.PolicyStatement({
-          actions: ['dynamodb:UpdateItem'],
-          resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [feedItemKey('*').pk] } },
-        }),
+        vendorsItems(['dynamodb:GetItem'], [vendorItemKey('*').pk, feedItemKey('*').pk]),
+        vendorsItems(['dynamodb:UpdateItem'], [feedItemKey('*').pk]),
       ],
     });
 
@@ -241,20 +217,8 @@ export class ServiceFunctions extends Construct {
           resources: [index(data.vendors, VENDOR_INDEXES.byKind)],
         }),
         // …each endpoint read and kept under its lease, and the vendor's summary read: never a key or a vendor item.
-        new iam.PolicyStatement({
-          actions: ['dynamodb:GetItem'],
-          resources: [data.vendors.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': {
-              'dynamodb:LeadingKeys': [webhookItemKey('*').pk, SUMMARY_KEY_PATTERN],
-            },
-          },
-        }),
-        new iam.PolicyStatement({
-          actions: ['dynamodb:UpdateItem'],
-          resources: [data.vendors.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [webhookItemKey('*').pk] } },
-        }),
+        vendorsItems(['dynamodb:GetItem'], [webhookItemKey('*').pk, SUMMARY_KEY_PATTERN]),
+        vendorsItems(['dynamodb:UpdateItem'], [webhookItemKey('*').pk]),
       ],
     });
   }

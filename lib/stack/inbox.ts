@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import { INBOX_FOLDERS } from '../../lambda/functions/inbox/layout';
 import { deadLetterQueue } from './dead-letters';
 import { acknowledgeWildcardResources } from './nag';
+import { privateBucket } from './private-bucket';
 
 /** What the inbox is built from. */
 export interface InboxProps {
@@ -42,22 +43,13 @@ export class Inbox extends Construct {
 
   constructor(scope: Construct, id: string, props: InboxProps) {
     super(scope, id);
-    this.bucket = new s3.Bucket(this, 'Bucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      versioned: false,
+    this.bucket = privateBucket(this, 'Bucket', {
       removalPolicy: props.removalPolicy,
       lifecycleRules: [
         { prefix: INBOX_FOLDERS.done, expiration: Duration.days(INBOX_RETENTION_DAYS.done) },
         { prefix: INBOX_FOLDERS.reports, expiration: Duration.days(INBOX_RETENTION_DAYS.reports) },
-        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
+      whyNoAccessLogs:
         'Server access logs of the inbox would record only the platform and the import function; each file has its report under reports/ and a log line of the function.',
     });
 

@@ -68,3 +68,15 @@ export function authorizedVendor(context: unknown): AuthorizedVendor | undefined
         : [],
   };
 }
+
+/**
+ * The vendor of a request, only ever from its authorizer's context: no header or parameter of the request can choose
+ * it. A context that names none means the route is misconfigured (no authorizer); that fails closed, as a 500.
+ */
+export function requestVendor(event: {
+  readonly requestContext: { readonly authorizer?: unknown };
+}): AuthorizedVendor {
+  const vendor = authorizedVendor(event.requestContext.authorizer);
+  if (!vendor) throw new Error('No vendor in the authorizer context');
+  return vendor;
+}

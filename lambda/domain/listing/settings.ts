@@ -3,19 +3,12 @@
  * read of its environment — one home for the vacancies function and the MCP function, which answer alike.
  */
 import { zoneClock } from '../../platform/time/zone-clock';
+import type { LISTING_SETTINGS } from '../settings/environment';
 import type { FunctionSettings } from '../settings/function-settings';
 import type { VacanciesSettings } from './request/request';
 
-/** The operator's settings the listing reads (`FUNCTION_ENVIRONMENTS` declares them for each function that answers). */
-export type ListingSettingName =
-  | 'defaultLocale'
-  | 'serviceTimeZone'
-  | 'defaultPerPage'
-  | 'publicBaseUrl'
-  | 'rateTiers'
-  | 'jobCountry'
-  | 'salaryCurrency'
-  | 'salaryPeriod';
+/** The operator's settings the listing reads (`LISTING_SETTINGS`, the vacancies and the MCP functions'). */
+export type ListingSettingName = (typeof LISTING_SETTINGS)[number];
 
 /** The listing's settings from a function's checked settings. */
 export function vacanciesSettings(settings: Pick<FunctionSettings, ListingSettingName>): VacanciesSettings {

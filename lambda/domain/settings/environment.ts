@@ -29,36 +29,24 @@ export const TABLE_VARIABLES = {
 /** A non-AWS DynamoDB endpoint (the local server's engine, DynamoDB Local); AWS when unset. */
 export const DYNAMODB_ENDPOINT_VARIABLE = 'DYNAMODB_ENDPOINT';
 
+/** The operator's settings the listing's answers take: the vacancies function's and the MCP function's. */
+export const LISTING_SETTINGS = [
+  'defaultLocale',
+  'serviceTimeZone',
+  'defaultPerPage',
+  'publicBaseUrl',
+  'rateTiers',
+  'jobCountry',
+  'salaryCurrency',
+  'salaryPeriod',
+] as const satisfies readonly FunctionSettingName[];
+
 /** The tables and settings of each function. */
 export const FUNCTION_ENVIRONMENTS = {
   authorizer: { tables: ['vendors'], settings: [] },
-  listing: {
-    tables: ['vacancies', 'vendors'],
-    settings: [
-      'defaultLocale',
-      'serviceTimeZone',
-      'defaultPerPage',
-      'publicBaseUrl',
-      'rateTiers',
-      'jobCountry',
-      'salaryCurrency',
-      'salaryPeriod',
-    ],
-  },
-  // The MCP server answers as the listing does, from the same settings.
-  mcp: {
-    tables: ['vacancies', 'vendors'],
-    settings: [
-      'defaultLocale',
-      'serviceTimeZone',
-      'defaultPerPage',
-      'publicBaseUrl',
-      'rateTiers',
-      'jobCountry',
-      'salaryCurrency',
-      'salaryPeriod',
-    ],
-  },
+  listing: { tables: ['vacancies', 'vendors'], settings: LISTING_SETTINGS },
+  // The MCP server answers as the listing does, from the same tables and settings.
+  mcp: { tables: ['vacancies', 'vendors'], settings: LISTING_SETTINGS },
   expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
   inbox: {
     tables: ['vacancies', 'vendors'],

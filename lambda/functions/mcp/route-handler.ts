@@ -8,7 +8,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
+import { requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
 import type { VacancyRepository } from '../../domain/listing/reads/repository';
 import type { VacanciesSettings } from '../../domain/listing/request/request';
@@ -36,13 +36,6 @@ export interface McpHandlerDependencies {
   readonly reserveMs?: number;
   /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
   readonly heldEntries?: HeldEntries;
-}
-
-/** The vendor, only ever from the authorizer's context; none means the route is misconfigured: a 500. */
-function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
-  const vendor = authorizedVendor(event.requestContext.authorizer);
-  if (!vendor) throw new Error('No vendor in the authorizer context');
-  return vendor;
 }
 
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */

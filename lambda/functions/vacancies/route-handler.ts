@@ -5,7 +5,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { type AuthorizedVendor, authorizedVendor } from '../../domain/keys/context';
+import { type AuthorizedVendor, requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
 import { answerVacancies } from '../../domain/listing/answers/answer';
 import { showVacancy } from '../../domain/listing/answers/one-vacancy';
@@ -82,16 +82,6 @@ function answerToPoll(
     calls: result.calls,
     foreignItems: result.foreignItems,
   };
-}
-
-/**
- * The vendor, only ever from the authorizer's context: no header or parameter of the request can choose it.
- * A missing context means the route is misconfigured (no authorizer); that fails closed, as a 500.
- */
-function requestVendor(event: APIGatewayProxyEvent): AuthorizedVendor {
-  const vendor = authorizedVendor(event.requestContext.authorizer);
-  if (!vendor) throw new Error('No vendor in the authorizer context');
-  return vendor;
 }
 
 /**
