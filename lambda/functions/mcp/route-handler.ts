@@ -24,6 +24,12 @@ import { proxyResult, webRequest } from '../../platform/http/web-standard';
 import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { createMcpServer } from './server';
 
+/**
+ * The largest message the server reads (docs/api.md#agents-mcp): a tool call takes a few hundred bytes, and a larger
+ * body is JSON-RPC's 413 (the SDK's own answer) before it is read further — API Gateway would take up to 10 MB.
+ */
+export const MCP_MAX_MESSAGE_BYTES = 64 * 1024;
+
 /** What the MCP handler is built from; the Lambda entry point makes them once per container. */
 export interface McpHandlerDependencies {
   readonly repository: VacancyRepository;
@@ -75,6 +81,7 @@ export function createMcpHandler(dependencies: McpHandlerDependencies) {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
+      maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
     });
     try {
       await server.connect(transport);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ListingResponse } from '../../../lambda/domain/listing/request/types';
+import { MCP_MAX_MESSAGE_BYTES } from '../../../lambda/functions/mcp/route-handler';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { documentedFetch } from '../../../testkit/openapi';
 
@@ -333,5 +334,20 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     for (const text of [JSON.stringify(parseError), body]) {
       expect(text).not.toMatch(/ at \S+:\d+|node_modules|\.ts\b|Error:/);
     }
+  });
+
+  it('reads a message of up to 64 KiB, and answers a larger one 413 without reading it', async () => {
+    const auth = { Authorization: `Bearer ${ACME}` };
+    // A tools/list padded to the limit exactly, then one byte over it.
+    const padded = (bytes: number) => {
+      const message = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { pad: '' } } };
+      const pad = bytes - Buffer.byteLength(JSON.stringify(message));
+      return JSON.stringify({ ...message, params: { _meta: { pad: 'x'.repeat(pad) } } });
+    };
+    const atLimit = await post(mcpUrl, padded(MCP_MAX_MESSAGE_BYTES), auth);
+    expect(atLimit.status).toBe(200);
+    const over = await post(mcpUrl, padded(MCP_MAX_MESSAGE_BYTES + 1), auth);
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { error: { code: number } }).error.code).toBe(-32000);
   });
 });
