@@ -855,8 +855,8 @@ export interface components {
         };
         /**
          * @description A message the MCP server cannot take — not JSON, not JSON-RPC, an `Accept` without `application/json` and
-         *     `text/event-stream` (406), a body that is not `application/json` (415), an unsupported
-         *     `Mcp-Protocol-Version` — answered as JSON-RPC's error, after the key was checked.
+         *     `text/event-stream` (406), a body over 64 KiB (413), a body that is not `application/json` (415), an
+         *     unsupported `Mcp-Protocol-Version` — answered as JSON-RPC's error, after the key was checked.
          */
         McpProtocolError: {
             headers: {
@@ -1429,6 +1429,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["McpProtocolError"];
+            413: components["responses"]["McpProtocolError"];
             415: components["responses"]["McpProtocolError"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
