@@ -148,8 +148,8 @@ export interface LocalApi {
   readonly served: ServedTally;
   /** The inbox folder, when one is watched. */
   readonly inbox?: InboxFolder;
-  /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes). */
-  readonly webhooks: Pick<WebhookRunner, 'requests' | 'consumed'>;
+  /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes and nothing is owed). */
+  readonly webhooks: Pick<WebhookRunner, 'requests' | 'consumed' | 'pending'>;
   /**
    * The feeds' files it serves at `/feeds/<token>/<file>`, and their folder: `<dataDir>/feeds/`, or a temporary one
    * (removed at stop) when the data is kept in memory or by an engine that was given.
@@ -482,6 +482,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       webhooks: {
         requests: () => webhooks?.requests() ?? 0,
         consumed: () => webhooks?.consumed() ?? { readUnits: 0, writeUnits: 0 },
+        pending: () => webhooks?.pending() ?? 0,
       },
       feeds: { folder: feedFolder, files: feedFiles },
       stop,

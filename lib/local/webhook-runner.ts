@@ -56,6 +56,11 @@ export interface WebhookRunner {
   readonly requests: () => number;
   /** The read and write units they consumed, as DynamoDB reported them (the benchmark's figures). */
   readonly consumed: () => { readonly readUnits: number; readonly writeUnits: number };
+  /**
+   * What is owed still: wake-ups and guards armed (a guard of a lease another dispatch renewed fires once, up to a
+   * lease and its grace later, and finds nothing to do), and dispatches under way. Nought once the dispatch is idle.
+   */
+  readonly pending: () => number;
   stop(): Promise<void>;
 }
 
@@ -181,6 +186,7 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     },
     requests: () => requests,
     consumed: () => ({ readUnits, writeUnits }),
+    pending: () => timers.size + guards.size + running.size + (pass ? 1 : 0),
     async stop() {
       stopped = true;
       if (poller) clearInterval(poller);
