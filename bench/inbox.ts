@@ -13,13 +13,10 @@ import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
 import { createVacancyRepository } from '../lambda/domain/listing/reads/repository';
-import { vacanciesSettings } from '../lambda/domain/listing/settings';
-import { functionConfiguration } from '../lambda/domain/settings/environment';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { s3EventReceiver } from '../lambda/functions/inbox/receiver';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
 import { createTables, localTableNames } from '../lib/create-tables';
-import { functionEnvironment } from '../lib/function-environment';
 import { lambdaContext } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';
 import { putVendor } from '../lib/ops/vendors';
@@ -27,7 +24,7 @@ import { DEFAULT_SETTINGS } from '../lib/settings';
 import { vacancyRecords } from '../testkit/dataset';
 import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
 import { startTestS3 } from '../testkit/s3-server';
-import { CLOCK, metered } from './reads';
+import { CLOCK, deployedListingSettings, metered } from './reads';
 import { percentile, round } from './stats';
 
 /** The inbox next to the CLI for one file size. */
@@ -124,9 +121,7 @@ export async function measureInbox(
   );
   const handler = createVacanciesHandler({
     repository: side.repository,
-    settings: vacanciesSettings(
-      functionConfiguration('listing', functionEnvironment('listing', DEFAULT_SETTINGS, lastTables)).settings,
-    ),
+    settings: deployedListingSettings('listing', lastTables),
     logger: silentLogger(),
     metrics: quietMetrics('listing'),
   });

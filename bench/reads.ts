@@ -11,9 +11,10 @@ import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
 import { createVacancyRepository, type VacancyRepository } from '../lambda/domain/listing/reads/repository';
 import { lastPage } from '../lambda/domain/listing/request/pagination';
+import type { VacanciesSettings } from '../lambda/domain/listing/request/request';
 import type { ListingResponse } from '../lambda/domain/listing/request/types';
 import { vacanciesSettings } from '../lambda/domain/listing/settings';
-import { VACANCIES_TABLE } from '../lambda/domain/schema/tables';
+import { type TableNames, VACANCIES_TABLE } from '../lambda/domain/schema/tables';
 import { functionConfiguration } from '../lambda/domain/settings/environment';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
@@ -169,6 +170,16 @@ export interface IndexEntryResult {
   max_bytes: number;
 }
 
+/**
+ * The settings of a function that answers as the listing does (`listing`, `mcp`), as deployed with the default
+ * settings: through its environment and its check at cold start, the one configuration path.
+ */
+export function deployedListingSettings(name: 'listing' | 'mcp', tables: TableNames): VacanciesSettings {
+  return vacanciesSettings(
+    functionConfiguration(name, functionEnvironment(name, DEFAULT_SETTINGS, tables)).settings,
+  );
+}
+
 /** A repository that adds up what its reads cost, until taken. */
 export function metered(repository: VacancyRepository) {
   let cost = { readUnits: 0, calls: 0 };
@@ -257,10 +268,7 @@ export async function measureReads(
     createVacancyRepository(documentClient, { tableName: tables.vacancies, vendorsTable: tables.vendors }),
   );
   const naive = metered(createNaiveRepository(documentClient, naiveTable));
-  // The listing configured as deployed with the default settings: the one configuration path.
-  const settings = vacanciesSettings(
-    functionConfiguration('listing', functionEnvironment('listing', DEFAULT_SETTINGS, tables)).settings,
-  );
+  const settings = deployedListingSettings('listing', tables);
   const handlerOf = (repository: VacancyRepository) =>
     createVacanciesHandler({
       repository,
@@ -272,9 +280,7 @@ export async function measureReads(
   // The MCP server configured as deployed, on the same metered reads.
   const mcp = createMcpHandler({
     repository: ours.repository,
-    settings: vacanciesSettings(
-      functionConfiguration('mcp', functionEnvironment('mcp', DEFAULT_SETTINGS, tables)).settings,
-    ),
+    settings: deployedListingSettings('mcp', tables),
     logger: silentLogger(),
     metrics: quietMetrics('mcp'),
   });
