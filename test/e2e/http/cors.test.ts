@@ -222,8 +222,16 @@ describe('the browser tier, apart from the secret keys’ tier (--rate-limits)',
     const admitted = flood.filter((response) => response.status === 200).length;
     expect(admitted).toBeGreaterThanOrEqual(10);
     expect(admitted).toBeLessThanOrEqual(10 + Math.ceil(5 * seconds));
+    // The rest are throttled — or, on a loaded machine where 60 listings at once outrun the engine, a read that ran
+    // out of time: the 503 (with Retry-After) the contract gives for it, never anything else.
     const throttled = flood.filter((response) => response.status === 429);
-    expect(throttled.length).toBe(60 - admitted);
+    const unavailable = flood.filter((response) => response.status === 503);
+    expect(
+      flood.map((response) => response.status).filter((status) => ![200, 429, 503].includes(status)),
+    ).toEqual([]);
+    for (const response of unavailable) expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(throttled.length).toBe(60 - admitted - unavailable.length);
+    expect(throttled.length).toBeGreaterThan(0);
     const [first] = throttled;
     expect(first?.headers.get('retry-after')).toBe('1');
     expect(first?.headers.get('access-control-allow-origin')).toBe(PAGE);
