@@ -3,9 +3,10 @@
  * `npm start` itself while its inbox imports a file and its webhook dispatch waits on a receiver — killed with
  * SIGKILL at seeded random points, each followed by nothing but time: no command, no restart but the server's own
  * (as a machine's supervisor would), no other write. After the bound — the recovery waits, shortened here as a
- * deployment may not (`VVA_*`), plus the guards' grace and the recount — every vendor is checked: a sync copy taken
- * before the kills, brought up to date, equals the listing; a full sync's `total` equals its walk; a webhook
- * receiver's copy equals the listing, every event once and in order but for retries with the same `webhook-id`.
+ * deployment may not (`VVA_*`), plus the guards' grace and the recount; on a loaded machine, each second for up to a
+ * minute more — every vendor is checked: a sync copy taken before the kills, brought up to date, equals the listing;
+ * a full sync's `total` equals its walk; a webhook receiver's copy equals the listing, every event once and in order
+ * but for retries with the same `webhook-id`.
  *
  * `CRASH_SEED` replays a run (its seed is printed); `CRASH_KILLS` asks for more kill points (20 by default).
  */
@@ -42,6 +43,8 @@ const WAITS = {
  * dispatch's lease and grace, then its deliveries. With room for a loaded machine.
  */
 const BOUND_MS = WAITS.VVA_SUMMARY_LEASE_MS + WAITS.VVA_LATE_WRITE_MS + 2_000 + WAITS.VVA_SETTLE_MS + 10_000;
+/** How much longer than the bound a loaded machine is given before a difference is a failure. */
+const LOADED_ROOM_MS = 60_000;
 const KILLS = Math.max(20, Number(process.env.CRASH_KILLS ?? 20));
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 /** Kills of `npm start` (each while its inbox imports a file and a delivery waits); the rest are CLI imports. */
@@ -344,7 +347,7 @@ describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`,
       `crash harness (seed ${SEED}): ${kills.length} kill points\n  ${kills.join('\n  ')}\n`,
     );
     expect(kills).toHaveLength(KILLS);
-  }, 300_000);
+  }, 480_000);
 
   /** A vendor's endpoint as stored (for a failure's message). */
   async function endpointOf(vendor: string) {
@@ -360,8 +363,25 @@ describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`,
     );
   }
 
-  /** Every vendor: its sync copy, its totals and its receiver's copy against its listing. */
+  /**
+   * Every vendor: its sync copy, its totals and its receiver's copy against its listing — checked after the bound,
+   * and again each second while anything differs, for up to {@link LOADED_ROOM_MS} more: the bound is the timeline's
+   * on a machine that keeps time, and a loaded one (the whole suite on two cores) stretches each of its waits. What
+   * is checked is that every vendor recovers by itself; the checks only read.
+   */
   async function checkAll(kills: readonly string[]) {
+    const until = Date.now() + LOADED_ROOM_MS;
+    for (;;) {
+      const problems = await problemsOf();
+      if (problems.length === 0 || Date.now() > until) {
+        expect({ seed: SEED, kills, problems }).toEqual({ seed: SEED, kills, problems: [] });
+        return;
+      }
+      await pause(1_000);
+    }
+  }
+
+  async function problemsOf(): Promise<string[]> {
     const apiUrl = server?.url ?? '';
     const problems: string[] = [];
     for (const vendor of vendors) {
@@ -386,6 +406,6 @@ describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`,
       }
       if (!received.inOrder) problems.push(`${vendor}: events repeated or out of order`);
     }
-    expect({ seed: SEED, kills, problems }).toEqual({ seed: SEED, kills, problems: [] });
+    return problems;
   }
 });
