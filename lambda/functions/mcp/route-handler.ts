@@ -5,13 +5,11 @@
  * (`server.ts`). A refusal of the key or a failure of the reads is answered in the contract's envelope, as the
  * listing's; what the client sends is read only after that, by the SDK — JSON-RPC's errors for a malformed message.
  */
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
-import type { VacancyRepository } from '../../domain/listing/reads/repository';
-import type { VacanciesSettings } from '../../domain/listing/request/request';
+import type { ListingDependencies } from '../../domain/listing/dependencies';
 import { HeldEntries } from '../../domain/listing/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
 import { findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
@@ -21,7 +19,6 @@ import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
 import { requestHeader } from '../../platform/http/headers';
 import { httpRoute } from '../../platform/http/middleware';
 import { proxyResult, webRequest } from '../../platform/http/web-standard';
-import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { createMcpServer } from './server';
 
 /**
@@ -30,22 +27,8 @@ import { createMcpServer } from './server';
  */
 export const MCP_MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** What the MCP handler is built from; the Lambda entry point makes them once per container. */
-export interface McpHandlerDependencies {
-  readonly repository: VacancyRepository;
-  readonly settings: VacanciesSettings;
-  readonly logger: Logger;
-  readonly metrics: FunctionMetrics;
-  /** The clock; tests fix it. */
-  readonly now?: () => Date;
-  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
-  readonly reserveMs?: number;
-  /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
-  readonly heldEntries?: HeldEntries;
-}
-
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
-export function createMcpHandler(dependencies: McpHandlerDependencies) {
+export function createMcpHandler(dependencies: ListingDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.mcp.reserveMs;
   const heldEntries = dependencies.heldEntries ?? new HeldEntries();

@@ -3,19 +3,14 @@
  * (`answers/answer.ts`) and one vacancy (`answers/one-vacancy.ts`) — with their key checks, conditional requests,
  * headers and reports. (The function keeps its deployed name, "listing", in the template, metrics and logs.)
  */
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type AuthorizedVendor, requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
 import { answerVacancies } from '../../domain/listing/answers/answer';
 import { showVacancy } from '../../domain/listing/answers/one-vacancy';
-import type { VacancyRepository } from '../../domain/listing/reads/repository';
+import type { ListingDependencies } from '../../domain/listing/dependencies';
 import { givesValue } from '../../domain/listing/request/query';
-import type {
-  NotModifiedResult,
-  VacanciesResult,
-  VacanciesSettings,
-} from '../../domain/listing/request/request';
+import type { NotModifiedResult, VacanciesResult } from '../../domain/listing/request/request';
 import { HeldEntries } from '../../domain/listing/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
 import { cacheControl, findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
@@ -27,25 +22,9 @@ import { JSON_CONTENT_TYPE, vacancyGone } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
 import { httpRoute } from '../../platform/http/middleware';
 import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
-import type { FunctionMetrics } from '../../platform/observability/metrics';
 
 /** What the one-vacancy route's answers vary by: it has two representations (docs/api.md#jobposting), by `Accept`. */
 const VACANCY_VARY = 'Accept, Accept-Language';
-
-/** What the vacancies handler is built from; the Lambda entry point makes them once per container. */
-export interface VacanciesHandlerDependencies {
-  readonly repository: VacancyRepository;
-  readonly settings: VacanciesSettings;
-  readonly logger: Logger;
-  /** The function's metrics (`platform/observability/metrics.ts`). */
-  readonly metrics: FunctionMetrics;
-  /** The clock; tests fix it. */
-  readonly now?: () => Date;
-  /** Kept back from the remaining time to answer in (docs/design.md#time-budget). */
-  readonly reserveMs?: number;
-  /** The vendors' search indexes the function holds (docs/design.md#search); a new, empty one when absent. */
-  readonly heldEntries?: HeldEntries;
-}
 
 /**
  * A page's answer to its poll (docs/design.md#etags): the 304 when `If-None-Match` holds the page's tag — the
@@ -88,7 +67,7 @@ function answerToPoll(
  * The vacancies routes — `GET /vendor/vacancies` and `GET /vendor/vacancies/{id}`, told apart by API Gateway's
  * resource — as one Middy-wrapped Lambda handler for API Gateway REST proxy events.
  */
-export function createVacanciesHandler(dependencies: VacanciesHandlerDependencies) {
+export function createVacanciesHandler(dependencies: ListingDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.listing.reserveMs;
   const heldEntries = dependencies.heldEntries ?? new HeldEntries();
