@@ -135,8 +135,8 @@ export interface paths {
          *     with `isError: true` and the error envelope's words (docs/api.md#agents-mcp).
          *
          *     Keys, origins, rate tiers and their refusals are the listing's, answered in the error envelope before any
-         *     JSON-RPC is read; a malformed message is JSON-RPC's error (400, 406, 415). A call reads what the same
-         *     listing request reads.
+         *     JSON-RPC is read; a malformed message is JSON-RPC's error (400, 406, 415), a batch (a JSON array) too (400,
+         *     `-32600`: one message per request). A call reads what the same listing request reads.
          */
         post: operations["mcp"];
         delete?: never;

@@ -6,6 +6,7 @@
  * listing's; what the client sends is read only after that, by the SDK — JSON-RPC's errors for a malformed message.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
@@ -26,6 +27,27 @@ import { createMcpServer } from './server';
  * body is JSON-RPC's 413 (the SDK's own answer) before it is read further — API Gateway would take up to 10 MB.
  */
 export const MCP_MAX_MESSAGE_BYTES = 64 * 1024;
+
+/**
+ * JSON-RPC's answer to a batch — a body that is a JSON array — within the size read (a larger body is the SDK's 413):
+ * MCP's versions of this server (2025-06-18 on) have no batches, and one request carrying many calls would pass the
+ * key's rate tier and its metering as one. The SDK still takes them for older clients; this server does not.
+ */
+function batchRefused(event: APIGatewayProxyEvent): Response | undefined {
+  if (event.body === null) return undefined;
+  const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(body) > MCP_MAX_MESSAGE_BYTES || !/^[ \t\n\r]*\[/.test(body)) return undefined;
+  // As the SDK's own refusals of a message: no request is known, so the id is null.
+  const refusal = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: 'Invalid Request: one JSON-RPC message per request, not a batch',
+    },
+  };
+  return Response.json(refusal, { status: 400 });
+}
 
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
 export function createMcpHandler(dependencies: ListingDependencies) {
@@ -68,7 +90,7 @@ export function createMcpHandler(dependencies: ListingDependencies) {
     });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(event));
+      const response = batchRefused(event) ?? (await transport.handleRequest(webRequest(event)));
       // A read that failed (DynamoDB's 503) or a bug (500) is the request's answer, in the envelope.
       if (failed) throw failed.error;
       const result = await proxyResult(response);

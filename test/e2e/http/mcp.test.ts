@@ -336,6 +336,28 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     }
   });
 
+  it('refuses a batch — any JSON array, an empty one too — as an invalid request, calling no tool', async () => {
+    const auth = { Authorization: `Bearer ${ACME}` };
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_vacancies', arguments: {} },
+    });
+    for (const body of [JSON.stringify([call(1), call(2)]), ' \n[]', JSON.stringify([call(3)])]) {
+      const response = await post(mcpUrl, body, auth);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await response.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: one JSON-RPC message per request, not a batch' },
+      });
+    }
+    // The same call alone is answered.
+    expect((await post(mcpUrl, call(4), auth)).status).toBe(200);
+  });
+
   it('reads a message of up to 64 KiB, and answers a larger one 413 without reading it', async () => {
     const auth = { Authorization: `Bearer ${ACME}` };
     // A tools/list padded to the limit exactly, then one byte over it.
