@@ -49,6 +49,8 @@ export interface SourceRecord {
 
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 const LINE_FEED = 0x0a;
+/** The CR of a CRLF line end, which a file may use: not counted in a line's length (docs/operating.md#the-inbox). */
+const CARRIAGE_RETURN = 0x0d;
 const NOT_UTF8 = 'not valid UTF-8 (bytes that are not UTF-8 text)';
 
 /** `1,048,576 bytes (1 MiB)`: a limit as the operator reads it. */
@@ -231,7 +233,7 @@ class ImportFileReader {
       const piece = bytes.subarray(start, end === -1 ? bytes.length : end);
       this.#piece(piece);
       if (end === -1) break;
-      this.#completeLine();
+      this.#completeLine(true);
       start = end + 1;
     }
     if (over) {
@@ -243,7 +245,7 @@ class ImportFileReader {
 
   /** Reads the end of the file. */
   end(): void {
-    if (this.#pieceBytes > 0 || this.#lines === 0) this.#completeLine();
+    if (this.#pieceBytes > 0 || this.#lines === 0) this.#completeLine(false);
     const shape = this.#shape;
     if (shape instanceof ArrayElements) shape.end(this.#lines);
     if (this.#records > 0 && this.#objects === 0) {
@@ -262,15 +264,21 @@ class ImportFileReader {
     }
   }
 
-  /** Keeps a part of the line being read, counted first. */
+  /** The refusal of the line being read: longer than a line may be, without its line end. */
+  #lineTooLong(): ImportFileError {
+    return new ImportFileError(
+      `line ${this.#lines + 1} is longer than ${bytesText(this.#limits.lineBytes)}, the most a line may hold`,
+    );
+  }
+
+  /**
+   * Keeps a part of the line being read, counted first — up to one byte over the limit, which may yet be the CR of a
+   * CRLF line end (`#completeLine` decides).
+   */
   #piece(piece: Uint8Array): void {
     if (piece.length === 0) return;
     this.#pieceBytes += piece.length;
-    if (this.#pieceBytes > this.#limits.lineBytes) {
-      throw new ImportFileError(
-        `line ${this.#lines + 1} is longer than ${bytesText(this.#limits.lineBytes)}, the most a line may hold`,
-      );
-    }
+    if (this.#pieceBytes > this.#limits.lineBytes + 1) throw this.#lineTooLong();
     // A chunk's bytes are the reader's own (zlib's and the file's streams hand out fresh buffers), kept until the line ends.
     this.#pieces.push(piece);
   }
@@ -285,7 +293,13 @@ class ImportFileReader {
     }
   };
 
-  #completeLine(): void {
+  /** Completes the line being read: at a line feed (`byLineFeed`), or at the end of the file. */
+  #completeLine(byLineFeed: boolean): void {
+    if (this.#pieceBytes > this.#limits.lineBytes) {
+      const last = this.#pieces.at(-1);
+      const crOfCrlf = byLineFeed && last?.[last.length - 1] === CARRIAGE_RETURN;
+      if (!crOfCrlf || this.#pieceBytes > this.#limits.lineBytes + 1) throw this.#lineTooLong();
+    }
     this.#lines += 1;
     const line = this.#lines;
     if (line > this.#limits.lines) {

@@ -126,6 +126,39 @@ describe('a file past a limit', () => {
     },
   );
 
+  it('counts a line without its line end: a line of exactly the limit passes with LF and with CRLF — the CR and the LF in one chunk or two — and one byte more is refused either way', async () => {
+    const limits: ImportLimits = { ...SMALL, records: 10 };
+    /** A record's line of exactly `bytes` bytes (its description padded). */
+    const lineOf = (id: number, bytes: number) => {
+      const record = { ...acme(id), description: '' };
+      const pad = bytes - Buffer.byteLength(JSON.stringify(record));
+      return JSON.stringify({ ...record, description: 'x'.repeat(pad) });
+    };
+    const read = async (chunks: readonly string[]) => {
+      const ids: unknown[] = [];
+      for await (const record of readImportFile(
+        chunks.map((chunk) => Buffer.from(chunk)),
+        { limits },
+      ))
+        ids.push((record.value as { id?: unknown } | undefined)?.id);
+      return ids;
+    };
+    const exact = lineOf(71, limits.lineBytes);
+    expect(Buffer.byteLength(exact)).toBe(1024);
+    expect(await read([`${exact}\n`])).toEqual([71]);
+    expect(await read([`${exact}\r\n`, `${lineOf(72, 600)}\r\n`])).toEqual([71, 72]);
+    expect(await read([`${exact}\r`, '\n'])).toEqual([71]);
+    const tooLong = new ImportFileError(
+      'line 1 is longer than 1,024 bytes (1 KiB), the most a line may hold',
+    );
+    const over = lineOf(73, limits.lineBytes + 1);
+    await expect(read([`${over}\n`])).rejects.toThrow(tooLong);
+    await expect(read([`${over}\r\n`])).rejects.toThrow(tooLong);
+    await expect(read([`${over.slice(0, -1)}\r`, 'x\n'])).rejects.toThrow(tooLong);
+    // A CR that no LF follows is no line end: the last line, counted whole.
+    await expect(read([`${exact}\r`])).rejects.toThrow(tooLong);
+  });
+
   it('is refused as a gzip bomb expands, not after: the rest of it is never read', async () => {
     let membersRead = 0;
     const bomb = Readable.from(
