@@ -67,9 +67,39 @@ function frame(root: 'urlset' | 'sitemapindex') {
 const URLSET = frame('urlset');
 const INDEX = frame('sitemapindex');
 
+/** A URL's scheme and authority (`https://host:port`, an IPv6 host's brackets included), which are kept as they are. */
+const SCHEME_AND_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+/**
+ * What RFC 3986 does not allow after the authority: any other character, and a `%` that begins no `%XX` — and `#`,
+ * which it allows once (`sitemapLocation` keeps the first).
+ */
+const NOT_IN_A_URI = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?@!$&'()*+,;=%]/gu;
+const UTF8 = new TextEncoder();
+
+/**
+ * A vacancy's URL as a sitemap's `<loc>`, which the protocol's XSD reads as an RFC 3986 URI (`xsd:anyURI`): the URL as
+ * stored — the WHATWG parser's form, which keeps `[`, `]`, `{`, `|`, `^`, a stray `%` or a second `#` after the
+ * host — with each character RFC 3986 does not allow there percent-encoded as UTF-8, as the protocol asks ("URL-escape
+ * your URLs"). A URL that is already an RFC 3986 URI is its own location; no other changes, and `%XX` stays as it is.
+ */
+export function sitemapLocation(url: string): string {
+  const kept = SCHEME_AND_AUTHORITY.exec(url)?.[0] ?? '';
+  let fragment = false;
+  const rest = url.slice(kept.length).replace(NOT_IN_A_URI, (character) => {
+    if (character === '#' && !fragment) {
+      fragment = true;
+      return character;
+    }
+    return [...UTF8.encode(character)]
+      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join('');
+  });
+  return kept + rest;
+}
+
 /** One `<url>` (or `<sitemap>`, in the index) entry: its location, escaped, and its last change. */
 const entry = (element: 'url' | 'sitemap', location: string, lastModified: number): string =>
-  `  <${element}>\n    <loc>${escapedText(location)}</loc>\n    <lastmod>${formatRfc3339(lastModified)}</lastmod>\n  </${element}>\n`;
+  `  <${element}>\n    <loc>${escapedText(sitemapLocation(location))}</loc>\n    <lastmod>${formatRfc3339(lastModified)}</lastmod>\n  </${element}>\n`;
 
 /**
  * The writer behind `sitemapFeed`, for a caller that pushes: `add` each vacancy, then `end`; each returns what is

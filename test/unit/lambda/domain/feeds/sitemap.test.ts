@@ -14,6 +14,8 @@ import {
   sitemapFeed,
   sitemapPartFile,
 } from '../../../../../lambda/domain/feeds/sitemap';
+import { escapedText } from '../../../../../lambda/domain/feeds/xml-text';
+import { normalizeUrl } from '../../../../../lambda/domain/schema/web-url';
 import { libxml2Errors, parseXml, playSitemap, SITEMAP_XSD } from '../../../../../testkit/xml';
 
 const FEED_URL = 'https://feeds.example.az/feeds/abc/sitemap.xml';
@@ -71,6 +73,37 @@ describe('a sitemap within one file', () => {
     expect(renames).toEqual([]);
     expect(entries(text).map(({ loc }) => loc)).toEqual(input.map(({ url }) => url));
     expect(await libxml2Errors([{ name: SITEMAP_FILE, text }], SITEMAP_XSD.urlset)).toEqual([]);
+  });
+
+  it('URL-escapes what the import stores but RFC 3986 does not allow — brackets, a stray %, a second #, |^{}` — and stays valid against sitemap.xsd', async () => {
+    // Each as an import file gives it and as the import stores it (the WHATWG parser's form).
+    const given = [
+      'https://careers.example.az/jobs?filter[city]=baku',
+      'https://careers.example.az/jobs/%zz',
+      'https://careers.example.az/a b/"<x>"?q=1&r=]]>',
+      'https://[::1]:8080/a|b^c{d}`e#f#g',
+      'https://careers.example.az/vakansiya/mühəndis?şəhər=bakı',
+    ];
+    const stored = given.map((url) => {
+      const check = normalizeUrl('url', url, 'vacancy');
+      if (!check.ok) throw new Error(check.reason);
+      return check.url;
+    });
+    const input = stored.map((url, n) => ({ url, updated_at: T0 + n }));
+    const text = playSitemap(await outputsOf({ feedUrl: FEED_URL }, input)).files.get(SITEMAP_FILE) ?? '';
+    expect(entries(text).map(({ loc }) => loc)).toEqual([
+      'https://careers.example.az/jobs?filter%5Bcity%5D=baku',
+      'https://careers.example.az/jobs/%25zz',
+      'https://careers.example.az/a%20b/%22%3Cx%3E%22?q=1&r=%5D%5D%3E',
+      'https://[::1]:8080/a%7Cb%5Ec%7Bd%7D%60e#f%23g',
+      'https://careers.example.az/vakansiya/m%C3%BCh%C9%99ndis?%C5%9F%C9%99h%C9%99r=bak%C4%B1',
+    ]);
+    expect(await libxml2Errors([{ name: SITEMAP_FILE, text }], SITEMAP_XSD.urlset)).toEqual([]);
+    // As stored, libxml2 refuses the first four.
+    const raw = text.replace(/<loc>[^<]*<\/loc>/g, () => '<loc>@</loc>');
+    let n = 0;
+    const asStored = raw.replace(/<loc>@<\/loc>/g, () => `<loc>${escapedText(stored[n++] ?? '')}</loc>`);
+    expect(await libxml2Errors([{ name: SITEMAP_FILE, text: asStored }], SITEMAP_XSD.urlset)).toHaveLength(4);
   });
 
   it('holds 50,000 URLs in one urlset, valid against sitemap.xsd', async () => {
