@@ -106,8 +106,8 @@ function toolCursor(nextPageUrl: string | null): string | null {
  * The query parameters of a call's arguments — in a map without a prototype, as API Gateway's are handled — and what
  * is wrong with those whose JSON type no query string could carry (a string for a list, an array for a word …). An
  * integer argument passes as its decimal form, whatever its value, and anything else as its JSON, which no integer
- * parameter accepts: the listing refuses it with its own message. `null` is an absent argument, as an empty value is
- * an absent parameter.
+ * parameter accepts: the listing refuses it with its own message. `null` and `''` are an absent argument, as an empty
+ * value is an absent parameter (an empty array is the empty list, absent as well).
  */
 function queryParameters(
   args: ToolArguments,
@@ -117,8 +117,8 @@ function queryParameters(
   const errors: FieldErrors = Object.create(null);
   for (const [name, kind] of Object.entries(kinds)) {
     const value = Object.hasOwn(args, name) ? args[name] : undefined;
-    // `null`, as an empty value in a query string, means the argument is absent.
-    if (value === undefined || value === null) continue;
+    // `null` or an empty string, as an empty value in a query string, means the argument is absent (whatever its kind).
+    if (value === undefined || value === null || value === '') continue;
     if (kind === 'integer') {
       parameters[name] = [typeof value === 'number' ? String(value) : JSON.stringify(value)];
     } else if (kind === 'string') {

@@ -188,7 +188,16 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
   it('takes null, an empty string or an empty array as an argument not given, as the listing an empty value', async () => {
     const result = await client.callTool({
       name: 'search_vacancies',
-      arguments: { q: null, category: [], city: null, lang: 'en', per_page: 3, cursor: '' },
+      arguments: {
+        q: null,
+        category: [],
+        city: '',
+        workplace: null,
+        type: '',
+        lang: 'en',
+        per_page: 3,
+        cursor: '',
+      },
     });
     const expected = await listing('q=&category=&lang=en&per_page=3');
     expect(result.isError).toBeFalsy();
