@@ -792,12 +792,12 @@ export interface components {
          *     kept). `closed_at` is when: the change that closed it (its `updated_at`, as a sync reports it); for one past
          *     its deadline that the expiry job has not recorded yet, the moment its deadline passed — the start of the day
          *     after it in the service time zone. JSON whatever `Accept` asks for. Only ever for the key's own vendor:
-         *     another vendor's vacancy is the 404. Kept as a 200 would be (`Cache-Control`).
+         *     another vendor's vacancy is the 404. The 404's headers, but kept as a 200 would be (`Cache-Control`); one
+         *     body whatever `Accept` or the language, so no `Vary` of its own.
          */
         VacancyGone: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlPrivate"];
-                Vary: components["headers"]["VaryRepresentations"];
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };

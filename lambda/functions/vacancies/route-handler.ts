@@ -154,10 +154,9 @@ export function createVacanciesHandler(dependencies: ListingDependencies) {
     if ('gone' in result) {
       // The 410 of a vacancy no longer open is an error envelope (the error middleware writes it), kept as long as
       // a 200 of the route would be (docs/api.md#one-vacancy).
-      throw vacancyGone(result.closedAt, {
-        'Cache-Control': cacheControl(vendor.keyKind),
-        Vary: VACANCY_VARY,
-      });
+      // The 404's headers but the route's Cache-Control: its body is the same whatever Accept or the language, so
+      // it varies by neither.
+      throw vacancyGone(result.closedAt, { 'Cache-Control': cacheControl(vendor.keyKind) });
     }
     return {
       statusCode: 200,
