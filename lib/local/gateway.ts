@@ -437,7 +437,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const body = method === 'POST' ? await requestBody(request) : null;
     if (body === undefined) {
       response.shouldKeepAlive = false;
-      return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 413);
+      return gatewayResponse(GATEWAY_RESPONSES.REQUEST_TOO_LARGE);
     }
     const event = listingEvent({
       query: queryStart === -1 ? '' : target.slice(queryStart + 1),

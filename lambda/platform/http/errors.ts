@@ -23,6 +23,7 @@ export const ERROR_MESSAGES = {
   403: 'Forbidden.',
   404: 'Not Found.',
   405: 'Method Not Allowed.',
+  413: 'Payload Too Large.',
   422: 'The given data was invalid.',
   429: 'Too Many Requests.',
   500: 'Server Error.',

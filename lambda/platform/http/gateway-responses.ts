@@ -29,6 +29,7 @@ export type GatewayResponseType =
   | 'AUTHORIZER_FAILURE'
   | 'AUTHORIZER_CONFIGURATION_ERROR'
   | 'INVALID_API_KEY'
+  | 'REQUEST_TOO_LARGE'
   | 'DEFAULT_4XX'
   | 'DEFAULT_5XX';
 
@@ -58,6 +59,8 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
   // The vendor's usage key is missing or in no usage plan: an operator's mistake (alarmed on), never the 403
   // that means "suspended".
   INVALID_API_KEY: response(500),
+  // A body past API Gateway's 10 MB: no function is invoked.
+  REQUEST_TOO_LARGE: response(413),
   DEFAULT_4XX: { message: ERROR_MESSAGES[400] },
   DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
 };

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ListingResponse } from '../../../lambda/domain/listing/request/types';
 import { MCP_MAX_MESSAGE_BYTES } from '../../../lambda/functions/mcp/route-handler';
+import { MAX_BODY_BYTES } from '../../../lib/local/gateway';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { documentedFetch } from '../../../testkit/openapi';
 
@@ -380,5 +381,17 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     const over = await post(mcpUrl, padded(MCP_MAX_MESSAGE_BYTES + 1), auth);
     expect(over.status).toBe(413);
     expect(((await over.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    // Past API Gateway's own limit, the gateway's 413, in the envelope: no function runs.
+    const huge = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...auth },
+      body: 'x'.repeat(MAX_BODY_BYTES + 1),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({
+      status: 'error',
+      message: 'Payload Too Large.',
+      request_id: huge.headers.get('x-request-id'),
+    });
   });
 });
