@@ -596,7 +596,7 @@ export interface components {
             /** @constant */
             status: "error";
             /** @enum {string} */
-            message: "Bad Request." | "The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1." | "Unauthenticated." | "Forbidden." | "Not Found." | "Method Not Allowed." | "The given data was invalid." | "Too Many Requests." | "Server Error." | "Service Unavailable.";
+            message: "Bad Request." | "The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1." | "Unauthenticated." | "Forbidden." | "Not Found." | "Method Not Allowed." | "Payload Too Large." | "The given data was invalid." | "Too Many Requests." | "Server Error." | "Service Unavailable.";
             /** @description The request's id (`X-Request-Id`); empty only in AWS WAF's 429, which cannot fill it in. */
             request_id: string;
         };
@@ -649,6 +649,10 @@ export interface components {
         ErrorMethodNotAllowed: {
             /** @constant */
             message?: "Method Not Allowed.";
+        } & components["schemas"]["Error"];
+        ErrorPayloadTooLarge: {
+            /** @constant */
+            message?: "Payload Too Large.";
         } & components["schemas"]["Error"];
         ErrorTooManyRequests: {
             /** @constant */
@@ -855,7 +859,7 @@ export interface components {
         };
         /**
          * @description A message the MCP server cannot take — not JSON, not JSON-RPC, an `Accept` without `application/json` and
-         *     `text/event-stream` (406), a body over 64 KiB (413), a body that is not `application/json` (415), an
+         *     `text/event-stream` (406), a body that is not `application/json` (415), an
          *     unsupported `Mcp-Protocol-Version` — answered as JSON-RPC's error, after the key was checked.
          */
         McpProtocolError: {
@@ -865,6 +869,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["JsonRpcResponse"];
+            };
+        };
+        /**
+         * @description A body over 64 KiB: the MCP server's JSON-RPC error `-32000`, before it reads the body further. Past API
+         *     Gateway's own limit of 10 MB, the gateway's `Payload Too Large.` in the error envelope, and no function runs.
+         */
+        McpPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["ErrorPayloadTooLarge"];
             };
         };
         /** @description Any method other than GET and OPTIONS on either route, before authentication. */
@@ -1429,7 +1446,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["McpProtocolError"];
-            413: components["responses"]["McpProtocolError"];
+            413: components["responses"]["McpPayloadTooLarge"];
             415: components["responses"]["McpProtocolError"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];

@@ -382,11 +382,7 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     expect(over.status).toBe(413);
     expect(((await over.json()) as { error: { code: number } }).error.code).toBe(-32000);
     // Past API Gateway's own limit, the gateway's 413, in the envelope: no function runs.
-    const huge = await fetch(mcpUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...auth },
-      body: 'x'.repeat(MAX_BODY_BYTES + 1),
-    });
+    const huge = await post(mcpUrl, 'x'.repeat(MAX_BODY_BYTES + 1), auth);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({
       status: 'error',
