@@ -152,10 +152,9 @@ export function createVacanciesHandler(dependencies: ListingDependencies) {
     );
     recordServedVacancy(logger, metrics, vendor, result, event.requestContext.requestId);
     if ('gone' in result) {
-      // The 410 of a vacancy no longer open is an error envelope (the error middleware writes it), kept as long as
-      // a 200 of the route would be (docs/api.md#one-vacancy).
-      // The 404's headers but the route's Cache-Control: its body is the same whatever Accept or the language, so
-      // it varies by neither.
+      // The 410 of a vacancy no longer open is an error envelope (the error middleware writes it) with the 404's
+      // headers, but kept as long as a 200 of the route would be (docs/api.md#one-vacancy); one body whatever
+      // Accept or the language, so no Vary of its own.
       throw vacancyGone(result.closedAt, { 'Cache-Control': cacheControl(vendor.keyKind) });
     }
     return {
