@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { FUNCTION_NAMES } from '../lambda/platform/defaults';
+import { FUNCTION_NAMES } from '../lambda/domain/service/limits';
 import { functionEnvironment } from '../lib/function-environment';
 import { DEFAULT_SETTINGS } from '../lib/settings';
 import {

@@ -15,12 +15,12 @@ import type { VacanciesSettings } from '../lambda/domain/listing/request/request
 import type { ListingResponse } from '../lambda/domain/listing/request/types';
 import { vacanciesSettings } from '../lambda/domain/listing/settings';
 import { type TableNames, VACANCIES_TABLE } from '../lambda/domain/schema/tables';
+import { MCP_PATH, VACANCY_RESOURCE } from '../lambda/domain/service/routes';
 import { functionConfiguration } from '../lambda/domain/settings/environment';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
 import { createMcpHandler } from '../lambda/functions/mcp/route-handler';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
-import { MCP_PATH, VACANCY_RESOURCE } from '../lambda/platform/http/routes';
 import { zoneClock } from '../lambda/platform/time/zone-clock';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
 import { functionEnvironment } from '../lib/function-environment';

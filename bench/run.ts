@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { ACTIVE_INDEX, SEARCH_INDEX } from '../lambda/domain/schema/tables';
-import { FUNCTION_LIMITS } from '../lambda/platform/defaults';
+import { FUNCTION_LIMITS } from '../lambda/domain/service/limits';
 import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
 import { FUNCTION_NODE_OPTIONS } from '../lib/stack/bundling';

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { LISTING_PATH } from '../lambda/domain/service/routes';
 import { httpUrl } from '../lambda/domain/settings/checks';
 /**
  * `npm start`: the whole API on localhost — embedded DynamoDB, demo data, and the real authorizer and listing
  * handlers behind an API Gateway stand-in. `npm start -- --help` lists the options.
  */
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
-import { LISTING_PATH } from '../lambda/platform/http/routes';
 
 import { startLocalApi } from '../lib/local/local-api';
 import { LOG_FORMATS, type LogFormat } from '../lib/local/request-log';

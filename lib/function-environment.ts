@@ -1,11 +1,11 @@
 import type { TableNames } from '../lambda/domain/schema/tables';
+import { type FunctionName, SERVICE_NAME } from '../lambda/domain/service/limits';
 import {
   DYNAMODB_ENDPOINT_VARIABLE,
   FUNCTION_ENVIRONMENTS,
   TABLE_VARIABLES,
 } from '../lambda/domain/settings/environment';
 import { FUNCTION_SETTINGS, type FunctionSettings } from '../lambda/domain/settings/function-settings';
-import { type FunctionName, SERVICE_NAME } from '../lambda/platform/defaults';
 
 /** How a setting's value is written into its environment variable; the setting's check reads it back. */
 export function writeSetting(value: unknown): string {

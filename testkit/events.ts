@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { VACANCY_RESOURCE } from '../lambda/platform/http/routes';
+import { VACANCY_RESOURCE } from '../lambda/domain/service/routes';
 import { listingEvent as proxyEvent, queryParameters } from '../lib/local/proxy-event';
 
 /** What a test request differs in. */

@@ -11,8 +11,8 @@ import {
 } from '../lambda/domain/listing/reads/repository';
 import type { VacanciesSettings } from '../lambda/domain/listing/request/request';
 import { recordServedPage } from '../lambda/domain/listing/served';
+import type { FunctionMetrics } from '../lambda/domain/service/metrics';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
-import type { FunctionMetrics } from '../lambda/platform/observability/metrics';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

@@ -10,7 +10,7 @@ import { expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { MCP_PATH, matchRoute, ROUTE_METHOD } from '../lambda/platform/http/routes';
+import { MCP_PATH, matchRoute, ROUTE_METHOD } from '../lambda/domain/service/routes';
 
 const DOCUMENT_URL = new URL('../docs/openapi.yaml', import.meta.url);
 const DOCUMENT_ID = 'https://vendor-vacancy-api.invalid/openapi.yaml';

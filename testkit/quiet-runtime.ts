@@ -3,8 +3,8 @@
  * the tests and the benchmark (the context they pass is lib/local/lambda-runtime.ts's, the local server's too).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { FunctionName } from '../lambda/platform/defaults';
-import { createFunctionMetrics, type FunctionMetrics } from '../lambda/platform/observability/metrics';
+import type { FunctionName } from '../lambda/domain/service/limits';
+import { createFunctionMetrics, type FunctionMetrics } from '../lambda/domain/service/metrics';
 
 /** A logger that writes nothing. */
 export function silentLogger(): Logger {

@@ -5,8 +5,8 @@
  * disabled (`POWERTOOLS_METRICS_DISABLED`) — AWS WAF, KMS keys, secrets, hosted zones, and the scheduled runs of
  * the expiry job. A test holds the tables of the docs to it (`npm run cost` prints them).
  */
-import { FUNCTION_NAMES, type FunctionName } from '../../lambda/platform/defaults';
-import { FUNCTION_METRICS, METRICS_EMITTED } from '../../lambda/platform/observability/metrics';
+import { FUNCTION_NAMES, type FunctionName } from '../../lambda/domain/service/limits';
+import { FUNCTION_METRICS, METRICS_EMITTED } from '../../lambda/domain/service/metrics';
 import type { CfnTemplate } from '../synth/template';
 import { IDLE_SCHEDULED_RUN_SECONDS, PRICES } from './prices';
 

@@ -35,20 +35,24 @@ import type {
   Context,
 } from 'aws-lambda';
 import { authorizedVendor } from '../../lambda/domain/keys/context';
+import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/domain/service/limits';
+import {
+  MCP_PATH,
+  matchRoute,
+  ROUTE_METHOD,
+  ROUTE_PREFLIGHT,
+  routeMethodNotAllowed,
+  UNENCODED_QUERY,
+} from '../../lambda/domain/service/routes';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
-import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/platform/defaults';
-import { MCP_PREFLIGHT, PREFLIGHT, preflightHeaders } from '../../lambda/platform/http/cors';
+import { preflightHeaders } from '../../lambda/platform/http/cors';
 import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/platform/http/errors';
 import {
   AUTHORIZER_UNAUTHORIZED_MESSAGE,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
-  MCP_METHOD_NOT_ALLOWED,
-  METHOD_NOT_ALLOWED,
   renderGatewayResponse,
-  UNENCODED_QUERY,
 } from '../../lambda/platform/http/gateway-responses';
-import { MCP_PATH, matchRoute, ROUTE_METHOD, type Route } from '../../lambda/platform/http/routes';
 import { lambdaContext } from './lambda-runtime';
 import { listingEvent } from './proxy-event';
 import type { RateLimiter } from './rate-limiter';
@@ -98,9 +102,6 @@ export const MAX_HEADER_BYTES = 10_240;
 /** API Gateway's limit on a request's payload, in bytes (its quotas page): past it, a 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** The 405 of another method on a route, naming those it answers. */
-const methodNotAllowed = (route: Route) => (route === MCP_PATH ? MCP_METHOD_NOT_ALLOWED : METHOD_NOT_ALLOWED);
-
 /**
  * A request's body as text (UTF-8, as API Gateway passes a body of a media type it does not treat as binary), or
  * undefined past `MAX_BODY_BYTES`.
@@ -115,9 +116,6 @@ async function requestBody(request: IncomingMessage): Promise<string | undefined
   }
   return Buffer.concat(chunks).toString('utf8');
 }
-
-/** What a route's preflight allows. */
-const preflightOf = (route: Route) => (route === MCP_PATH ? MCP_PREFLIGHT : PREFLIGHT);
 
 /**
  * What the server's HTTP parser takes (`maxHeaderSize`): well past `MAX_HEADER_BYTES`, so that an oversized request
@@ -351,7 +349,7 @@ export function answerRefusedRequests(server: Server, onRefused?: (request: Refu
       request.headers.host === undefined || headBytes(request) > MAX_HEADER_BYTES
         ? rawGatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400, origin)
         : matched
-          ? rawGatewayResponse(methodNotAllowed(matched.route), 405, origin)
+          ? rawGatewayResponse(routeMethodNotAllowed(matched.route), 405, origin)
           : rawGatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN, 404, origin);
     socket.end(answer);
   });
@@ -391,12 +389,12 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method === 'OPTIONS') {
       // A page's preflight, answered by the gateway itself (a mock integration in AWS): no key, no function.
-      response.writeHead(204, preflightHeaders(origin, preflightOf(matched.route)));
+      response.writeHead(204, preflightHeaders(origin, ROUTE_PREFLIGHT[matched.route]));
       response.end();
       return;
     }
     const method = ROUTE_METHOD[matched.route];
-    if (request.method !== method) return gatewayResponse(methodNotAllowed(matched.route));
+    if (request.method !== method) return gatewayResponse(routeMethodNotAllowed(matched.route));
     const vacancyId = matched.id === undefined ? undefined : decodedSegment(matched.id);
     if (vacancyId === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
 

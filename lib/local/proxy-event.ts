@@ -10,7 +10,7 @@ import {
   type Route,
   VACANCY_ID_PARAMETER,
   VACANCY_RESOURCE,
-} from '../../lambda/platform/http/routes';
+} from '../../lambda/domain/service/routes';
 
 /** A map from client-chosen names with no prototype: `__proto__` or `constructor` is just another name. */
 export function namedMap<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {

@@ -9,10 +9,10 @@
  * parameters' names are enough to see what was asked), headers, the key.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/domain/service/log-fields';
 import { reportKey } from '../../lambda/functions/inbox/layout';
 import { type FileReport, inboxLogLine, outcomeFolder } from '../../lambda/functions/inbox/report';
 import { type DeliveryAttempt, deliveryAttemptFields } from '../../lambda/functions/webhooks/dispatcher';
-import { LISTING_SERVED, VACANCY_SERVED } from '../../lambda/platform/observability/log-fields';
 import type { FunctionLogLine } from './function-output';
 import type { RefusedRequest } from './gateway';
 

@@ -3,7 +3,7 @@
  * by status, and the functions' own metrics — read from the EMF lines they print, as CloudWatch reads them
  * from their logs. `npm start` prints it on Ctrl-C.
  */
-import { FUNCTION_METRICS } from '../../lambda/platform/observability/metrics';
+import { FUNCTION_METRICS } from '../../lambda/domain/service/metrics';
 
 /** Adds `by` to the count of `key`. */
 function increment<K>(counts: Map<K, number>, key: K, by = 1): void {

@@ -11,6 +11,7 @@
 import { needsRecount } from '../../lambda/domain/schema/summary';
 import { type TableNames, VENDOR_INDEXES } from '../../lambda/domain/schema/tables';
 import { ITEM_KIND } from '../../lambda/domain/schema/vendors';
+import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
 import { LATE_WRITE_MS } from '../../lambda/domain/settings/recovery-waits';
 import { serverClock } from '../../lambda/domain/store/clock';
 import {
@@ -20,7 +21,6 @@ import {
   type SummaryGuardTimer,
 } from '../../lambda/domain/store/summary-guard';
 import { SummaryStore } from '../../lambda/domain/store/summary-store';
-import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import { queryAll } from '../../lambda/platform/dynamodb/query-all';

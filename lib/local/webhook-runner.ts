@@ -10,6 +10,7 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { createChangeFeedReader } from '../../lambda/domain/change-feed/reader';
 import type { TableNames } from '../../lambda/domain/schema/tables';
+import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
 import { serverClock } from '../../lambda/domain/store/clock';
 import { SummaryReader } from '../../lambda/domain/store/summary-reader';
 import { attemptDelivery } from '../../lambda/functions/webhooks/delivery';
@@ -22,7 +23,6 @@ import type { DisabledReason, WebhookEndpoint } from '../../lambda/functions/web
 import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
 import type { Resolver } from '../../lambda/functions/webhooks/public-address';
 import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
-import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
 import { capacityUnits } from '../../lambda/platform/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';

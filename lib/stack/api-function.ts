@@ -8,7 +8,7 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { FunctionLimits } from '../../lambda/platform/defaults';
+import type { FunctionLimits } from '../../lambda/domain/service/limits';
 import { type BundleOptions, FUNCTION_NODE_OPTIONS, nodejsBundling } from './bundling';
 
 /** What differs between the service's functions. */

@@ -59,7 +59,7 @@ export function functionsBuildId(): string {
 export interface BundleOptions {
   /**
    * Whether Powertools Metrics is bundled: only under the `detailed` monitoring profile; the `default` one
-   * publishes none, and its bundles leave it out (lambda/platform/observability/metrics.ts, docs/design.md#cold-start).
+   * publishes none, and its bundles leave it out (lambda/domain/service/metrics.ts, docs/design.md#cold-start).
    */
   readonly metrics: boolean;
 }

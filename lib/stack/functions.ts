@@ -15,8 +15,8 @@ import {
   VENDOR_INDEXES,
 } from '../../lambda/domain/schema/tables';
 import { vendorItemKey } from '../../lambda/domain/schema/vendors';
+import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
 import { webhookItemKey } from '../../lambda/functions/webhooks/endpoint';
-import { FUNCTION_LIMITS } from '../../lambda/platform/defaults';
 import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
@@ -75,7 +75,7 @@ export class ServiceFunctions extends Construct {
       logRetention: settings.logRetentionDays as logs.RetentionDays,
       logRemovalPolicy: settings.destroyOnRemoval ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       tracing: settings.tracing,
-      // Metrics, bundled and on, only under the detailed profile (lambda/platform/observability/metrics.ts).
+      // Metrics, bundled and on, only under the detailed profile (lambda/domain/service/metrics.ts).
       bundle,
     };
 

@@ -6,24 +6,16 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { MCP_PATH, ROUTE_PREFLIGHT, ROUTES, routeMethodNotAllowed } from '../../lambda/domain/service/routes';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
-import {
-  EXPOSED_HEADERS,
-  MCP_PREFLIGHT,
-  PREFLIGHT,
-  type Preflight,
-  preflightHeaders,
-} from '../../lambda/platform/http/cors';
+import { EXPOSED_HEADERS, type Preflight, preflightHeaders } from '../../lambda/platform/http/cors';
 import { ERROR_HEADERS } from '../../lambda/platform/http/errors';
 import {
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   type GatewayResponseType,
   gatewayResponseTemplate,
-  MCP_METHOD_NOT_ALLOWED,
-  METHOD_NOT_ALLOWED,
 } from '../../lambda/platform/http/gateway-responses';
-import { MCP_PATH, ROUTES } from '../../lambda/platform/http/routes';
 import type { ServiceSettings } from '../settings';
 import type { ServiceFunctions } from './functions';
 
@@ -191,8 +183,8 @@ export class ServiceApi extends Construct {
       const resource = this.api.root.resourceForPath(path);
       const get = resource.addMethod('GET', listing, { apiKeyRequired: true });
       Validations.of(get).acknowledge(COGNITO_NOT_FOR_MACHINES);
-      this.addPreflight(resource, PREFLIGHT);
-      this.addMethodNotAllowed(resource, METHOD_NOT_ALLOWED);
+      this.addPreflight(resource, ROUTE_PREFLIGHT[path]);
+      this.addMethodNotAllowed(resource, routeMethodNotAllowed(path));
     }
 
     // The MCP server (docs/api.md#agents-mcp): its own function, behind the same authorizer, key and usage plans.
@@ -203,8 +195,8 @@ export class ServiceApi extends Construct {
       { apiKeyRequired: true },
     );
     Validations.of(post).acknowledge(COGNITO_NOT_FOR_MACHINES);
-    this.addPreflight(mcp, MCP_PREFLIGHT);
-    this.addMethodNotAllowed(mcp, MCP_METHOD_NOT_ALLOWED);
+    this.addPreflight(mcp, ROUTE_PREFLIGHT[MCP_PATH]);
+    this.addMethodNotAllowed(mcp, routeMethodNotAllowed(MCP_PATH));
   }
 
   /** API Gateway's own answers (401, 403, 404, 429, 5XX …) in the contract's envelope, with its headers. */

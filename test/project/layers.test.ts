@@ -147,8 +147,8 @@ describe('the layers', () => {
       "import { marshall } from '@aws-sdk/util-dynamodb';",
       "import middy from '@middy/core';",
       "import type { Context } from 'aws-lambda';",
-      "import { SERVICE_NAME } from './platform/defaults';",
-      'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, marshall, middy, SERVICE_NAME };',
+      "import { RETRY_AFTER } from './platform/http/errors';",
+      'export { readFileSync, setTimeout, Logger, injectLambdaContext, Metrics, DynamoDBClient, QueryCommand, marshall, middy, RETRY_AFTER };',
       'export type { Context };',
     ];
     expect(await refusedLines(allowed)).toEqual([]);
@@ -164,9 +164,9 @@ describe('the layers', () => {
     expect(await refusedLines(upward, 'lambda/platform/http')).toEqual([1, 2, 3, 4]);
     expect(await refusedLines(upward, 'lambda/domain/store')).toEqual([3, 4]);
     const downward = [
-      "import { SERVICE_NAME } from '../../platform/defaults';",
+      "import { RETRY_AFTER } from '../../platform/http/errors';",
       "import type { ReadCost } from '../dynamodb/capacity';",
-      'export { SERVICE_NAME };',
+      'export { RETRY_AFTER };',
       'export type { ReadCost };',
     ];
     expect(await refusedLines(downward, 'lambda/platform/http')).toEqual([]);
@@ -195,7 +195,7 @@ describe('the layers', () => {
       "import { App } from 'aws-cdk-lib';",
       "import { Command } from 'commander';",
       "import dynalite from 'dynalite';",
-      "import { SERVICE_NAME } from '../lambda/platform/defaults';",
+      "import { SERVICE_NAME } from '../lambda/domain/service/limits';",
       "import { lambdaContext } from '../lib/local/lambda-runtime';",
       'export { App, Command, dynalite, SERVICE_NAME, lambdaContext };',
     ];

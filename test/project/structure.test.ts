@@ -172,7 +172,7 @@ describe('the structure', () => {
     expect(allowedArrow('lambda/functions/vacancies/handler.ts', 'lambda/domain/schema/tables.ts')).toBe(
       true,
     );
-    expect(allowedArrow('lambda/domain/schema/tables.ts', 'lambda/platform/defaults.ts')).toBe(true);
+    expect(allowedArrow('lambda/domain/schema/tables.ts', 'lambda/platform/http/errors.ts')).toBe(true);
     expect(allowedArrow('lambda/platform/http/errors.ts', 'lambda/domain/schema/tables.ts')).toBe(false);
     expect(allowedArrow('lambda/domain/import/import.ts', 'lambda/functions/inbox/report.ts')).toBe(false);
     expect(allowedArrow('lambda/functions/inbox/inbox.ts', 'lambda/functions/webhooks/run.ts')).toBe(false);

@@ -4,7 +4,7 @@
  * Each Lambda entry point makes them once per container; the local server and tests make their own.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { FunctionMetrics } from '../../platform/observability/metrics';
+import type { FunctionMetrics } from '../service/metrics';
 import type { VacancyRepository } from './reads/repository';
 import type { VacanciesSettings } from './request/request';
 import type { HeldEntries } from './search/held-entries';
@@ -14,7 +14,7 @@ export interface ListingDependencies {
   readonly repository: VacancyRepository;
   readonly settings: VacanciesSettings;
   readonly logger: Logger;
-  /** The function's metrics (`platform/observability/metrics.ts`). */
+  /** The function's metrics (`domain/service/metrics.ts`). */
   readonly metrics: FunctionMetrics;
   /** The clock; tests fix it. */
   readonly now?: () => Date;

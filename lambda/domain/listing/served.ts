@@ -5,14 +5,14 @@
  * local server — another's would take its place, and with it the read units shown for a request.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { AuthorizedVendor } from '../keys/context';
 import {
   LISTING_SERVED,
   type ListingServedLog,
   VACANCY_SERVED,
   type VacancyServedLog,
-} from '../../platform/observability/log-fields';
-import type { FunctionMetrics } from '../../platform/observability/metrics';
-import type { AuthorizedVendor } from '../keys/context';
+} from '../service/log-fields';
+import type { FunctionMetrics } from '../service/metrics';
 import type { GoneVacancyResult, VacancyResult } from './answers/one-vacancy';
 import type { NotModifiedResult, VacanciesResult } from './request/request';
 

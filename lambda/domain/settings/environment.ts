@@ -5,8 +5,8 @@
  * reads and checks it here, at cold start, with the settings' own checks.
  */
 
-import type { FunctionName } from '../../platform/defaults';
 import type { TableNames } from '../schema/tables';
+import type { FunctionName } from '../service/limits';
 import { httpUrl } from './checks';
 import {
   checkSetting,

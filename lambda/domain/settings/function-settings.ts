@@ -5,9 +5,9 @@
  * functions' environment (`lib/function-environment.ts`).
  */
 
-import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../platform/defaults';
 import { isTimeZone } from '../../platform/time/zone-clock';
 import { LOCALES, type Locale, SALARY_PERIODS, type SalaryPeriod } from '../schema/vacancy';
+import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../service/limits';
 import { isCurrencyCode } from '../vacancy/pay-and-place';
 import { type Check, httpUrl, matching, oneOf, whole, wholeList } from './checks';
 import { SettingError } from './errors';

@@ -9,13 +9,13 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { authorizerContext } from '../../domain/keys/context';
+import { FUNCTION_LIMITS } from '../../domain/service/limits';
+import type { FunctionMetrics } from '../../domain/service/metrics';
+import { MCP_PATH } from '../../domain/service/routes';
 import { keyTier } from '../../domain/settings/rate-tiers';
-import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import type { ReadClient } from '../../platform/dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../../platform/http/gateway-responses';
-import { MCP_PATH } from '../../platform/http/routes';
-import type { FunctionMetrics } from '../../platform/observability/metrics';
 import { bearerToken } from './bearer';
 import { KeyCheckFailedError, KeyRefusedError, MissingUsageKeyError } from './errors';
 import { findApiKey, hashApiKey } from './key-lookup';
@@ -26,7 +26,7 @@ export interface AuthorizerDependencies {
   readonly client: ReadClient;
   readonly vendorsTable: string;
   readonly logger: Logger;
-  /** The function's metrics (`platform/observability/metrics.ts`). */
+  /** The function's metrics (`domain/service/metrics.ts`). */
   readonly metrics: FunctionMetrics;
   /** Kept back from the remaining time to fail in (docs/design.md#time-budget). */
   readonly reserveMs?: number;

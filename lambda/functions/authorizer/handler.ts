@@ -3,10 +3,10 @@
  * container.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../../domain/service/limits';
+import { createFunctionMetrics } from '../../domain/service/metrics';
 import { functionConfiguration } from '../../domain/settings/environment';
-import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
-import { createFunctionMetrics } from '../../platform/observability/metrics';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
 import { createAuthorizerHandler } from './authorizer';
 

@@ -5,10 +5,10 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createVacancyRepository } from '../../domain/listing/reads/repository';
 import { vacanciesSettings } from '../../domain/listing/settings';
+import { FUNCTION_LIMITS, SERVICE_NAME } from '../../domain/service/limits';
+import { createFunctionMetrics } from '../../domain/service/metrics';
 import { functionConfiguration } from '../../domain/settings/environment';
-import { FUNCTION_LIMITS, SERVICE_NAME } from '../../platform/defaults';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
-import { createFunctionMetrics } from '../../platform/observability/metrics';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
 import { createMcpHandler } from './route-handler';
 

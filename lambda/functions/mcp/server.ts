@@ -9,7 +9,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { SERVICE_NAME } from '../../platform/defaults';
+import { SERVICE_NAME } from '../../domain/service/limits';
 import { HttpError, VACANCY_GONE } from '../../platform/http/errors';
 import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT, VACANCY_OUTPUT } from './schemas';
 import {

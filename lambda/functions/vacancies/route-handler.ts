@@ -13,15 +13,15 @@ import { givesValue } from '../../domain/listing/request/query';
 import type { NotModifiedResult, VacanciesResult } from '../../domain/listing/request/request';
 import { HeldEntries } from '../../domain/listing/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/listing/served';
+import { FUNCTION_LIMITS } from '../../domain/service/limits';
+import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../domain/service/routes';
 import { cacheControl, findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
-import { FUNCTION_LIMITS } from '../../platform/defaults';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import { conditionalGet, ifNoneMatchMatches, notModified, strongETag } from '../../platform/http/conditional';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
 import { JSON_CONTENT_TYPE, vacancyGone } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
 import { httpRoute } from '../../platform/http/middleware';
-import { VACANCY_ID_PARAMETER, VACANCY_RESOURCE } from '../../platform/http/routes';
 
 /** What the one-vacancy route's answers vary by: it has two representations (docs/api.md#jobposting), by `Accept`. */
 const VACANCY_VARY = 'Accept, Accept-Language';

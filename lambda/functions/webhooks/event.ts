@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { StoredStatus } from '../../domain/schema/vacancy';
-import { LISTING_PATH } from '../../platform/http/routes';
+import { LISTING_PATH } from '../../domain/service/routes';
 import { formatRfc3339 } from '../../platform/time/rfc3339';
 
 export const EVENT_TYPES = { changed: 'vacancies.changed', test: 'webhook.test' } as const;

@@ -1,6 +1,6 @@
 /**
  * The webhooks' wake-up policy (docs/design.md#webhooks), as pure rules over the clock's time, a wake-up's due time,
- * the run's time left and the margins of `WEBHOOK_WAKE_UPS` (platform/defaults.ts): the function on AWS (`handler.ts`,
+ * the run's time left and the margins of `WEBHOOK_WAKE_UPS` (domain/service/limits.ts): the function on AWS (`handler.ts`,
  * `run.ts`) and the local server (`lib/local/webhook-runner.ts`) both decide by them, so the rule is tested once
  * without a clock of its own (test/unit/lambda/functions/webhooks/wake-up.test.ts).
  *

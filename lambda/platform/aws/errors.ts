@@ -6,7 +6,7 @@
 /**
  * A service kept refusing within the bounds of our own retries — BatchGetItem left keys unprocessed
  * round after round (`platform/dynamodb/batch-get.ts`). `awsFailure` calls it `unavailable`, as it would a
- * throttled call: the vacancies function answers the 503 with `Retry-After`, the ops CLI says to try again.
+ * throttled call: an API answers the 503 with `Retry-After`, the ops CLI says to try again.
  */
 export class UnavailableError extends Error {
   override readonly name = 'UnavailableError';

@@ -104,7 +104,7 @@ export const isUnavailable = (error: unknown) => awsFailure(error) === 'unavaila
 export const isConditionFailed = (error: unknown) => awsFailure(error) === 'condition-failed';
 
 /**
- * Whether a failed call may have been applied all the same (docs/design.md#the-summary): it ran out of time, lost
+ * Whether a failed call may have been applied all the same: it ran out of time, lost
  * its connection, or the service failed or answered nonsense — AWS's words for a 500, "the request may or may not
  * have succeeded". A throttled call, a refused one, a failed condition were not applied.
  */

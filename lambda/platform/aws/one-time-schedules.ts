@@ -1,8 +1,7 @@
 /**
- * EventBridge Scheduler one-time schedules, as the service's timers that outlive a run (docs/design.md#a-kill-timeline,
- * docs/design.md#webhooks): made at a time, named so that the same timer asked twice is one schedule, deleting
- * themselves once they have fired, and deleted early when no longer needed. The webhooks' wake-ups and the summaries'
- * guards are both made here.
+ * EventBridge Scheduler one-time schedules, as a service's timers that outlive a run (docs/design.md#a-kill-timeline):
+ * made at a time, named so that the same timer asked twice is one schedule, deleting themselves once they have
+ * fired, and deleted early when no longer needed.
  */
 import {
   ConflictException,

@@ -20,7 +20,7 @@ export interface DynamoDBConnection {
   /** Limits of one attempt: to open a connection, and of silence on it once open. */
   readonly connectionTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
-  /** Added to the requests' user agent: tells this client's writes apart (the local webhook dispatch's). */
+  /** Added to the requests' user agent: tells this client's writes apart (a local process's, say). */
   readonly customUserAgent?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The request path's Query loop, metered (docs/design.md#how-a-listing-reads): one Query of an index, call by call
+ * The request path's Query loop, metered: one Query of an index, call by call
  * following `LastEvaluatedKey` while the caller says to go on, each call under the request's deadline, the read
  * units and calls added up (`queryCalls`, for a reader that takes the calls one at a time). `collectQuery` keeps the first entries a page needs; `countQuery` counts to the end.
  * (The jobs and tools, which need every item and no meter, use `query-all.ts`.)

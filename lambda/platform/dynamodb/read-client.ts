@@ -1,7 +1,7 @@
 /**
  * The request path's reads (docs/design.md#cold-start): GetItem, Query and BatchGetItem sent as DynamoDB's own
  * commands, their key and expression values written as attribute values here and their items read back with
- * `@aws-sdk/util-dynamodb`'s `unmarshall` — so that the listing and the authorizer bundle neither
+ * `@aws-sdk/util-dynamodb`'s `unmarshall` — so that a function that only reads bundles neither
  * `@aws-sdk/lib-dynamodb` (its document client, commands and paginators) nor the general `marshall`. The jobs and
  * tools, which write, keep the document client (`document-client.ts`); it passes these commands on unchanged, so
  * the same reads serve them too.

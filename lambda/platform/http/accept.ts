@@ -1,10 +1,9 @@
 /**
- * Content negotiation by `Accept` (RFC 9110 §12.5.1), for the one route with two representations: JSON, and a
- * schema.org JobPosting as JSON-LD (docs/api.md#jobposting). JSON is the default; JSON-LD only when the header ranks
- * it above JSON.
+ * Content negotiation by `Accept` (RFC 9110 §12.5.1), for a route with two representations: JSON, and a JSON-LD
+ * document. JSON is the default; JSON-LD only when the header ranks it above JSON.
  */
 
-/** The media type of the JobPosting representation, and its `Content-Type`. */
+/** The media type of the JSON-LD representation, and its `Content-Type`. */
 export const JSON_LD_MEDIA_TYPE = 'application/ld+json';
 export const JSON_LD_CONTENT_TYPE = `${JSON_LD_MEDIA_TYPE}; charset=utf-8`;
 
@@ -58,7 +57,7 @@ function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string)
 }
 
 /**
- * Whether `Accept` prefers the JobPosting: it accepts `application/ld+json` and ranks it above `application/json`
+ * Whether `Accept` prefers JSON-LD: it accepts `application/ld+json` and ranks it above `application/json`
  * (`application/ld+json` alone, or `application/ld+json, application/json;q=0.5`). A tie, `*\/*`, no header: JSON.
  */
 export function prefersJsonLd(accept: string | undefined): boolean {

@@ -1,6 +1,6 @@
 /**
  * Conditional requests (RFC 9110 §13; docs/design.md#etags): strong entity tags, `If-None-Match`, the 304. The
- * handler may give a tag of its own (the vendor's summary's) and answer a 304 before reading anything; otherwise the
+ * handler may give a tag of its own (from what the data is known to be) and answer a 304 before reading anything; otherwise the
  * middleware tags the body's bytes.
  */
 import { createHash } from 'node:crypto';

@@ -1,31 +1,18 @@
 /**
  * Cross-origin requests (docs/api.md#from-a-web-page): the CORS headers of every answer to a request that carries an
  * `Origin` — the functions', API Gateway's own (its gateway responses) and the preflight's — written once for the
- * functions, the stack and the local server. What a key may do from a page is the keys' rule: `domain/keys/key-use.ts`.
+ * functions, the stack and the local server. What each route's preflight allows is the service's to say.
  */
 
 /** The headers a page may read of an answer, besides the CORS-safelisted ones. */
 export const EXPOSED_HEADERS = 'ETag, Retry-After, X-Request-Id, Content-Language, RateLimit-Policy';
 
-/** What a preflight allows: the method and the request headers a page sends. */
-export const PREFLIGHT = {
-  methods: 'GET, OPTIONS',
-  headers: 'Authorization, Accept, Accept-Language, If-None-Match',
-  maxAgeSeconds: 7200,
-} as const;
-
-/**
- * What a preflight of the MCP route allows (docs/api.md#agents-mcp): a POST of JSON, with the headers of MCP's
- * Streamable HTTP transport — the protocol version, and the session id a client may send (the server keeps none).
- */
-export const MCP_PREFLIGHT = {
-  methods: 'POST, OPTIONS',
-  headers: 'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id',
-  maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
-} as const;
-
-/** What a preflight allows, for either kind of route. */
-export type Preflight = typeof PREFLIGHT | typeof MCP_PREFLIGHT;
+/** What a preflight allows: the methods, the request headers a page sends, and how long it may be kept. */
+export interface Preflight {
+  readonly methods: string;
+  readonly headers: string;
+  readonly maxAgeSeconds: number;
+}
 
 /** An `Origin` value fit to be echoed in a header: printable ASCII, no blank, of a sane length. */
 const ECHOABLE = /^[\x21-\x7e]{1,2048}$/;
@@ -45,13 +32,9 @@ export function crossOriginHeaders(origin: string | undefined, allow: boolean): 
 }
 
 /**
- * The headers of a preflight's 204: any origin, since a preflight carries no key (the GET, or the MCP route's POST,
- * decides).
+ * The headers of a preflight's 204: any origin, since a preflight carries no key (the request it precedes decides).
  */
-export function preflightHeaders(
-  origin: string | undefined,
-  preflight: Preflight = PREFLIGHT,
-): Record<string, string> {
+export function preflightHeaders(origin: string | undefined, preflight: Preflight): Record<string, string> {
   return {
     ...crossOriginHeaders(origin, true),
     'Access-Control-Allow-Methods': preflight.methods,

@@ -5,7 +5,6 @@
  */
 
 import { isUnavailable } from '../aws/failure';
-import { RETRY_AFTER_SECONDS } from '../defaults';
 
 /** Media type of every body the service sends. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -63,6 +62,9 @@ export function errorEnvelope(
 ): ErrorEnvelope {
   return { status: 'error', message, ...(errors && { errors }), ...fields, request_id: requestId };
 }
+
+/** Seconds a client should wait before retrying a 429 or a 503. */
+export const RETRY_AFTER_SECONDS = 1;
 
 /** `Retry-After`, on every 429 and 503. */
 export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as const;

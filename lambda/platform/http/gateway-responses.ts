@@ -3,7 +3,7 @@
  * contract's envelope, the 405 of a method a route does not answer, and the message with which the authorizer asks
  * for a 401 — written once, made into templates by the stack and rendered for each request by the local server.
  */
-import { crossOriginHeaders, MCP_PREFLIGHT, PREFLIGHT, withHeaders } from './cors';
+import { crossOriginHeaders, withHeaders } from './cors';
 import { ERROR_HEADERS, ERROR_MESSAGES, type ErrorStatus, errorEnvelope, RETRY_AFTER } from './errors';
 
 /** The error message with which a Lambda authorizer makes API Gateway answer 401 (UNAUTHORIZED). */
@@ -56,7 +56,7 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
   QUOTA_EXCEEDED: response(429, RETRY_AFTER),
   AUTHORIZER_FAILURE: response(503, RETRY_AFTER),
   AUTHORIZER_CONFIGURATION_ERROR: response(503, RETRY_AFTER),
-  // The vendor's usage key is missing or in no usage plan: an operator's mistake (alarmed on), never the 403
+  // The caller's usage key is missing or in no usage plan: an operator's mistake (alarmed on), never the 403
   // that means "suspended".
   INVALID_API_KEY: response(500),
   // A body past API Gateway's 10 MB: no function is invoked.
@@ -65,26 +65,8 @@ export const GATEWAY_RESPONSES: Readonly<Record<GatewayResponseType, GatewayResp
   DEFAULT_5XX: { message: ERROR_MESSAGES[500] },
 };
 
-/**
- * A query with a byte that must be percent-encoded — one outside printable ASCII, such as the raw UTF-8 of `bakı`
- * that curl sends as typed: the local server's 400 naming the cause (docs/design.md#a-query-sent-unencoded). A
- * deployment's gateway answers such a request with its DEFAULT_4XX, which cannot tell the cause.
- */
-export const UNENCODED_QUERY: GatewayResponseDefinition = {
-  statusCode: 400,
-  message: 'The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.',
-};
-
-/**
- * Another method on a route: a 405 naming those it answers — GET, and OPTIONS for a page's preflight (served by
- * mock integrations in AWS).
- */
-export const METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, { Allow: PREFLIGHT.methods });
-
-/** Another method on the MCP route (`GET`, `DELETE` …): a 405 naming POST, and OPTIONS for a page's preflight. */
-export const MCP_METHOD_NOT_ALLOWED: GatewayResponseDefinition = response(405, {
-  Allow: MCP_PREFLIGHT.methods,
-});
+/** Another method on a route: a 405 naming those it answers (`allow`, OPTIONS too where a preflight is answered). */
+export const methodNotAllowed = (allow: string): GatewayResponseDefinition => response(405, { Allow: allow });
 
 /** The envelope as a template: API Gateway fills in `$context.requestId`. */
 export function gatewayResponseTemplate(definition: GatewayResponseDefinition): string {

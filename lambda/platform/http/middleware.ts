@@ -3,7 +3,7 @@
  * logger's context, the function's metrics, the error envelope, `X-Request-Id` and a last-resort 503 — and the
  * middlewares it uses are small factories in Middy's style. None depends on another's position: the error
  * middleware builds the whole error response itself, and the others only add to a successful one. The
- * conditional-request middleware, which the listing's routes add, is `conditional.ts`'s.
+ * conditional-request middleware, which a route may add, is `conditional.ts`'s.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -65,7 +65,7 @@ export interface HttpRouteOptions {
 /**
  * A route as the API's Lambda handler, for API Gateway REST proxy events: the logger's context for the invocation
  * (never the event, which carries the `Authorization` header), the function's metrics (published answered or not,
- * and `ColdStart` once per container), the error envelope, `X-Request-Id`, then `extra` (the listing's conditional
+ * and `ColdStart` once per container), the error envelope, `X-Request-Id`, then `extra` (a conditional
  * GET). Should something other than DynamoDB hold the request past its deadline, Middy answers in its place just
  * before Lambda's timeout, and that answer is the 503 too.
  */

@@ -1,12 +1,12 @@
 /**
  * API Gateway's REST proxy events and results as the Fetch standard's `Request` and `Response`, for code written to
- * those (the MCP SDK's web-standard transport): one event made a request, one response made a result.
+ * those (a web-standard transport): one event made a request, one response made a result.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { HttpError } from './errors';
 
 /**
- * The web-standard `Request` of a REST proxy event (a handler that speaks the Fetch API's types, such as the MCP SDK's transport, reads it): the event's method, headers and body (API Gateway's text, or
+ * The web-standard `Request` of a REST proxy event (a handler that speaks the Fetch API's types, such as a web-standard server transport, reads it): the event's method, headers and body (API Gateway's text, or
  * base64 for a binary media type). A header no `Headers` can hold is the client's 400, in the envelope.
  */
 export function webRequest(event: APIGatewayProxyEvent): Request {

@@ -1,109 +1,62 @@
 /**
- * The service's metrics: CloudWatch embedded metric format (EMF) lines that Powertools Metrics writes to the
- * functions' logs, from which CloudWatch makes the metrics (docs/operating.md#metrics). One namespace, and no
- * dimension but the service (and, on `ColdStart`, the function): each dimension value is a custom metric billed
- * every month, so a vendor is never one. The per-vendor view comes from Contributor Insights rules on the logs
- * instead (`platform/observability/log-fields.ts`).
+ * A function's metrics: CloudWatch embedded metric format (EMF) lines that Powertools Metrics writes to the
+ * function's logs, from which CloudWatch makes the metrics. Counts only, one namespace, and no dimension but the
+ * service (and, on `ColdStart`, the function): each dimension value is a custom metric billed every month. Which
+ * metrics a service has, and which function emits which, is the service's to say (its table of names).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { MiddlewareObj } from '@middy/core';
-import { type FunctionName, SERVICE_NAME } from '../defaults';
 
 /**
- * Defined by the stack's bundler from the monitoring profile (docs/operating.md#monitoring-profiles): `false` under
- * `default`, whose functions publish no metric, so that their bundles leave Powertools Metrics out — code a cold
- * start would compile and a request never run (docs/design.md#cold-start). Undefined outside a bundle.
+ * Defined by the stack's bundler from the monitoring profile (docs/operating.md#monitoring-profiles): `false` when
+ * the functions publish no metric, so that their bundles leave Powertools Metrics out — code a cold start would
+ * compile and a request never run (docs/design.md#cold-start). Undefined outside a bundle.
  */
 declare const VVA_METRICS: boolean | undefined;
 
-/** The CloudWatch namespace of every metric of the service, the log-derived ones included. */
-export const METRICS_NAMESPACE = 'VendorVacancyApi';
-
-/** The metrics the functions emit, each a count. */
-export const FUNCTION_METRICS = {
-  /** Per served listing: the DynamoDB read units it consumed (docs/design.md#how-a-listing-reads). */
-  readUnits: 'ReadUnits',
-  /** Per served listing: its DynamoDB calls (a Query, then BatchGetItems). */
-  dynamodbCalls: 'DynamoDBCalls',
-  /** Per served listing: the vacancies on the page. */
-  itemsReturned: 'ItemsReturned',
-  /**
-   * Per served listing: items the index named for the vendor that belong to another vendor — left out of the page,
-   * and 0 in a healthy service (docs/operating.md#alarms, `IsolationBreach`).
-   */
-  foreignItems: 'ForeignItems',
-  /** Per run of the expiry job: the vacancies it recorded as expired. */
-  vacanciesExpired: 'VacanciesExpired',
-  /** Per run of the expiry job: the summaries it counted anew (docs/design.md#the-summary). */
-  summariesRecounted: 'SummariesRecounted',
-  /** Per run of the expiry job: 1 when its time ran out with work left (the next run goes on), else 0. */
-  expiryUnfinished: 'ExpiryUnfinished',
-  /** Per key the authorizer refuses (a 401): unknown, revoked or of a vendor that does not exist. */
-  keysRefused: 'KeysRefused',
-  /** Per cold start of a function (Powertools' own metric), with the dimension `function_name`. */
-  coldStart: 'ColdStart',
-} as const;
-
-/** A metric the functions emit. */
-export type FunctionMetric = keyof typeof FUNCTION_METRICS;
-
-/**
- * What each function emits, for the cost model (`lib/cost/fixed-costs.ts`: each is a custom metric, billed monthly,
- * unless the deployment disables the functions' metrics); a test runs the bundles and holds them to it. The inbox
- * emits none: its one log line per file says what it did; nor do the webhooks and the feeds, one log line a run. The
- * MCP function adds the listing's counts to the same metrics (the service's, not a function's: no metric more) and
- * no `ColdStart` of its own, so that it costs nothing while nobody calls it.
- */
-export const METRICS_EMITTED = {
-  authorizer: ['keysRefused', 'coldStart'],
-  listing: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems', 'coldStart'],
-  mcp: ['readUnits', 'dynamodbCalls', 'itemsReturned', 'foreignItems'],
-  expiry: ['vacanciesExpired', 'summariesRecounted', 'expiryUnfinished', 'coldStart'],
-  inbox: [],
-  webhooks: [],
-  feeds: [],
-} as const satisfies Record<FunctionName, readonly FunctionMetric[]>;
-
-/** The dimension Powertools gives every metric: the service's name. */
-export const SERVICE_DIMENSION = 'service';
-/** The dimension Powertools adds to `ColdStart`: here the function's short name, stable across deployments. */
-export const FUNCTION_DIMENSION = 'function_name';
-
 /** What a function does with its metrics: counts, published when its invocation ends. */
-export interface FunctionMetrics {
+export interface FunctionMetrics<M extends string = string> {
   /** Adds `value` to one of the invocation's counts. */
-  count(metric: FunctionMetric, value: number): void;
+  count(metric: M, value: number): void;
   /** The Middy middleware that publishes the invocation's counts, and on a cold start `ColdStart`: `.use()` it. */
   readonly middleware: MiddlewareObj[];
 }
 
+/** What a function's metrics are: where they go, their names, and whether a cold start is counted. */
+export interface MetricsOptions<M extends string> {
+  readonly namespace: string;
+  readonly serviceName: string;
+  readonly functionName: string;
+  /** Each count's CloudWatch name. */
+  readonly names: Readonly<Record<M, string>>;
+  /** Whether the function publishes Powertools' `ColdStart`. */
+  readonly coldStart: boolean;
+}
+
 /** The metrics of a build without them: counts go nowhere, nothing is published. */
-const NO_METRICS: FunctionMetrics = { count: () => undefined, middleware: [] };
+const NO_METRICS: FunctionMetrics<never> = { count: () => undefined, middleware: [] };
 
 /**
  * A function's metrics, through Powertools Metrics — which still prints nothing while `POWERTOOLS_METRICS_DISABLED`
  * is set. Its diagnostics go to the function's logger at level ERROR only: Powertools warns whenever an invocation
  * published no metric, which every refused request does by design.
  */
-export function createFunctionMetrics(functionName: FunctionName, logger: Logger): FunctionMetrics {
+export function createMetrics<M extends string>(
+  options: MetricsOptions<M>,
+  logger: Logger,
+): FunctionMetrics<M> {
   // Spelled out for esbuild, which folds it to `true` or `false` and drops the code it makes unreachable.
   if (typeof VVA_METRICS === 'boolean' && !VVA_METRICS) return NO_METRICS;
   const metrics = new Metrics({
-    namespace: METRICS_NAMESPACE,
-    serviceName: SERVICE_NAME,
-    functionName,
+    namespace: options.namespace,
+    serviceName: options.serviceName,
+    functionName: options.functionName,
     logger: logger.createChild({ logLevel: 'ERROR' }),
   });
   return {
-    count: (metric, value) => metrics.addMetric(FUNCTION_METRICS[metric], MetricUnit.Count, value),
-    middleware: [
-      logMetrics(metrics, {
-        captureColdStartMetric: (METRICS_EMITTED[functionName] as readonly FunctionMetric[]).includes(
-          'coldStart',
-        ),
-      }),
-    ],
+    count: (metric, value) => metrics.addMetric(options.names[metric], MetricUnit.Count, value),
+    middleware: [logMetrics(metrics, { captureColdStartMetric: options.coldStart })],
   };
 }

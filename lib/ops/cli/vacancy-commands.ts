@@ -10,7 +10,7 @@ import {
 } from '../../../lambda/domain/import/import';
 import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/domain/import/snapshot';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/domain/schema/vacancy';
-import { SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
+import { SERVICE_DEFAULTS } from '../../../lambda/domain/service/limits';
 import { UserError } from '../errors';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus } from '../vacancies';

@@ -6,9 +6,9 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { VACANCY_FIELDS, type Workplace } from '../../../lambda/domain/schema/vacancy';
+import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/domain/service/limits';
+import { PREFLIGHT } from '../../../lambda/domain/service/routes';
 import { readRateLimitPolicy } from '../../../lambda/domain/settings/rate-tiers';
-import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/platform/defaults';
-import { PREFLIGHT } from '../../../lambda/platform/http/cors';
 import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/platform/http/errors';
 import { CheckFailedError } from '../errors';
 import { type Answer, type Api, jsonOf } from './http';

@@ -3,8 +3,9 @@
  * request bounded in time, and every way of not getting an answer said in one line that names the URL.
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { FUNCTION_LIMITS, RETRY_AFTER_SECONDS } from '../../../lambda/platform/defaults';
-import { LISTING_PATH, MCP_PATH } from '../../../lambda/platform/http/routes';
+import { FUNCTION_LIMITS } from '../../../lambda/domain/service/limits';
+import { LISTING_PATH, MCP_PATH } from '../../../lambda/domain/service/routes';
+import { RETRY_AFTER_SECONDS } from '../../../lambda/platform/http/errors';
 import { ApiUnreachableError, CheckFailedError } from '../errors';
 
 /**

@@ -1,6 +1,6 @@
 import { Aws, aws_cloudwatch as cloudwatch } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { FUNCTION_NAMES as FUNCTIONS } from '../../../lambda/platform/defaults';
+import { FUNCTION_NAMES as FUNCTIONS } from '../../../lambda/domain/service/limits';
 import type { ServiceAlarms } from './alarms';
 import type { ServiceMetrics } from './service-metrics';
 import type { TopContributors } from './top-contributors';

@@ -6,14 +6,14 @@ import {
   aws_logs as logs,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { type FunctionName, SERVICE_NAME } from '../../../lambda/platform/defaults';
-import type { GATEWAY_RESPONSES } from '../../../lambda/platform/http/gateway-responses';
+import { type FunctionName, SERVICE_NAME } from '../../../lambda/domain/service/limits';
 import {
   FUNCTION_DIMENSION,
   FUNCTION_METRICS,
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
-} from '../../../lambda/platform/observability/metrics';
+} from '../../../lambda/domain/service/metrics';
+import type { GATEWAY_RESPONSES } from '../../../lambda/platform/http/gateway-responses';
 import type { DataTables } from '../data-tables';
 import type { ServiceFunctions } from '../functions';
 import type { AccessLogField } from '../rest-api';
@@ -54,7 +54,7 @@ function rateOfRequests(
 
 /**
  * Every metric the alarms and the dashboard show, made in one place: API Gateway's, Lambda's and DynamoDB's own,
- * the functions' EMF metrics (`lambda/platform/observability/metrics.ts`, with exactly the dimensions they are emitted
+ * the functions' EMF metrics (`lambda/domain/service/metrics.ts`, with exactly the dimensions they are emitted
  * with), and two metrics derived from logs by metric filters.
  */
 export class ServiceMetrics extends Construct {

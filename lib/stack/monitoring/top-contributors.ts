@@ -1,6 +1,6 @@
 import { Aws, aws_cloudwatch as cloudwatch, type aws_logs as logs, Stack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { LISTING_SERVED, type ListingServedLog } from '../../../lambda/platform/observability/log-fields';
+import { LISTING_SERVED, type ListingServedLog } from '../../../lambda/domain/service/log-fields';
 import type { AccessLogField } from '../rest-api';
 import { PERIOD } from './service-metrics';
 

@@ -4,7 +4,7 @@
  * client gets the contract's 503 — in the envelope, with `Retry-After` — before the failing function's timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FUNCTION_LIMITS } from '../../../lambda/platform/defaults';
+import { FUNCTION_LIMITS } from '../../../lambda/domain/service/limits';
 
 import { testEndpoint } from '../../../testkit/dynamodb';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../../../testkit/fault-proxy';

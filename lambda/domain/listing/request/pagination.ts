@@ -1,5 +1,5 @@
-import { LISTING_PATH } from '../../../platform/http/routes';
 import { formatRfc3339 } from '../../../platform/time/rfc3339';
+import { LISTING_PATH } from '../../service/routes';
 import type { ListingQuery } from './query';
 import type { Pagination } from './types';
 

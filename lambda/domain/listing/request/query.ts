@@ -4,7 +4,6 @@
  * words and the facets asked for (docs/api.md#search-filters-and-facets).
  */
 
-import { PER_PAGE_LIMITS } from '../../../platform/defaults';
 import type { FieldErrors } from '../../../platform/http/errors';
 import { parseRfc3339 } from '../../../platform/time/rfc3339';
 import type { VacancyFilters } from '../../schema/active-index';
@@ -16,6 +15,7 @@ import {
   WORKPLACES,
   type Workplace,
 } from '../../schema/vacancy';
+import { PER_PAGE_LIMITS } from '../../service/limits';
 import { DICTIONARY } from '../../vacancy/dictionary';
 import { isLocale } from '../../vacancy/locale';
 import { INCLUDE_NAMES, type IncludeName } from '../../vacancy/pay-and-place';

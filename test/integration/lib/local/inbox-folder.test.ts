@@ -7,8 +7,8 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FUNCTION_LIMITS } from '../../../../lambda/domain/service/limits';
 import type { FileReport } from '../../../../lambda/functions/inbox/report';
-import { FUNCTION_LIMITS } from '../../../../lambda/platform/defaults';
 import { writeGzipBomb } from '../../../../testkit/gzip-bomb';
 import { type NpmStart, startNpmStart } from '../../../../testkit/npm-start';
 import { vacancyRecord } from '../../../../testkit/vacancies';

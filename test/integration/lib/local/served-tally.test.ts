@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../../../lambda/platform/observability/metrics';
+import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../../../lambda/domain/service/metrics';
 import { tapFunctionOutput } from '../../../../lib/local/function-output';
 import { emfValues, ServedTally } from '../../../../lib/local/served-tally';
 

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { FUNCTION_LIMITS } from '../../../../lambda/platform/defaults';
+import { FUNCTION_LIMITS } from '../../../../lambda/domain/service/limits';
 import {
   answerRefusedRequests,
   createLocalGateway,

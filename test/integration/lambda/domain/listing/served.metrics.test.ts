@@ -7,16 +7,16 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
-import { createAuthorizerHandler } from '../../../../../lambda/functions/authorizer/authorizer';
-import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
-import { SERVICE_NAME } from '../../../../../lambda/platform/defaults';
+import { SERVICE_NAME } from '../../../../../lambda/domain/service/limits';
 import {
   createFunctionMetrics,
   FUNCTION_DIMENSION,
   FUNCTION_METRICS,
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
-} from '../../../../../lambda/platform/observability/metrics';
+} from '../../../../../lambda/domain/service/metrics';
+import { createAuthorizerHandler } from '../../../../../lambda/functions/authorizer/authorizer';
+import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
 import { issueApiKey } from '../../../../../lib/ops/api-keys';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';

@@ -4,6 +4,7 @@
  * the very checks the synth applies.
  */
 import { describe, expect, it } from '@jest/globals';
+import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../../../../lambda/domain/service/limits';
 import {
   FEED_VARIABLES,
   FUNCTION_ENVIRONMENTS,
@@ -16,7 +17,6 @@ import {
   FUNCTION_SETTINGS,
   type FunctionSettingName,
 } from '../../../../../lambda/domain/settings/function-settings';
-import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../../../../lambda/platform/defaults';
 import { functionEnvironment, writeSetting } from '../../../../../lib/function-environment';
 import { localEnvironments } from '../../../../../lib/local/local-api';
 import { readSettings, type ServiceSettings } from '../../../../../lib/settings';

@@ -11,11 +11,11 @@ import {
   createVacancyRepository,
   type VacancyRepository,
 } from '../../../../../lambda/domain/listing/reads/repository';
+import { LISTING_SERVED } from '../../../../../lambda/domain/service/log-fields';
+import { MCP_PATH } from '../../../../../lambda/domain/service/routes';
 import { DEFAULT_RATE_TIERS } from '../../../../../lambda/domain/settings/rate-tiers';
 import { createMcpHandler } from '../../../../../lambda/functions/mcp/route-handler';
 import { UnavailableError } from '../../../../../lambda/platform/aws/errors';
-import { MCP_PATH } from '../../../../../lambda/platform/http/routes';
-import { LISTING_SERVED } from '../../../../../lambda/platform/observability/log-fields';
 import { listingEvent } from '../../../../../lib/local/proxy-event';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';

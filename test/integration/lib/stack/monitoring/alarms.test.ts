@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { METRICS_NAMESPACE } from '../../../../../lambda/platform/observability/metrics';
+import { METRICS_NAMESPACE } from '../../../../../lambda/domain/service/metrics';
 import { alarmsByName, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
 
 const template = stackTemplate({ monitoring: 'detailed' });

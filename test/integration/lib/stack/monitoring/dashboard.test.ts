@@ -3,8 +3,8 @@
  * state first, then the API, the functions, what a listing reads and the top contributors; linked from the outputs.
  */
 import { describe, expect, it } from '@jest/globals';
-import { SERVICE_NAME } from '../../../../../lambda/platform/defaults';
-import { METRICS_NAMESPACE } from '../../../../../lambda/platform/observability/metrics';
+import { SERVICE_NAME } from '../../../../../lambda/domain/service/limits';
+import { METRICS_NAMESPACE } from '../../../../../lambda/domain/service/metrics';
 import { joined, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
 
 const template = stackTemplate({ monitoring: 'detailed' });

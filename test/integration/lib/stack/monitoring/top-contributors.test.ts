@@ -5,7 +5,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, jest } from '@jest/globals';
-import { SERVICE_NAME } from '../../../../../lambda/platform/defaults';
+import { SERVICE_NAME } from '../../../../../lambda/domain/service/limits';
 import { ACCESS_LOG_FORMAT } from '../../../../../lib/stack/rest-api';
 import { recordServedEmptyPage } from '../../../../../testkit/listing';
 import { joined, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';

@@ -4,6 +4,7 @@
  * stops — the deployed margins (`WEBHOOK_WAKE_UPS`) and a test's own. No timer runs.
  */
 import { describe, expect, it } from '@jest/globals';
+import { WEBHOOK_WAKE_UPS } from '../../../../../lambda/domain/service/limits';
 import {
   askWakeUp,
   delayUntil,
@@ -13,7 +14,6 @@ import {
   replacesHeld,
   stopsBeforeNextEvent,
 } from '../../../../../lambda/functions/webhooks/wake-up';
-import { WEBHOOK_WAKE_UPS } from '../../../../../lambda/platform/defaults';
 
 const NOW = 1_800_000_000_000;
 

@@ -12,13 +12,13 @@ import { KEY_USE_MESSAGES } from '../../../../../../lambda/domain/keys/key-use';
 import { LIMITS } from '../../../../../../lambda/domain/listing/request/query';
 import type { ListingResponse, Pagination } from '../../../../../../lambda/domain/listing/request/types';
 import { LOCALES } from '../../../../../../lambda/domain/schema/vacancy';
+import { UNENCODED_QUERY } from '../../../../../../lambda/domain/service/routes';
 import { DICTIONARY } from '../../../../../../lambda/domain/vacancy/dictionary';
 import {
   ERROR_MESSAGES,
   VACANCY_GONE,
   VACANCY_NOT_FOUND,
 } from '../../../../../../lambda/platform/http/errors';
-import { UNENCODED_QUERY } from '../../../../../../lambda/platform/http/gateway-responses';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../../testkit/openapi';
 import { SPEC_VACANCY_FIELDS } from '../../../../../../testkit/spec';
 

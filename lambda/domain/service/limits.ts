@@ -1,7 +1,8 @@
 /**
- * The service's defaults and limits, written once. The CDK settings, the functions' configuration, the local
- * server and the ops CLI all start from these values; a deployment overrides the first group through its
- * settings (docs/operating.md#settings).
+ * The service's defaults and limits, written once: what each function may spend on a request, the bounds of
+ * `per_page`, the webhooks' wake-ups and the service's name. The CDK settings, the functions' configuration, the local
+ * server and the ops CLI all start from these values; a deployment overrides the defaults through its settings
+ * (docs/operating.md#settings).
  */
 export const SERVICE_DEFAULTS = {
   /** Locale when neither `lang` nor `Accept-Language` decides. */
@@ -121,9 +122,6 @@ export const WEBHOOK_WAKE_UPS = { inRunWaitMs: 20_000, stopMarginMs: 15_000 } as
 export type FunctionName = keyof typeof FUNCTION_LIMITS;
 /** Their names, for what is done for each function. */
 export const FUNCTION_NAMES = Object.keys(FUNCTION_LIMITS) as FunctionName[];
-
-/** Seconds a client should wait before retrying a 429 or a 503. */
-export const RETRY_AFTER_SECONDS = 1;
 
 /** The service's name in its logs and metrics. */
 export const SERVICE_NAME = 'vendor-vacancy-api';

@@ -1,0 +1,84 @@
+/**
+ * The API's routes (docs/api.md), written once for the functions, the stack, the local gateway and the tools: each
+ * route's method, what its preflight allows and the 405 of another method. The listing's route serves the active
+ * listing and, with `updated_since`, the sync; the vacancy's route one vacancy. The vacancies function serves both.
+ * `POST /mcp` is the MCP server over the same data (docs/api.md#agents-mcp), served by a function of its own.
+ */
+import type { Preflight } from '../../platform/http/cors';
+import { type GatewayResponseDefinition, methodNotAllowed } from '../../platform/http/gateway-responses';
+
+/** `GET /vendor/vacancies`: the vendor's active vacancies, or what changed (docs/api.md#incremental-sync). */
+export const LISTING_PATH = '/vendor/vacancies';
+
+/** The path parameter of the vacancy's route. */
+export const VACANCY_ID_PARAMETER = 'id';
+
+/** `GET /vendor/vacancies/{id}`: one active vacancy of the vendor (docs/api.md#one-vacancy), as API Gateway names the resource. */
+export const VACANCY_RESOURCE = `${LISTING_PATH}/{${VACANCY_ID_PARAMETER}}`;
+
+/** The routes of the listing function, as API Gateway names their resources. */
+export const ROUTES = [LISTING_PATH, VACANCY_RESOURCE] as const;
+
+/** `POST /mcp`: the MCP server (Streamable HTTP), a route of the MCP function. */
+export const MCP_PATH = '/mcp';
+
+/** Every route of the API, as API Gateway names its resource. */
+export type Route = (typeof ROUTES)[number] | typeof MCP_PATH;
+
+/** What a preflight of the vacancies routes allows: a GET, with the request headers a page sends. */
+export const PREFLIGHT = {
+  methods: 'GET, OPTIONS',
+  headers: 'Authorization, Accept, Accept-Language, If-None-Match',
+  maxAgeSeconds: 7200,
+} as const satisfies Preflight;
+
+/**
+ * What a preflight of the MCP route allows (docs/api.md#agents-mcp): a POST of JSON, with the headers of MCP's
+ * Streamable HTTP transport — the protocol version, and the session id a client may send (the server keeps none).
+ */
+export const MCP_PREFLIGHT = {
+  methods: 'POST, OPTIONS',
+  headers: 'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id',
+  maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
+} as const satisfies Preflight;
+
+/** The method a route answers (besides `OPTIONS`, a page's preflight): the listing's GET, the MCP server's POST. */
+export const ROUTE_METHOD = {
+  [LISTING_PATH]: 'GET',
+  [VACANCY_RESOURCE]: 'GET',
+  [MCP_PATH]: 'POST',
+} as const satisfies Record<Route, string>;
+
+/** What a preflight of each route allows. */
+export const ROUTE_PREFLIGHT: Readonly<Record<Route, Preflight>> = {
+  [LISTING_PATH]: PREFLIGHT,
+  [VACANCY_RESOURCE]: PREFLIGHT,
+  [MCP_PATH]: MCP_PREFLIGHT,
+};
+
+/** Another method on a route: a 405 naming those it answers, OPTIONS included (served by mock integrations in AWS). */
+export const routeMethodNotAllowed = (route: Route): GatewayResponseDefinition =>
+  methodNotAllowed(ROUTE_PREFLIGHT[route].methods);
+
+/**
+ * A query with a byte that must be percent-encoded — one outside printable ASCII, such as the raw UTF-8 of `bakı`
+ * that curl sends as typed: the local server's 400 naming the cause (docs/design.md#a-query-sent-unencoded). A
+ * deployment's gateway answers such a request with its DEFAULT_4XX, which cannot tell the cause.
+ */
+export const UNENCODED_QUERY: GatewayResponseDefinition = {
+  statusCode: 400,
+  message: 'The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.',
+};
+
+/**
+ * The route of a raw request path, and the vacancy's id segment as sent (undecoded) — or undefined when no route
+ * has the path, exactly: `/vendor/vacancies/` (an empty segment) and deeper paths have none.
+ */
+export function matchRoute(path: string): { route: Route; id?: string } | undefined {
+  if (path === LISTING_PATH) return { route: LISTING_PATH };
+  if (path === MCP_PATH) return { route: MCP_PATH };
+  const prefix = `${LISTING_PATH}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const id = path.slice(prefix.length);
+  return id === '' || id.includes('/') ? undefined : { route: VACANCY_RESOURCE, id };
+}
