@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { FUNCTION_NAMES } from '../lambda/domain/service/limits';
-import { functionEnvironment } from '../lib/function-environment';
+import { functionEnvironment } from '../lambda/domain/settings/environment';
 import { DEFAULT_SETTINGS } from '../lib/settings';
 import {
   DEFAULT_BUNDLE,

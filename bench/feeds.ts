@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Feed } from '../lambda/domain/feed-registry/feed';
 import { FeedStore } from '../lambda/domain/feed-registry/feed-store';
 import type { TableNames } from '../lambda/domain/schema/tables';
-import { SERVICE_DEFAULTS } from '../lambda/domain/service/limits';
+import { DEFAULT_SETTINGS } from '../lambda/domain/settings/settings';
 import { buildVendorFeeds } from '../lambda/functions/feeds/build';
 import type { ZoneClock } from '../lambda/platform/time/zone-clock';
 import { folderFeedFiles } from '../lib/feed-folder';
@@ -72,9 +72,9 @@ export async function measureFeedBuild(
         {
           clock,
           feedBase: 'https://feeds.example.com',
-          jobCountry: SERVICE_DEFAULTS.jobCountry,
-          salaryCurrency: SERVICE_DEFAULTS.salaryCurrency,
-          salaryPeriod: SERVICE_DEFAULTS.salaryPeriod,
+          jobCountry: DEFAULT_SETTINGS.jobCountry,
+          salaryCurrency: DEFAULT_SETTINGS.salaryCurrency,
+          salaryPeriod: DEFAULT_SETTINGS.salaryPeriod,
         },
         { vendorId, company: vendorId, status: 'active' },
         feeds,

@@ -1,152 +1,53 @@
+/**
+ * The deployment's settings as the tools read them (docs/operating.md#settings): from a CDK app's context or
+ * `cdk.json`, each checked against the one table of settings (`lambda/domain/settings/settings.ts`) — its default,
+ * its check, what it allows — and then the rules between settings. Only the time zone is made canonical first
+ * (`asia/baku` → `Asia/Baku`), with `Intl`, which the functions do without.
+ */
 import { readFileSync } from 'node:fs';
-import { flag, matching, oneOf, text, whole } from '../lambda/domain/settings/checks';
+import { text } from '../lambda/domain/settings/checks';
 import { SettingError } from '../lambda/domain/settings/errors';
 import {
-  checkSetting,
-  FUNCTION_SETTINGS,
-  notAllowed,
-  type SettingDefinition,
-} from '../lambda/domain/settings/function-settings';
-import {
   BROWSER_TIER,
-  BURST_LIMIT_MAX,
-  DEFAULT_RATE_TIER,
   isVendorTier,
-  RATE_LIMIT_MAX,
   type RateTier,
-  TIER_NAME,
   withBrowserTier,
 } from '../lambda/domain/settings/rate-tiers';
+import {
+  checkSetting,
+  notAllowed,
+  SETTINGS,
+  type ServiceSettings,
+  type SettingDefinition,
+} from '../lambda/domain/settings/settings';
 import { canonicalTimeZone } from './time-zone';
 
-/** The retention periods CloudWatch Logs accepts, in days. */
-const LOG_RETENTION_DAYS = [
-  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
-];
-/**
- * The monitoring profiles (docs/operating.md#monitoring-profiles): `default`, the alarms that protect data, tenants
- * and availability on the metrics AWS publishes for free (a log metric filter only where none exists), and nothing
- * billed by the month besides; `detailed`, the functions' metrics, a dashboard and the top-vendor rules too.
- */
-export const MONITORING_PROFILES = ['default', 'detailed'] as const;
-export type MonitoringProfile = (typeof MONITORING_PROFILES)[number];
-
-/** AWS WAF's rate-based rules count at least 10 requests per window. */
-const WAF_RATE_LIMIT_MIN = 10;
+export {
+  DEFAULT_SETTINGS,
+  MONITORING_PROFILES,
+  type MonitoringProfile,
+  SETTINGS,
+  type ServiceSettings,
+  type SettingName,
+} from '../lambda/domain/settings/settings';
 
 /**
- * Every deployment setting (docs/operating.md#settings), written once: its default, its check and what it allows.
- * The functions' own settings come from `lambda/domain/settings/function-settings.ts`, with the very checks the functions
- * apply at cold start; only the time zone is made canonical first (`asia/baku` → `Asia/Baku`), with `Intl`, which
- * the functions do without.
+ * How the tools read a setting: the table's rule, the time zone in any case (`asia/tokyo` is deployed as
+ * `Asia/Tokyo`).
  */
-export const SETTINGS = {
-  stackName: {
-    default: 'VendorVacancyApi',
-    check: matching(/^[A-Za-z][A-Za-z0-9-]{0,127}$/),
-    allowed: 'a CloudFormation stack name: a letter, then up to 127 letters, digits and "-"',
-  },
-  stageName: {
-    default: 'prod',
-    check: matching(/^[A-Za-z0-9_]{1,128}$/),
-    allowed: 'an API Gateway stage name: 1 to 128 letters, digits and "_"',
-  },
-  destroyOnRemoval: { default: false, check: flag, allowed: 'true or false' },
-  authorizerCacheSeconds: {
-    default: 300,
-    check: whole(0, 3600),
-    allowed: 'a whole number of seconds from 0 (no cache) to 3600',
-  },
-  throttlingRateLimit: {
-    default: 50,
-    check: whole(1, RATE_LIMIT_MAX),
-    allowed: `a whole number of requests per second from 1 to ${RATE_LIMIT_MAX}`,
-  },
-  throttlingBurstLimit: {
-    default: 100,
-    check: whole(1, BURST_LIMIT_MAX),
-    allowed: `a whole number of requests from 1 to ${BURST_LIMIT_MAX}`,
-  },
-  tracing: { default: true, check: flag, allowed: 'true or false' },
-  monitoring: {
-    default: 'default' as MonitoringProfile,
-    check: oneOf(MONITORING_PROFILES),
-    allowed:
-      "default (alarms on the metrics AWS gives for free) or detailed (the functions' metrics, a dashboard and top-vendor rules too)",
-  },
-  logRetentionDays: {
-    default: 30,
-    check: (value) => {
-      const days = whole(1, 3653)(value);
-      return days !== undefined && LOG_RETENTION_DAYS.includes(days) ? days : undefined;
+function readSetting(name: string, definition: SettingDefinition<unknown>, value: unknown): unknown {
+  if (name !== 'serviceTimeZone') return checkSetting(definition, name, value);
+  const zone = text(value);
+  return checkSetting(
+    {
+      ...definition,
+      check: (given) => (zone === undefined ? undefined : definition.check(canonicalTimeZone(zone) ?? given)),
+      allowed: `${definition.allowed} (in any case)`,
     },
-    allowed: `a retention CloudWatch Logs accepts: ${LOG_RETENTION_DAYS.join(', ')}`,
-  },
-  alarmEmail: {
-    default: '',
-    check: matching(/^(?:[^@\s]+@[^@\s]+\.[^@\s]+)?$/),
-    allowed: 'empty, or an e-mail address',
-  },
-  defaultRateTier: {
-    default: DEFAULT_RATE_TIER,
-    check: matching(TIER_NAME),
-    allowed: 'the name of one of the rateTiers',
-  },
-  wafRateLimit: {
-    default: 0,
-    check: (value) => {
-      const limit = whole(0, 2_000_000_000)(value);
-      return limit === 0 || (limit !== undefined && limit >= WAF_RATE_LIMIT_MIN) ? limit : undefined;
-    },
-    allowed: `0 (off), or a whole number of requests per 5 minutes from ${WAF_RATE_LIMIT_MIN} (AWS WAF's least) to 2000000000`,
-  },
-  domainName: {
-    default: '',
-    check: matching(
-      /^(?:(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9])?$/,
-    ),
-    allowed: 'empty, or a DNS name in lower case, such as api.example.az',
-  },
-  certificateArn: {
-    default: '',
-    check: matching(/^(?:arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36})?$/),
-    allowed:
-      "empty, or the ARN of an ACM certificate (arn:aws:acm:<region>:<account>:certificate/<id>) in the stack's region",
-  },
-  hostedZoneId: {
-    default: '',
-    check: matching(/^(?:Z[A-Z0-9]{1,31})?$/),
-    allowed: 'empty, or a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ',
-  },
-  basePath: {
-    default: '',
-    check: matching(/^(?:[A-Za-z0-9._-]{1,128})?$/),
-    allowed: 'empty, or one path segment of letters, digits, ".", "_" and "-", such as v1',
-  },
-  disableExecuteApiEndpoint: { default: false, check: flag, allowed: 'true or false' },
-  ...FUNCTION_SETTINGS,
-  serviceTimeZone: {
-    ...FUNCTION_SETTINGS.serviceTimeZone,
-    check: (value) => {
-      const zone = text(value);
-      return zone === undefined
-        ? undefined
-        : FUNCTION_SETTINGS.serviceTimeZone.check(canonicalTimeZone(zone));
-    },
-    allowed: `${FUNCTION_SETTINGS.serviceTimeZone.allowed} (in any case)`,
-  },
-} as const satisfies Record<string, SettingDefinition<unknown>>;
-
-/** The name of a setting. */
-export type SettingName = keyof typeof SETTINGS;
-
-/** Every deployment setting's value. */
-export type ServiceSettings = { readonly [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['check']> & {} };
-
-/** The defaults of every setting. */
-export const DEFAULT_SETTINGS = Object.fromEntries(
-  Object.entries(SETTINGS).map(([name, definition]) => [name, definition.default]),
-) as unknown as ServiceSettings;
+    name,
+    value,
+  );
+}
 
 /** The settings that mean something only with a custom domain. */
 const DOMAIN_SETTINGS = ['certificateArn', 'hostedZoneId', 'basePath', 'disableExecuteApiEndpoint'] as const;
@@ -245,7 +146,7 @@ export type SettingLookup = (key: string) => unknown;
 export function readSettings(lookup: SettingLookup): ServiceSettings {
   const settings: Record<string, unknown> = {};
   for (const [name, definition] of Object.entries(SETTINGS) as [string, SettingDefinition<unknown>][]) {
-    settings[name] = checkSetting(definition, name, lookup(name));
+    settings[name] = readSetting(name, definition, lookup(name));
   }
   // Publishable keys always have their tier: the default one (never faster than the stage), unless the
   // deployment's tiers name it.

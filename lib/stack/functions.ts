@@ -16,8 +16,8 @@ import {
 } from '../../lambda/domain/schema/tables';
 import { vendorItemKey } from '../../lambda/domain/schema/vendors';
 import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
+import { functionEnvironment } from '../../lambda/domain/settings/environment';
 import { webhookItemKey } from '../../lambda/functions/webhooks/endpoint';
-import { functionEnvironment } from '../function-environment';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
 import type { DataTables } from './data-tables';

@@ -8,7 +8,7 @@ import {
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { LISTING_PATH } from '../../lambda/domain/service/routes';
-import { FUNCTION_SETTINGS } from '../../lambda/domain/settings/function-settings';
+import { FUNCTION_SETTINGS } from '../../lambda/domain/settings/settings';
 import { STACK_OUTPUTS, type SummaryGuardsOutput } from '../deployment/stack-outputs';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { CustomDomain } from './custom-domain';

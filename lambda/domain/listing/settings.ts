@@ -3,12 +3,11 @@
  * read of its environment — one home for the vacancies function and the MCP function, which answer alike.
  */
 import { zoneClock } from '../../platform/time/zone-clock';
-import type { LISTING_SETTINGS } from '../settings/environment';
-import type { FunctionSettings } from '../settings/function-settings';
+import type { FunctionSettings, SettingsOf } from '../settings/settings';
 import type { VacanciesSettings } from './request/request';
 
-/** The operator's settings the listing reads (`LISTING_SETTINGS`, the vacancies and the MCP functions'). */
-export type ListingSettingName = (typeof LISTING_SETTINGS)[number];
+/** The operator's settings the listing reads: the vacancies and the MCP functions' (`domain/settings/settings.ts`). */
+export type ListingSettingName = SettingsOf<'listing'>;
 
 /** The listing's settings from a function's checked settings. */
 export function vacanciesSettings(settings: Pick<FunctionSettings, ListingSettingName>): VacanciesSettings {

@@ -1,29 +1,7 @@
 /**
- * The service's defaults and limits, written once: what each function may spend on a request, the bounds of
- * `per_page`, the webhooks' wake-ups and the service's name. The CDK settings, the functions' configuration, the local
- * server and the ops CLI all start from these values; a deployment overrides the defaults through its settings
- * (docs/operating.md#settings).
+ * The service's limits, written once: what each function may spend on a request, the bounds of `per_page`, the
+ * webhooks' wake-ups and the service's name. (What an operator may choose is a setting: `domain/settings/settings.ts`.)
  */
-export const SERVICE_DEFAULTS = {
-  /** Locale when neither `lang` nor `Accept-Language` decides. */
-  locale: 'az',
-  /** IANA zone of `created_at` and of "today" for deadlines. */
-  timeZone: 'Asia/Baku',
-  /** `per_page` when the request gives none. */
-  perPage: 15,
-  /** The most of a vendor's active vacancies one snapshot may close, in percent (docs/operating.md#snapshots). */
-  snapshotMaxClose: 20,
-  /** A JobPosting's country (ISO 3166-1 alpha-2), salary currency (ISO 4217) and salary period (docs/api.md#jobposting). */
-  jobCountry: 'AZ',
-  salaryCurrency: 'AZN',
-  salaryPeriod: 'MONTH',
-  /**
-   * Seconds between the attempts of a webhook event that failed (docs/api.md#webhooks): 8 attempts over about 27
-   * hours, each delay with up to ±20 % jitter.
-   */
-  webhookRetrySchedule: [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
-} as const;
-
 /** The bounds of `per_page`, a request's and the default alike (docs/api.md#query-parameters). */
 export const PER_PAGE_LIMITS = { min: 1, max: 100 } as const;
 

@@ -1,12 +1,12 @@
 /**
- * What each function receives in its environment, declared once (docs/design.md#configuration): the tables it
- * works on, the settings it takes, and a non-AWS DynamoDB endpoint where there is one. The stack, the local server
- * and the benchmark write the environment from this declaration (`lib/function-environment.ts`); each function
- * reads and checks it here, at cold start, with the settings' own checks.
+ * What each function receives in its environment (docs/design.md#configuration): the tables it works on, the
+ * settings whose row in the table names it (`settings.ts`), and a non-AWS DynamoDB endpoint where there is one. The
+ * stack, the local server and the benchmark write the environment here (`functionEnvironment`); each function reads
+ * and checks it here too, at cold start, with the settings' own checks (`functionConfiguration`).
  */
 
 import type { TableNames } from '../schema/tables';
-import type { FunctionName } from '../service/limits';
+import { type FunctionName, SERVICE_NAME } from '../service/limits';
 import { httpUrl } from './checks';
 import {
   checkSetting,
@@ -15,7 +15,9 @@ import {
   type FunctionSettings,
   notAllowed,
   type SettingDefinition,
-} from './function-settings';
+  type SettingsOf,
+  settingsOf,
+} from './settings';
 
 /** A function's environment variables. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -29,45 +31,21 @@ export const TABLE_VARIABLES = {
 /** A non-AWS DynamoDB endpoint (the local server's engine, DynamoDB Local); AWS when unset. */
 export const DYNAMODB_ENDPOINT_VARIABLE = 'DYNAMODB_ENDPOINT';
 
-/** The operator's settings the listing's answers take: the vacancies function's and the MCP function's. */
-export const LISTING_SETTINGS = [
-  'defaultLocale',
-  'serviceTimeZone',
-  'defaultPerPage',
-  'publicBaseUrl',
-  'rateTiers',
-  'jobCountry',
-  'salaryCurrency',
-  'salaryPeriod',
-] as const satisfies readonly FunctionSettingName[];
-
-/** The tables and settings of each function. */
-export const FUNCTION_ENVIRONMENTS = {
-  authorizer: { tables: ['vendors'], settings: [] },
-  listing: { tables: ['vacancies', 'vendors'], settings: LISTING_SETTINGS },
-  // The MCP server answers as the listing does, from the same tables and settings.
-  mcp: { tables: ['vacancies', 'vendors'], settings: LISTING_SETTINGS },
-  expiry: { tables: ['vacancies', 'vendors'], settings: ['serviceTimeZone'] },
-  inbox: {
-    tables: ['vacancies', 'vendors'],
-    settings: ['serviceTimeZone', 'snapshotMaxClose', 'jobCountry'],
-  },
-  webhooks: { tables: ['vacancies', 'vendors'], settings: ['publicBaseUrl', 'webhookRetrySchedule'] },
-  feeds: {
-    tables: ['vacancies', 'vendors'],
-    settings: ['serviceTimeZone', 'jobCountry', 'salaryCurrency', 'salaryPeriod'],
-  },
-} as const satisfies Record<
-  FunctionName,
-  { readonly tables: readonly (keyof TableNames)[]; readonly settings: readonly FunctionSettingName[] }
->;
-
-type Declared<F extends FunctionName> = (typeof FUNCTION_ENVIRONMENTS)[F];
+/** The tables each function works on. */
+export const FUNCTION_TABLES = {
+  authorizer: ['vendors'],
+  listing: ['vacancies', 'vendors'],
+  mcp: ['vacancies', 'vendors'],
+  expiry: ['vacancies', 'vendors'],
+  inbox: ['vacancies', 'vendors'],
+  webhooks: ['vacancies', 'vendors'],
+  feeds: ['vacancies', 'vendors'],
+} as const satisfies Record<FunctionName, readonly (keyof TableNames)[]>;
 
 /** What a function reads from its environment. */
 export interface FunctionConfiguration<F extends FunctionName> {
-  readonly tables: { readonly [T in Declared<F>['tables'][number]]: string };
-  readonly settings: Pick<FunctionSettings, Declared<F>['settings'][number]>;
+  readonly tables: { readonly [T in (typeof FUNCTION_TABLES)[F][number]]: string };
+  readonly settings: Pick<FunctionSettings, SettingsOf<F>>;
   readonly dynamodbEndpoint: string | undefined;
 }
 
@@ -84,17 +62,15 @@ export function functionConfiguration<F extends FunctionName>(
   name: F,
   env: Environment = process.env,
 ): FunctionConfiguration<F> {
-  const declared: { tables: readonly (keyof TableNames)[]; settings: readonly FunctionSettingName[] } =
-    FUNCTION_ENVIRONMENTS[name];
   const tables: Record<string, string> = {};
-  for (const table of declared.tables) {
+  for (const table of FUNCTION_TABLES[name] as readonly (keyof TableNames)[]) {
     const variable = TABLE_VARIABLES[table];
     const value = env[variable];
     if (!value) throw notAllowed(variable, value ?? null, 'the name of a table');
     tables[table] = value;
   }
   const settings: Record<string, unknown> = {};
-  for (const setting of declared.settings) {
+  for (const setting of settingsOf(name) as FunctionSettingName[]) {
     const definition = FUNCTION_SETTINGS[setting];
     settings[setting] = checkSetting(
       definition as SettingDefinition<unknown>,
@@ -107,6 +83,39 @@ export function functionConfiguration<F extends FunctionName>(
     throw notAllowed(DYNAMODB_ENDPOINT_VARIABLE, endpoint, 'an http(s) URL such as http://127.0.0.1:8000');
   }
   return { tables, settings, dynamodbEndpoint: endpoint } as unknown as FunctionConfiguration<F>;
+}
+
+/** How a setting's value is written into its environment variable; the setting's check reads it back. */
+export function writeSetting(value: unknown): string {
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+}
+
+/**
+ * The environment of one function, from the deployment's settings and its tables: the one way the stack, the
+ * local server and the benchmark configure a function (`functionConfiguration` reads it back). Table names may be
+ * CloudFormation tokens. `dynamodbEndpoint` only for a non-AWS engine.
+ */
+export function functionEnvironment(
+  name: FunctionName,
+  settings: FunctionSettings,
+  tables: TableNames,
+  dynamodbEndpoint?: string,
+): Record<string, string> {
+  const environment: Record<string, string> = { POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
+  for (const table of FUNCTION_TABLES[name] as readonly (keyof TableNames)[]) {
+    environment[TABLE_VARIABLES[table]] = tables[table];
+  }
+  for (const setting of settingsOf(name) as FunctionSettingName[]) {
+    const value = writeSetting(settings[setting]);
+    // An empty value means the setting's default, as an absent one does: it is left out.
+    if (value !== '') environment[FUNCTION_SETTINGS[setting].variable] = value;
+  }
+  if (dynamodbEndpoint) environment[DYNAMODB_ENDPOINT_VARIABLE] = dynamodbEndpoint;
+  return environment;
 }
 
 /**

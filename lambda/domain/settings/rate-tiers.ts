@@ -2,7 +2,7 @@
  * The rate tiers (docs/api.md#rate-limits), every rule of them in one home, derived from one table of the kinds of
  * key (`KEY_KIND_TIERS`): which tier a key counts against and under which of its vendor's usage keys, the tiers a
  * deployment has by default, how a tier is checked and named, how it is stated to a client (`RateLimit-Policy`)
- * and how long a client may keep an answer. The settings (`function-settings.ts`, lib/settings.ts), the authorizer,
+ * and how long a client may keep an answer. The settings (`settings.ts`), the authorizer,
  * the listing's headers, the stack's usage plans (lib/stack/rate-tiers.ts), the local server's limiter
  * (lib/local/rate-limiter.ts) and the ops CLI all read them here.
  */

@@ -8,7 +8,7 @@ import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isVendorId, VENDOR_ID_RULE } from '../../../lambda/domain/schema/vendors';
 import { httpUrl } from '../../../lambda/domain/settings/checks';
-import { FUNCTION_SETTINGS } from '../../../lambda/domain/settings/function-settings';
+import { FUNCTION_SETTINGS } from '../../../lambda/domain/settings/settings';
 import { awsFailure } from '../../../lambda/platform/aws/failure';
 import { UserError } from '../errors';
 import { resolveTarget, type Target, type TargetOptions } from '../target';

@@ -10,7 +10,7 @@ import {
 } from '../../../lambda/domain/import/import';
 import { importSnapshot, maxCloseNeeded, type SnapshotReport } from '../../../lambda/domain/import/snapshot';
 import { VACANCY_STATUSES, type VacancyStatus } from '../../../lambda/domain/schema/vacancy';
-import { SERVICE_DEFAULTS } from '../../../lambda/domain/service/limits';
+import { DEFAULT_SETTINGS } from '../../../lambda/domain/settings/settings';
 import { UserError } from '../errors';
 import { progressBar } from '../progress';
 import { deleteVacancy, setVacancyStatus } from '../vacancies';
@@ -109,7 +109,7 @@ export function addVacancyCommands(program: Command): void {
     .option('--vendor <vendorId>', 'the vendor of a --snapshot', parse.vendorId)
     .option(
       '--max-close <percent>',
-      `a --snapshot may close up to this share of the vendor's active vacancies (default ${SERVICE_DEFAULTS.snapshotMaxClose}, the setting snapshotMaxClose)`,
+      `a --snapshot may close up to this share of the vendor's active vacancies (default ${DEFAULT_SETTINGS.snapshotMaxClose}, the setting snapshotMaxClose)`,
       parse.percent,
     )
     .action(
@@ -146,7 +146,7 @@ export function addVacancyCommands(program: Command): void {
             ? await importSnapshot(target.documentClient, target.tables, records, {
                 ...importOptions,
                 vendorId: options.vendor,
-                maxClosePercent: options.maxClose ?? SERVICE_DEFAULTS.snapshotMaxClose,
+                maxClosePercent: options.maxClose ?? DEFAULT_SETTINGS.snapshotMaxClose,
               })
             : await importVacancies(target.documentClient, target.tables, records, importOptions);
         } finally {

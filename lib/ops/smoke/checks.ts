@@ -6,9 +6,10 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { VACANCY_FIELDS, type Workplace } from '../../../lambda/domain/schema/vacancy';
-import { PER_PAGE_LIMITS, SERVICE_DEFAULTS } from '../../../lambda/domain/service/limits';
+import { PER_PAGE_LIMITS } from '../../../lambda/domain/service/limits';
 import { PREFLIGHT } from '../../../lambda/domain/service/routes';
 import { readRateLimitPolicy } from '../../../lambda/domain/settings/rate-tiers';
+import { DEFAULT_SETTINGS } from '../../../lambda/domain/settings/settings';
 import { ERROR_MESSAGES, type ErrorStatus } from '../../../lambda/platform/http/errors';
 import { CheckFailedError } from '../errors';
 import { type Answer, type Api, jsonOf } from './http';
@@ -180,7 +181,7 @@ export const listing: Check = async (context, signal) => {
   const { pagination } = body;
   expect(
     pagination.total === expected.length &&
-      pagination.per_page === SERVICE_DEFAULTS.perPage &&
+      pagination.per_page === DEFAULT_SETTINGS.defaultPerPage &&
       pagination.current_page === 1 &&
       pagination.last_page === 1 &&
       pagination.next_page_url === null &&

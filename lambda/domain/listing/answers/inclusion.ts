@@ -2,7 +2,7 @@
  * What a request of the vacancies route asked to include (docs/api.md#pay-and-place) with the deployment's defaults
  * it is stated with — the listing's, a sync's and one vacancy's alike — or nothing, when it asked for none.
  */
-import { FUNCTION_SETTINGS } from '../../settings/function-settings';
+import { FUNCTION_SETTINGS } from '../../settings/settings';
 import type { PayDefaults } from '../../vacancy/pay-and-place';
 import type { Inclusion } from '../../vacancy/presenter';
 import type { ListingQuery } from '../request/query';

@@ -20,7 +20,7 @@ import { dayNumber } from '../../schema/active-index';
 import { ITEM } from '../../schema/tables';
 import type { Locale, VacancyObject } from '../../schema/vacancy';
 import type { ListedVacancy } from '../../schema/vacancy-item';
-import { FUNCTION_SETTINGS } from '../../settings/function-settings';
+import { FUNCTION_SETTINGS } from '../../settings/settings';
 import { serializeJobPosting, toJobPosting } from '../../vacancy/job-posting';
 import { negotiateLocale } from '../../vacancy/locale';
 import { type Inclusion, toVacancyObjects } from '../../vacancy/presenter';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { App, type Stack, aws_sqs as sqs, Validations } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SERVICE_DEFAULTS, SERVICE_NAME } from '../../../../lambda/domain/service/limits';
+import { SERVICE_NAME } from '../../../../lambda/domain/service/limits';
 import { SettingError } from '../../../../lambda/domain/settings/errors';
 import { BEARER_HEADER_PATTERN } from '../../../../lambda/functions/authorizer/bearer';
 import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-responses';
@@ -694,7 +694,7 @@ describe('the stack, with default settings', () => {
         template.hasOutput(name, {});
       }
       // The ops CLI reads created_at without an offset in this zone (--stack).
-      template.hasOutput('ServiceTimeZone', { Value: SERVICE_DEFAULTS.timeZone });
+      template.hasOutput('ServiceTimeZone', { Value: DEFAULT_SETTINGS.serviceTimeZone });
     });
   });
 

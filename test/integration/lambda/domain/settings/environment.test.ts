@@ -7,17 +7,19 @@ import { describe, expect, it } from '@jest/globals';
 import { FUNCTION_NAMES as FUNCTIONS, type FunctionName } from '../../../../../lambda/domain/service/limits';
 import {
   FEED_VARIABLES,
-  FUNCTION_ENVIRONMENTS,
+  FUNCTION_TABLES,
   functionConfiguration,
+  functionEnvironment,
   SUMMARY_GUARD_VARIABLES,
   WEBHOOK_SCHEDULE_VARIABLES,
+  writeSetting,
 } from '../../../../../lambda/domain/settings/environment';
 import { SettingError } from '../../../../../lambda/domain/settings/errors';
 import {
   FUNCTION_SETTINGS,
   type FunctionSettingName,
-} from '../../../../../lambda/domain/settings/function-settings';
-import { functionEnvironment, writeSetting } from '../../../../../lib/function-environment';
+  settingsOf,
+} from '../../../../../lambda/domain/settings/settings';
 import { localEnvironments } from '../../../../../lib/local/local-api';
 import { readSettings, type ServiceSettings } from '../../../../../lib/settings';
 import { stackTemplate } from '../../../../../testkit/stack';
@@ -64,8 +66,10 @@ describe('the configuration path', () => {
         name,
         functionEnvironment(name, SETTINGS, TABLES, 'http://127.0.0.1:9'),
       );
-      const declared: { tables: readonly string[]; settings: readonly FunctionSettingName[] } =
-        FUNCTION_ENVIRONMENTS[name];
+      const declared: { tables: readonly string[]; settings: readonly FunctionSettingName[] } = {
+        tables: FUNCTION_TABLES[name],
+        settings: settingsOf(name),
+      };
       expect(configuration.settings).toEqual(
         Object.fromEntries(declared.settings.map((setting) => [setting, SETTINGS[setting]])),
       );
@@ -77,7 +81,7 @@ describe('the configuration path', () => {
   });
 
   it('gives every setting of FUNCTION_SETTINGS to some function: none is read nowhere', () => {
-    const taken = new Set(FUNCTIONS.flatMap((name) => [...FUNCTION_ENVIRONMENTS[name].settings]));
+    const taken = new Set(FUNCTIONS.flatMap((name) => [...settingsOf(name)]));
     expect([...taken].sort()).toEqual(Object.keys(FUNCTION_SETTINGS).sort());
   });
 
@@ -93,7 +97,7 @@ describe('the configuration path', () => {
       );
       // At cold start, on the environment a function received.
       const name = FUNCTIONS.find((fn) =>
-        (FUNCTION_ENVIRONMENTS[fn].settings as readonly string[]).includes(setting),
+        (settingsOf(fn) as readonly string[]).includes(setting),
       ) as FunctionName;
       const environment = { ...functionEnvironment(name, SETTINGS, TABLES), [definition.variable]: value };
       // An empty value is an absent one (the default) where the setting allows empty.
@@ -136,7 +140,7 @@ describe('the configuration path', () => {
       }
       expect([name, variables]).toEqual([name, mine]);
       // And the deployed one carries each of its settings, with the value set.
-      for (const setting of FUNCTION_ENVIRONMENTS[name].settings as readonly FunctionSettingName[]) {
+      for (const setting of settingsOf(name) as readonly FunctionSettingName[]) {
         const { variable } = FUNCTION_SETTINGS[setting];
         const value = resource?.[1].Properties.Environment.Variables[variable];
         expect([setting, variable === 'RATE_TIERS' ? JSON.parse(value) : value]).toEqual([
