@@ -1,6 +1,6 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { VacancyRepository } from '../lambda/domain/listing/reads/repository';
+import type { VacancyRepository } from '../lambda/domain/reads/repository';
 import { activeIndexCondition, type OrderBound } from '../lambda/domain/schema/active-index';
 import { ITEM } from '../lambda/domain/schema/tables';
 import type { ListedVacancy } from '../lambda/domain/schema/vacancy-item';

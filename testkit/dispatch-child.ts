@@ -9,9 +9,9 @@
  * the index's settle window by this much, as the parent's is).
  */
 
-import { createVacancyRepository } from '../lambda/domain/listing/reads/repository';
+import { createVacancyRepository } from '../lambda/domain/reads/repository';
+import { EndpointStore } from '../lambda/domain/webhook-registry/endpoint-store';
 import { createDispatcher } from '../lambda/functions/webhooks/dispatcher';
-import { EndpointStore } from '../lambda/functions/webhooks/endpoint-store';
 import { createDynamoDBClient } from '../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../lambda/platform/dynamodb/document-client';
 

@@ -5,10 +5,10 @@
  * that nothing the import or the CLI would refuse stands between the strings and the serializer).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { VacancyRepository } from '../lambda/domain/listing/reads/repository';
+import type { VacancyRepository } from '../lambda/domain/reads/repository';
 import type { Vacancy } from '../lambda/domain/schema/vacancy';
 import { toVacancyItem } from '../lambda/domain/schema/vacancy-item';
-import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
+import { createVacanciesHandler } from '../lambda/functions/vacancies/factory';
 import { vacancyEvent } from './events';
 import { lambdaContext, silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

@@ -5,14 +5,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { type ImportOptions, importVacancies } from '../lambda/domain/import/import';
-import {
-  createVacancyRepository,
-  type VacancyRepositoryOptions,
-} from '../lambda/domain/listing/reads/repository';
 import type { VacanciesSettings } from '../lambda/domain/listing/request/request';
 import { recordServedPage } from '../lambda/domain/listing/served';
+import { createVacancyRepository, type VacancyRepositoryOptions } from '../lambda/domain/reads/repository';
 import type { FunctionMetrics } from '../lambda/domain/service/metrics';
-import { createVacanciesHandler } from '../lambda/functions/vacancies/route-handler';
+import { createVacanciesHandler } from '../lambda/functions/vacancies/factory';
 import type { TestTables } from './dynamodb';
 import { silentLogger, testMetrics } from './lambda';
 import { CLOCK } from './vacancies';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
 import { memoryPages, validateXML, type XMLValidationError } from 'xmllint-wasm';
-import type { SitemapOutput } from '../lambda/domain/feeds/sitemap';
+import type { SitemapOutput } from '../lambda/domain/feed-formats/sitemap';
 
 /** The sitemaps protocol's XSDs (`test/fixtures/sitemaps/`). */
 export const SITEMAP_XSD = {

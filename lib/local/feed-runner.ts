@@ -7,10 +7,11 @@
  * seconds (docs/api.md's 15). At start it builds every feed once; only with an engine of the user's own, which it
  * cannot watch, does it poll.
  */
+
+import type { FeedSettings } from '../../lambda/domain/feed-formats/indeed';
 import type { Feed } from '../../lambda/domain/feed-registry/feed';
 import type { FeedFiles } from '../../lambda/domain/feed-registry/feed-files';
 import { FeedStore } from '../../lambda/domain/feed-registry/feed-store';
-import type { FeedSettings } from '../../lambda/domain/feeds/indeed';
 import type { TableNames } from '../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../lambda/domain/settings/recovery-waits';
 import { SummaryReader } from '../../lambda/domain/store/summary-reader';

@@ -13,15 +13,15 @@ import type { TableNames } from '../../lambda/domain/schema/tables';
 import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
 import { serverClock } from '../../lambda/domain/store/clock';
 import { SummaryReader } from '../../lambda/domain/store/summary-reader';
+import type { DisabledReason, WebhookEndpoint } from '../../lambda/domain/webhook-registry/endpoint';
+import { EndpointStore } from '../../lambda/domain/webhook-registry/endpoint-store';
+import type { Resolver } from '../../lambda/domain/webhook-registry/public-address';
 import { attemptDelivery } from '../../lambda/functions/webhooks/delivery';
 import {
   createDispatcher,
   type DeliveryAttempt,
   type DispatchReport,
 } from '../../lambda/functions/webhooks/dispatcher';
-import type { DisabledReason, WebhookEndpoint } from '../../lambda/functions/webhooks/endpoint';
-import { EndpointStore } from '../../lambda/functions/webhooks/endpoint-store';
-import type { Resolver } from '../../lambda/functions/webhooks/public-address';
 import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
 import { capacityUnits } from '../../lambda/platform/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';

@@ -17,7 +17,7 @@ import {
 import { vendorItemKey } from '../../lambda/domain/schema/vendors';
 import { FUNCTION_LIMITS } from '../../lambda/domain/service/limits';
 import { functionEnvironment } from '../../lambda/domain/settings/environment';
-import { webhookItemKey } from '../../lambda/functions/webhooks/endpoint';
+import { webhookItemKey } from '../../lambda/domain/webhook-registry/endpoint';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
 import { ApiFunction } from './api-function';
 import type { DataTables } from './data-tables';

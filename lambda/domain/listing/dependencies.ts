@@ -4,8 +4,8 @@
  * Each Lambda entry point makes them once per container; the local server and tests make their own.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { VacancyRepository } from '../reads/repository';
 import type { FunctionMetrics } from '../service/metrics';
-import type { VacancyRepository } from './reads/repository';
 import type { VacanciesSettings } from './request/request';
 import type { HeldEntries } from './search/held-entries';
 

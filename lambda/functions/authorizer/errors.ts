@@ -1,7 +1,7 @@
 /**
  * The authorizer's errors (docs/design.md#errors): a key refused, a vendor the authorizer cannot throttle, and the
  * one failure it throws to API Gateway. Only `KeyCheckFailedError` leaves the function; the edge of the handler
- * (`authorizer.ts`) turns the others into it, or into API Gateway's `Unauthorized`.
+ * (`factory.ts`) turns the others into it, or into API Gateway's `Unauthorized`.
  */
 
 /**

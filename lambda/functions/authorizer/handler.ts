@@ -8,7 +8,7 @@ import { createFunctionMetrics } from '../../domain/service/metrics';
 import { functionConfiguration } from '../../domain/settings/environment';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
-import { createAuthorizerHandler } from './authorizer';
+import { createAuthorizerHandler } from './factory';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();

@@ -8,17 +8,17 @@
  */
 import { once } from 'node:events';
 import { createGzip, type Gzip } from 'node:zlib';
-import type { Feed } from '../../domain/feed-registry/feed';
-import { FEED_FILES, feedUrl } from '../../domain/feed-registry/feed';
-import type { FeedFiles } from '../../domain/feed-registry/feed-files';
 import {
   type FeedSettings,
   INDEED_FEED_END,
   type IndeedFeedHead,
   indeedFeedStart,
   indeedJob,
-} from '../../domain/feeds/indeed';
-import { type SitemapOutput, SitemapWriter } from '../../domain/feeds/sitemap';
+} from '../../domain/feed-formats/indeed';
+import { type SitemapOutput, SitemapWriter } from '../../domain/feed-formats/sitemap';
+import type { Feed } from '../../domain/feed-registry/feed';
+import { FEED_FILES, feedUrl } from '../../domain/feed-registry/feed';
+import type { FeedFiles } from '../../domain/feed-registry/feed-files';
 import type { FedItem, ItemReaderTarget } from '../../domain/reads/item-reader';
 import type { Vendor } from '../../domain/schema/vendors';
 import type { MeteredQueryTarget } from '../../platform/dynamodb/metered-query';

@@ -14,7 +14,7 @@ export class ObjectReadError extends Error {
 
 /**
  * A file of the event went to `failed/`, or was left in `incoming/` unfinished. Thrown by the S3 event's receiver
- * (`receiver.ts`) after every file of the event is handled and reported: the invocation fails so that the
+ * (`factory.ts`) after every file of the event is handled and reported: the invocation fails so that the
  * function's `Errors` count it, which the `ImportFailing` alarm watches, and S3's asynchronous invocation tries the
  * event again. Its name stays `InboxFileFailed`: Lambda writes it as the `errorType` of the invocation's error in
  * the function's log.

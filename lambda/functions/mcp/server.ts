@@ -4,7 +4,7 @@
  * content and as the same JSON in text. A refusal the listing answers with a 4XX of its own — an invalid argument
  * (422, naming it), a vacancy not found (404) or no longer open (410, with `closed_at`) — is the tool's error result,
  * saying the same; any other failure (DynamoDB's 503, a bug's 500) is the HTTP request's, answered by the route in the
- * contract's envelope (`route-handler.ts`).
+ * contract's envelope (`factory.ts`).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -12,7 +12,6 @@ import {
   showVacancy,
   type VacancyResult,
 } from '../../domain/listing/answers/one-vacancy';
-import type { VacancyRepository } from '../../domain/listing/reads/repository';
 import { type MultiValueParameters, RECOGNISED_PARAMETERS } from '../../domain/listing/request/query';
 import {
   type NotModifiedResult,
@@ -22,6 +21,7 @@ import {
 } from '../../domain/listing/request/request';
 import type { Facets, ListingResponse } from '../../domain/listing/request/types';
 import type { HeldEntries } from '../../domain/listing/search/held-entries';
+import type { VacancyRepository } from '../../domain/reads/repository';
 import type { VacancyObject } from '../../domain/schema/vacancy';
 import { type FieldErrors, HttpError, invalidInput } from '../../platform/http/errors';
 

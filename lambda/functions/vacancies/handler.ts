@@ -3,14 +3,14 @@
  * container.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createVacancyRepository } from '../../domain/listing/reads/repository';
 import { vacanciesSettings } from '../../domain/listing/settings';
+import { createVacancyRepository } from '../../domain/reads/repository';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../domain/service/limits';
 import { createFunctionMetrics } from '../../domain/service/metrics';
 import { functionConfiguration } from '../../domain/settings/environment';
 import { createDynamoDBClient } from '../../platform/dynamodb/client';
 import { mapStackTracesOnDemand } from '../../platform/observability/stack-traces';
-import { createVacanciesHandler } from './route-handler';
+import { createVacanciesHandler } from './factory';
 
 // First, so that an error even while the container starts is logged with the sources' lines.
 mapStackTracesOnDemand();

@@ -7,9 +7,13 @@
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isLoopbackHttp, type UrlRules, webhookUrlProblem } from './endpoint';
-import { NonPublicAddressError } from './errors';
-import { type CheckedAddress, checkedAddress, type Resolver } from './public-address';
+import { isLoopbackHttp, type UrlRules, webhookUrlProblem } from '../../domain/webhook-registry/endpoint';
+import { NonPublicAddressError } from '../../domain/webhook-registry/errors';
+import {
+  type CheckedAddress,
+  checkedAddress,
+  type Resolver,
+} from '../../domain/webhook-registry/public-address';
 
 /** How long an attempt may take, from connecting to the answer's status. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;

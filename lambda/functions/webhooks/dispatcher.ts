@@ -23,7 +23,6 @@ import {
   readChangeKey,
 } from '../../domain/schema/change-index';
 import { WAITS } from '../../domain/settings/recovery-waits';
-import type { AttemptResult } from './delivery';
 import {
   type DisabledReason,
   type LastAttempt,
@@ -31,9 +30,10 @@ import {
   type PendingEvent,
   signingSecrets,
   type WebhookEndpoint,
-} from './endpoint';
-import type { EndpointStore } from './endpoint-store';
-import { DispatchLeaseLostError } from './errors';
+} from '../../domain/webhook-registry/endpoint';
+import type { EndpointStore } from '../../domain/webhook-registry/endpoint-store';
+import { DispatchLeaseLostError } from '../../domain/webhook-registry/errors';
+import type { AttemptResult } from './delivery';
 import { changesEventBody, newEventId, resyncEventBody } from './event';
 import { signedHeaders } from './signature';
 

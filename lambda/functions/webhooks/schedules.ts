@@ -4,12 +4,13 @@
  * deletes itself once it has. Nothing runs per minute or per vendor: a schedule exists only for an endpoint with
  * a retry (or a settling change) due, or held by a dispatch (the lease's guard, deleted when it lets go).
  */
+
+import type { WebhookEndpoint } from '../../domain/webhook-registry/endpoint';
 import {
   createOneTimeSchedule,
   deleteOneTimeSchedule,
   type ScheduleTarget,
 } from '../../platform/aws/one-time-schedules';
-import type { WebhookEndpoint } from './endpoint';
 
 /** Where the schedules go: the webhooks function, invoked with an endpoint's id. */
 export type { ScheduleTarget };

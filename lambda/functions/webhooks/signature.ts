@@ -5,9 +5,7 @@
  * with the official `standardwebhooks` library.
  */
 import { createHmac } from 'node:crypto';
-
-/** The prefix of a secret; the rest is the base64 of its bytes. */
-export const SECRET_PREFIX = 'whsec_';
+import { SECRET_PREFIX } from '../../domain/webhook-registry/endpoint';
 
 /** The headers that identify and sign one attempt of an event. */
 export function signedHeaders(

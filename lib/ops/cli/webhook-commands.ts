@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { attemptDelivery } from '../../../lambda/functions/webhooks/delivery';
 import {
   MAX_ENDPOINTS_PER_VENDOR,
   MAX_WEBHOOK_URL_LENGTH,
   MIN_WEBHOOK_PORT,
   signingSecrets,
-} from '../../../lambda/functions/webhooks/endpoint';
+} from '../../../lambda/domain/webhook-registry/endpoint';
+import { attemptDelivery } from '../../../lambda/functions/webhooks/delivery';
 import { newEventId, testEventBody } from '../../../lambda/functions/webhooks/event';
 import { signedHeaders } from '../../../lambda/functions/webhooks/signature';
 import { UserError } from '../errors';

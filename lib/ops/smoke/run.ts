@@ -15,7 +15,7 @@ import { importVacancies } from '../../../lambda/domain/import/import';
 import { readChangeKey } from '../../../lambda/domain/schema/change-index';
 import { ITEM } from '../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../lambda/domain/settings/recovery-waits';
-import type { UrlRules } from '../../../lambda/functions/webhooks/endpoint';
+import type { UrlRules } from '../../../lambda/domain/webhook-registry/endpoint';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { ApiUnreachableError, CheckFailedError, ChecksInterruptedError } from '../errors';
 import { addFeed, listFeeds, removeFeed } from '../feeds';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { type AuthorizedVendor, authorizedVendor } from '../../../lambda/domain/keys/context';
 import { checkKeyUse } from '../../../lambda/domain/keys/key-use';
-import { createAuthorizerHandler } from '../../../lambda/functions/authorizer/authorizer';
+import { createAuthorizerHandler } from '../../../lambda/functions/authorizer/factory';
 import { type AdminRun, cliTarget, runAdmin } from '../../../testkit/admin-cli';
 import { createTestTables, type TestTables } from '../../../testkit/dynamodb';
 import { type FaultProxy, startFaultProxy } from '../../../testkit/fault-proxy';

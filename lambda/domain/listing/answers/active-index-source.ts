@@ -4,9 +4,9 @@
  * and the tag; not, the index is counted.
  */
 
+import type { ReadMeter } from '../../reads/read-meter';
+import type { VacancyRepository } from '../../reads/repository';
 import { countMatching } from '../../schema/summary';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyRepository } from '../reads/repository';
 import { pageOffset } from '../request/pagination';
 import type { ListingRequest, VacanciesRequest } from '../request/request';
 import { currentSummary, type ListingSource } from './source';

@@ -4,8 +4,8 @@
  * (`sync.ts`) — with one meter of what its reads cost.
  */
 
-import { ReadMeter } from '../reads/read-meter';
-import type { VacancyRepository } from '../reads/repository';
+import { ReadMeter } from '../../reads/read-meter';
+import type { VacancyRepository } from '../../reads/repository';
 import {
   type NotModifiedResult,
   resolveRequest,

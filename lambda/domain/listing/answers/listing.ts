@@ -7,10 +7,10 @@
  */
 
 import { ifNoneMatchMatches } from '../../../platform/http/conditional';
+import type { ReadMeter } from '../../reads/read-meter';
+import type { VacancyPage, VacancyRepository } from '../../reads/repository';
 import type { Summary } from '../../schema/summary';
 import { toVacancyObjects } from '../../vacancy/presenter';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyPage, VacancyRepository } from '../reads/repository';
 import { encodeCursor, type ListingCursor } from '../request/cursor';
 import { pageUrlBuilder, paginate } from '../request/pagination';
 import { isSearch } from '../request/query';

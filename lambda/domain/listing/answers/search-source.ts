@@ -6,9 +6,9 @@
  * page, `total` and facets; one BatchGetItem reads the page's items.
  */
 
+import type { ReadMeter } from '../../reads/read-meter';
+import type { VacancyRepository } from '../../reads/repository';
 import type { Summary } from '../../schema/summary';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyRepository } from '../reads/repository';
 import { pageOffset } from '../request/pagination';
 import type { SearchFilters } from '../request/query';
 import type { ListingRequest, VacanciesRequest } from '../request/request';

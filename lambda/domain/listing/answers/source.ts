@@ -4,9 +4,9 @@
  * (`search-source.ts`) — and the rule both trust the vendor's summary by.
  */
 
+import type { VacancyPage } from '../../reads/repository';
 import { isCurrent, type Summary } from '../../schema/summary';
 import { INDEX_SETTLE_MS } from '../../settings/recovery-waits';
-import type { VacancyPage } from '../reads/repository';
 import type { ListingRequest, VacanciesRequest } from '../request/request';
 import type { Facets } from '../request/types';
 

@@ -16,6 +16,8 @@ import { formatRfc3339 } from '../../../platform/time/rfc3339';
 import type { ChangeEntry } from '../../change-feed/change-index-reader';
 import { settledUntil } from '../../change-feed/settle';
 import type { SyncedItem } from '../../reads/item-reader';
+import type { ReadMeter } from '../../reads/read-meter';
+import type { VacancyRepository } from '../../reads/repository';
 import { dayNumber } from '../../schema/active-index';
 import { changeKey, justAfter, LAST_ID, readChangeKey } from '../../schema/change-index';
 import { nothingSince } from '../../schema/summary';
@@ -23,8 +25,6 @@ import { ITEM } from '../../schema/tables';
 import type { ListedVacancy } from '../../schema/vacancy-item';
 import { includedFields } from '../../vacancy/pay-and-place';
 import { toVacancyObjects } from '../../vacancy/presenter';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyRepository } from '../reads/repository';
 import { encodeSyncCursor, type SyncCursor } from '../request/cursor';
 import { lastPage, nextSyncUrl, pageUrlBuilder } from '../request/pagination';
 import type {

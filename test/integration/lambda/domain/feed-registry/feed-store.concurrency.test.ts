@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MAX_FEEDS_PER_VENDOR } from '../../../../../lambda/domain/feed-registry/feed';
 import { FeedStore } from '../../../../../lambda/domain/feed-registry/feed-store';
-import { MAX_ENDPOINTS_PER_VENDOR } from '../../../../../lambda/functions/webhooks/endpoint';
+import { MAX_ENDPOINTS_PER_VENDOR } from '../../../../../lambda/domain/webhook-registry/endpoint';
 import { addEndpoint } from '../../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 

@@ -15,8 +15,8 @@ import {
   METRICS_NAMESPACE,
   SERVICE_DIMENSION,
 } from '../../../../../lambda/domain/service/metrics';
-import { createAuthorizerHandler } from '../../../../../lambda/functions/authorizer/authorizer';
-import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
+import { createAuthorizerHandler } from '../../../../../lambda/functions/authorizer/factory';
+import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { issueApiKey } from '../../../../../lib/ops/api-keys';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';

@@ -13,8 +13,8 @@ import type { ListingResponse } from '../../../../../lambda/domain/listing/reque
 import { isCurrent } from '../../../../../lambda/domain/schema/summary';
 import { CHANGE_INDEX } from '../../../../../lambda/domain/schema/tables';
 import { InboxFileFailedError } from '../../../../../lambda/functions/inbox/errors';
+import { s3EventReceiver } from '../../../../../lambda/functions/inbox/factory';
 import { handleInboxKey, type InboxObjects } from '../../../../../lambda/functions/inbox/inbox';
-import { s3EventReceiver } from '../../../../../lambda/functions/inbox/receiver';
 import type { FileReport } from '../../../../../lambda/functions/inbox/report';
 import { s3Objects } from '../../../../../lambda/functions/inbox/s3-objects';
 import { putVendor } from '../../../../../lib/ops/vendors';

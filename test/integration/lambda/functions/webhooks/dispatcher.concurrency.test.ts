@@ -5,10 +5,10 @@
  * wake-up. On the embedded engine, with a fake receiver and a clock ahead of the index's settle window.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
+import { EndpointStore } from '../../../../../lambda/domain/webhook-registry/endpoint-store';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
-import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint, removeEndpoint } from '../../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { putNewVacancies } from '../../../../../testkit/vacancies';

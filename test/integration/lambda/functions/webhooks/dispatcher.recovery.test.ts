@@ -6,11 +6,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
+import type { WebhookEndpoint } from '../../../../../lambda/domain/webhook-registry/endpoint';
+import { EndpointStore } from '../../../../../lambda/domain/webhook-registry/endpoint-store';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher, type Dispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
-import type { WebhookEndpoint } from '../../../../../lambda/functions/webhooks/endpoint';
-import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint, listEndpoints } from '../../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';

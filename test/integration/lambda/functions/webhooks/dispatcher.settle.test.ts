@@ -7,13 +7,13 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { readChangeKey } from '../../../../../lambda/domain/schema/change-index';
 import { summaryItemKey } from '../../../../../lambda/domain/schema/summary';
 import { toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
 import { SummaryStore } from '../../../../../lambda/domain/store/summary-store';
+import { EndpointStore } from '../../../../../lambda/domain/webhook-registry/endpoint-store';
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
-import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { addEndpoint } from '../../../../../lib/ops/webhooks';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { fixtureVacancy, putNewVacancies, vacancyRecord } from '../../../../../testkit/vacancies';

@@ -6,10 +6,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
+import { webhookUrlProblem } from '../../../../../lambda/domain/webhook-registry/endpoint';
+import { NonPublicAddressError } from '../../../../../lambda/domain/webhook-registry/errors';
+import {
+  checkedAddress,
+  isPublicAddress,
+} from '../../../../../lambda/domain/webhook-registry/public-address';
 import { attemptDelivery } from '../../../../../lambda/functions/webhooks/delivery';
-import { webhookUrlProblem } from '../../../../../lambda/functions/webhooks/endpoint';
-import { NonPublicAddressError } from '../../../../../lambda/functions/webhooks/errors';
-import { checkedAddress, isPublicAddress } from '../../../../../lambda/functions/webhooks/public-address';
 
 const ON_AWS = { allowLoopbackHttp: false };
 const LOCAL = { allowLoopbackHttp: true };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
 import type { ListingResponse } from '../../../../../../lambda/domain/listing/request/types';
 import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recovery-waits';
-import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/factory';
 import { setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
 import { listingEvent, type TestRequest } from '../../../../../../testkit/events';

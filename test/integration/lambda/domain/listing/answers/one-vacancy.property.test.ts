@@ -12,7 +12,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import fc from 'fast-check';
 import { STORED_STATUSES } from '../../../../../../lambda/domain/schema/vacancy';
 import { toTombstone, toVacancyItem } from '../../../../../../lambda/domain/schema/vacancy-item';
-import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/factory';
 import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
 import { vacancyEvent } from '../../../../../../testkit/events';
 import { lambdaContext } from '../../../../../../testkit/lambda';

@@ -11,11 +11,11 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../../lambda/domain/listing/reads/repository';
 import type { ListingResponse } from '../../../../../../lambda/domain/listing/request/types';
+import { createVacancyRepository } from '../../../../../../lambda/domain/reads/repository';
 import { SEARCH_INDEX, VACANCIES_TABLE, VENDORS_TABLE } from '../../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recovery-waits';
-import { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/factory';
 import { createDynamoDBClient } from '../../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../../lambda/platform/dynamodb/document-client';
 import { createTableInput, createTables, localTableNames } from '../../../../../../lib/create-tables';

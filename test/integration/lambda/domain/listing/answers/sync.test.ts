@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { SyncResponse } from '../../../../../../lambda/domain/listing/request/types';
 import { INDEX_SETTLE_MS } from '../../../../../../lambda/domain/settings/recovery-waits';
-import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/factory';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';

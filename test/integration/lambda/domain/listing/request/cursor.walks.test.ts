@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ListingResponse } from '../../../../../../lambda/domain/listing/request/types';
-import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/route-handler';
+import type { createVacanciesHandler } from '../../../../../../lambda/functions/vacancies/factory';
 import { deleteVacancy, setVacancyStatus } from '../../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';

@@ -5,7 +5,7 @@
  * hundred, would take more. No timing is asserted.
  */
 import { describe, expect, it } from '@jest/globals';
-import { type SitemapVacancy, sitemapFeed } from '../../../../../lambda/domain/feeds/sitemap';
+import { type SitemapVacancy, sitemapFeed } from '../../../../../lambda/domain/feed-formats/sitemap';
 import { liveHeapBytes } from '../../../../../testkit/live-heap';
 
 const URLS = 100_000;

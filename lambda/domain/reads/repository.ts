@@ -6,11 +6,20 @@
  * listing's sources and the sync depend on, so the benchmark can put a naive one in its place.
  */
 
-import type { RetryPolicy } from '../../../platform/dynamodb/backoff';
-import type { ReadCost } from '../../../platform/dynamodb/capacity';
-import type { MeteredQueryTarget } from '../../../platform/dynamodb/metered-query';
-import type { ReadClient } from '../../../platform/dynamodb/read-client';
-import { type ChangeFeedReader, createChangeFeedReader } from '../../change-feed/reader';
+import type { RetryPolicy } from '../../platform/dynamodb/backoff';
+import type { ReadCost } from '../../platform/dynamodb/capacity';
+import type { MeteredQueryTarget } from '../../platform/dynamodb/metered-query';
+import type { ReadClient } from '../../platform/dynamodb/read-client';
+import { type ChangeFeedReader, createChangeFeedReader } from '../change-feed/reader';
+import type { SearchEntry } from '../listing/search/search-entry';
+import type { ListedVacancy } from '../schema/vacancy-item';
+import { type SummaryRead, SummaryReader } from '../store/summary-reader';
+import {
+  countActiveEntries,
+  type PageQuery,
+  readPageEntries,
+  readSearchEntries,
+} from './active-index-reader';
 import {
   ITEM_VIEWS,
   type ItemReaderTarget,
@@ -18,16 +27,7 @@ import {
   readItems,
   type ShownItem,
   type SyncedItem,
-} from '../../reads/item-reader';
-import type { ListedVacancy } from '../../schema/vacancy-item';
-import { type SummaryRead, SummaryReader } from '../../store/summary-reader';
-import type { SearchEntry } from '../search/search-entry';
-import {
-  countActiveEntries,
-  type PageQuery,
-  readPageEntries,
-  readSearchEntries,
-} from './active-index-reader';
+} from './item-reader';
 
 /** A page of a listing. */
 export interface VacancyPage extends ReadCost {

@@ -14,7 +14,7 @@ import {
   type SitemapVacancy,
   sitemapFeed,
   sitemapPartFile,
-} from '../../../../../lambda/domain/feeds/sitemap';
+} from '../../../../../lambda/domain/feed-formats/sitemap';
 import { canonicalForms, hostileText, parseXml, playSitemap, xmlCarries } from '../../../../../testkit/xml';
 
 const FEED_URL = 'https://feeds.example.az/feeds/abc/sitemap.xml';

@@ -8,7 +8,11 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { type FeedSettings, type IndeedVacancy, indeedFeed } from '../../../../../lambda/domain/feeds/indeed';
+import {
+  type FeedSettings,
+  type IndeedVacancy,
+  indeedFeed,
+} from '../../../../../lambda/domain/feed-formats/indeed';
 import { toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
 import { liveHeapBytes } from '../../../../../testkit/live-heap';
 import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';

@@ -12,7 +12,7 @@ import {
   escapedText,
   XML_DECLARATION,
   xmlCharacters,
-} from '../../../../../lambda/domain/feeds/xml-text';
+} from '../../../../../lambda/domain/feed-formats/xml-text';
 import { canonicalForm, hostileText, parseXml, xmlCarries } from '../../../../../testkit/xml';
 
 /** A document holding each value three ways: CDATA sections, escaped text, an attribute. */

@@ -1,18 +1,26 @@
 /**
- * The endpoints' persistence (docs/design.md#webhooks): every read and write the dispatch makes of an endpoint
- * item. Each write of a delivery is conditioned on the dispatch's lease, so that two wake-ups racing never send
- * the same event at once, and one whose lease ran out cannot move an endpoint another now holds. (The operator's
- * writes — add, enable, rotate … — are the CLI's: `lib/ops/webhooks.ts`.)
+ * The endpoints' persistence (docs/design.md#webhooks): every read and write of an endpoint item — the operator's
+ * (add, list, enable, disable, rotate the secret, remove: the ops CLI's, `lib/ops/webhooks.ts`, says them to the
+ * operator) and the dispatch's. Each write of a delivery is conditioned on the dispatch's lease, so that two wake-ups
+ * racing never send the same event at once, and one whose lease ran out cannot move an endpoint another now holds.
  */
+import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { VENDOR_INDEXES } from '../../domain/schema/tables';
-import { ITEM_KIND } from '../../domain/schema/vendors';
 import { isConditionFailed } from '../../platform/aws/failure';
 import { queryAll } from '../../platform/dynamodb/query-all';
+import { settledBefore } from '../change-feed/settle';
+import { changeKey } from '../schema/change-index';
+import { VENDOR_INDEXES } from '../schema/tables';
+import { ITEM_KIND } from '../schema/vendors';
+import { serverClock } from '../store/clock';
+import { type Placed, type PlacedKind, VendorPlaces } from '../store/vendor-places';
 import {
   type DisabledReason,
   type LastAttempt,
+  MAX_ENDPOINTS_PER_VENDOR,
+  newWebhookSecret,
   type PendingEvent,
+  PREVIOUS_SECRET_MS,
   type WebhookEndpoint,
   webhookItemKey,
 } from './endpoint';
@@ -36,12 +44,117 @@ const names = {
   '#rerun': 'rerun',
 } as const;
 
-/** The endpoint items of one vendors table, as the dispatch reads and writes them. */
+/** A vendor's places for endpoints (`webhook-places#<vendor>`): `MAX_ENDPOINTS_PER_VENDOR`, whatever the timing. */
+const ENDPOINT_PLACES: PlacedKind = {
+  places: 'webhook-places',
+  kind: ITEM_KIND.webhook,
+  idAttribute: 'endpointId',
+  itemKey: webhookItemKey,
+  max: MAX_ENDPOINTS_PER_VENDOR,
+};
+
+/** The endpoint items of one vendors table. */
 export class EndpointStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly vendorsTable: string,
   ) {}
+
+  /**
+   * Adds an endpoint for a vendor: a place taken among its `MAX_ENDPOINTS_PER_VENDOR` (atomically:
+   * `domain/store/vendor-places.ts`), a new secret, and its position the moment it was added by the service's clock —
+   * DynamoDB's, as bounded from its answers (`domain/store/clock.ts`), whatever the operator's clock says
+   * (`localNow`, which tests skew). The first event has the changes after it, and those of the few seconds before.
+   * The URL is the caller's to check (`webhookUrlProblem`).
+   */
+  async add(
+    vendorId: string,
+    url: string,
+    localNow: () => number = Date.now,
+  ): Promise<Placed<WebhookEndpoint>> {
+    const now = serverClock(this.client, localNow);
+    const placed = await new VendorPlaces(this.client, this.vendorsTable, ENDPOINT_PLACES).add(
+      vendorId,
+      () => `ep_${randomBytes(9).toString('base64url')}`,
+      (endpointId): WebhookEndpoint => {
+        // Read after DynamoDB has answered: the service's time.
+        const at = now();
+        return {
+          endpointId,
+          vendorId,
+          url,
+          secret: newWebhookSecret(),
+          status: 'enabled',
+          // The moment it was added, less the index's settle window: a change written just after the add may carry
+          // a stamp a second earlier (domain/store/clock.ts). It is sent rather than missed — at least once, as a sync
+          // delivers.
+          position: changeKey(settledBefore(at), 0),
+          createdAt: at,
+        };
+      },
+      now,
+    );
+    return placed as Placed<WebhookEndpoint>;
+  }
+
+  /** Removes an endpoint and frees its place; undefined when there was none. */
+  async remove(endpointId: string): Promise<WebhookEndpoint | undefined> {
+    return (await new VendorPlaces(this.client, this.vendorsTable, ENDPOINT_PLACES).remove(endpointId)) as
+      | WebhookEndpoint
+      | undefined;
+  }
+
+  /** Enables an endpoint: it resumes from its position, the first change it was not delivered. */
+  enable(endpointId: string): Promise<WebhookEndpoint | undefined> {
+    return this.update(endpointId, {
+      UpdateExpression: 'SET #status = :enabled REMOVE disabledReason, disabledAt, pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':enabled': 'enabled' },
+    });
+  }
+
+  /** Disables an endpoint by the operator's hand; nothing is sent to it until it is enabled again. */
+  disableByOperator(endpointId: string, now = Date.now()): Promise<WebhookEndpoint | undefined> {
+    return this.update(endpointId, {
+      UpdateExpression: 'SET #status = :disabled, disabledReason = :reason, disabledAt = :at REMOVE pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':disabled': 'disabled',
+        ':reason': 'disabled by an operator',
+        ':at': now,
+      },
+    });
+  }
+
+  /** A new secret; the previous one keeps signing every delivery, next to it, for 24 hours. */
+  rotateSecret(endpointId: string, now = Date.now()): Promise<WebhookEndpoint | undefined> {
+    return this.update(endpointId, {
+      UpdateExpression: 'SET previousSecret = secret, previousSecretUntil = :until, secret = :secret',
+      ExpressionAttributeValues: { ':until': now + PREVIOUS_SECRET_MS, ':secret': newWebhookSecret() },
+    });
+  }
+
+  /** An update of an existing endpoint: the endpoint as it now is, or undefined when there is none. */
+  private async update(
+    endpointId: string,
+    update: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key' | 'ConditionExpression'>,
+  ): Promise<WebhookEndpoint | undefined> {
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.vendorsTable,
+          Key: webhookItemKey(endpointId),
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_NEW',
+          ...update,
+        }),
+      );
+      return Attributes as WebhookEndpoint;
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
+  }
 
   /** One endpoint, read strongly; undefined when there is none. */
   async get(endpointId: string): Promise<WebhookEndpoint | undefined> {
@@ -71,6 +184,22 @@ export class EndpointStore {
       IndexName: VENDOR_INDEXES.byKind,
       KeyConditionExpression: 'kind = :kind',
       ExpressionAttributeValues: { ':kind': ITEM_KIND.webhook },
+    })) as unknown as WebhookEndpoint[];
+  }
+
+  /** A vendor's endpoints, or every vendor's, oldest first. */
+  async list(vendorId?: string): Promise<WebhookEndpoint[]> {
+    const endpoints = vendorId === undefined ? await this.all() : await this.ofVendorAll(vendorId);
+    return endpoints.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** A vendor's endpoints, every page of them. */
+  private async ofVendorAll(vendorId: string): Promise<WebhookEndpoint[]> {
+    return (await queryAll(this.client, {
+      TableName: this.vendorsTable,
+      IndexName: VENDOR_INDEXES.byKind,
+      KeyConditionExpression: 'kind = :kind AND vendorId = :vendorId',
+      ExpressionAttributeValues: { ':kind': ITEM_KIND.webhook, ':vendorId': vendorId },
     })) as unknown as WebhookEndpoint[];
   }
 

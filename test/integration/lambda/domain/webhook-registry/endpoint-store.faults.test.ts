@@ -4,12 +4,12 @@
  * operator's says; a retry waits its delay from when the failed attempt ended, and never less than `Retry-After`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { readChangeKey } from '../../../../../lambda/domain/schema/change-index';
+import { MAX_ENDPOINTS_PER_VENDOR } from '../../../../../lambda/domain/webhook-registry/endpoint';
+import { EndpointStore } from '../../../../../lambda/domain/webhook-registry/endpoint-store';
 import type { AttemptResult } from '../../../../../lambda/functions/webhooks/delivery';
 import { createDispatcher } from '../../../../../lambda/functions/webhooks/dispatcher';
-import { MAX_ENDPOINTS_PER_VENDOR } from '../../../../../lambda/functions/webhooks/endpoint';
-import { EndpointStore } from '../../../../../lambda/functions/webhooks/endpoint-store';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';
 import { addEndpoint, listEndpoints, removeEndpoint } from '../../../../../lib/ops/webhooks';

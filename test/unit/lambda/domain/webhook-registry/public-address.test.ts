@@ -13,7 +13,7 @@ import {
   isPublicAddress,
   REFUSED_IPV4_BLOCKS,
   REFUSED_IPV6_BLOCKS,
-} from '../../../../../lambda/functions/webhooks/public-address';
+} from '../../../../../lambda/domain/webhook-registry/public-address';
 
 /** A block, an address inside, its first and last address, and its neighbours below and above (none at an end). */
 type Row = readonly [

@@ -4,6 +4,7 @@
  * delivered), the event being delivered while it is, and the lease of the one dispatch that may deliver it. Its
  * persistence is `endpoint-store.ts`; the dispatch built on it, `dispatcher.ts`.
  */
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { addressRefusal, describeRefusal } from './public-address';
 
@@ -12,6 +13,14 @@ export const webhookItemKey = (endpointId: string) => ({ pk: `webhook#${endpoint
 
 /** Endpoints a vendor may have (docs/api.md#webhooks). */
 export const MAX_ENDPOINTS_PER_VENDOR = 5;
+
+/** The prefix of an endpoint's secret (Standard Webhooks): `whsec_`, then the secret's bytes in base64. */
+export const SECRET_PREFIX = 'whsec_';
+
+/** A new secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks allows 24 to 64). */
+export function newWebhookSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64');
+}
 
 /** Changes in one event, at most. */
 export const MAX_CHANGES_PER_EVENT = 100;

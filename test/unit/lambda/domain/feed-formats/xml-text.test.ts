@@ -9,7 +9,7 @@ import {
   escapedText,
   XML_DECLARATION,
   xmlCharacters,
-} from '../../../../../lambda/domain/feeds/xml-text';
+} from '../../../../../lambda/domain/feed-formats/xml-text';
 import { canonicalForm, parseXml } from '../../../../../testkit/xml';
 
 describe('xmlCharacters', () => {

@@ -15,7 +15,7 @@ import {
   indeedFeedStart,
   indeedJob,
   salaryWording,
-} from '../../../../../lambda/domain/feeds/indeed';
+} from '../../../../../lambda/domain/feed-formats/indeed';
 import type { Locale } from '../../../../../lambda/domain/schema/vacancy';
 import { toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
 import { toJobPosting } from '../../../../../lambda/domain/vacancy/job-posting';

@@ -4,12 +4,12 @@
  * the exact count of what matches, for when the vendor's summary cannot be trusted.
  */
 
-import type { ReadCost } from '../../../platform/dynamodb/capacity';
-import { collectQuery, countQuery, type MeteredQueryTarget } from '../../../platform/dynamodb/metered-query';
-import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../../schema/active-index';
-import { ITEM, SEARCH_INDEX } from '../../schema/tables';
-import type { ListingCursor, PageStart } from '../request/cursor';
-import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from '../search/search-entry';
+import type { ReadCost } from '../../platform/dynamodb/capacity';
+import { collectQuery, countQuery, type MeteredQueryTarget } from '../../platform/dynamodb/metered-query';
+import type { ListingCursor, PageStart } from '../listing/request/cursor';
+import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from '../listing/search/search-entry';
+import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
+import { ITEM, SEARCH_INDEX } from '../schema/tables';
 
 /** One page read: whose vacancies, which filters, where, how many. */
 export interface PageQuery {

@@ -15,7 +15,7 @@ import {
   type IndeedVacancy,
   indeedFeed,
   salaryWording,
-} from '../../../../../lambda/domain/feeds/indeed';
+} from '../../../../../lambda/domain/feed-formats/indeed';
 import { LOCALES, VACANCY_TYPES } from '../../../../../lambda/domain/schema/vacancy';
 import { toVacancyItem, utcInstant } from '../../../../../lambda/domain/schema/vacancy-item';
 import { DICTIONARY } from '../../../../../lambda/domain/vacancy/dictionary';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorizedVendor } from '../../../../../lambda/domain/keys/context';
-import { createAuthorizerHandler, stageMethods } from '../../../../../lambda/functions/authorizer/authorizer';
+import { createAuthorizerHandler, stageMethods } from '../../../../../lambda/functions/authorizer/factory';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { issueApiKey, revokeApiKey, storeApiKey } from '../../../../../lib/ops/api-keys';
 import { getVendorRecord, putVendor, setVendorStatus } from '../../../../../lib/ops/vendors';

@@ -3,9 +3,9 @@
  * docs/design.md#a-kill-timeline) makes no page fail: the items of a page are read each once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createVacancyRepository } from '../../../../../../lambda/domain/listing/reads/repository';
-import { createTestTables, type TestTables } from '../../../../../../testkit/dynamodb';
-import { putVacancies, vacancyRecord } from '../../../../../../testkit/vacancies';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
+import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
+import { putVacancies, vacancyRecord } from '../../../../../testkit/vacancies';
 
 describe('an index entry met twice', () => {
   let tables: TestTables;

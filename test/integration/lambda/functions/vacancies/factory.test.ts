@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createVacancyRepository } from '../../../../../lambda/domain/listing/reads/repository';
 import type { VacanciesSettings } from '../../../../../lambda/domain/listing/request/request';
 import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
-import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/route-handler';
+import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
+import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent, type TestRequest } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';

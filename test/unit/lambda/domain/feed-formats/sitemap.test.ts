@@ -13,8 +13,8 @@ import {
   type SitemapVacancy,
   sitemapFeed,
   sitemapPartFile,
-} from '../../../../../lambda/domain/feeds/sitemap';
-import { escapedText } from '../../../../../lambda/domain/feeds/xml-text';
+} from '../../../../../lambda/domain/feed-formats/sitemap';
+import { escapedText } from '../../../../../lambda/domain/feed-formats/xml-text';
 import { normalizeUrl } from '../../../../../lambda/domain/schema/web-url';
 import { libxml2Errors, parseXml, playSitemap, SITEMAP_XSD } from '../../../../../testkit/xml';
 

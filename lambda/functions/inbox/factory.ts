@@ -1,10 +1,13 @@
 /**
- * What the inbox function does with an S3 event (docs/operating.md#the-inbox): each object of it, in turn, through
- * `handleInboxKey`; the invocation fails when a file could not be imported — failed, left in `incoming/`, or every
- * record of it rejected — so that the function's `Errors`, which the `ImportFailing` alarm watches, count it. The
- * entry point (`handler.ts`) only wires it.
+ * The inbox function's handler (docs/operating.md#the-inbox), made from what it works with: each object of an S3
+ * event, in turn, through `handleInboxKey`; the invocation fails when a file could not be imported — failed, left in
+ * `incoming/`, or every record of it rejected — so that the function's `Errors`, which the `ImportFailing` alarm
+ * watches, count it. The entry point (`handler.ts`) only makes what it works with.
  */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { S3Client } from '@aws-sdk/client-s3';
+import middy from '@middy/core';
 import type { S3Event } from 'aws-lambda';
 import { InboxFileFailedError } from './errors';
 import { handleInboxKey, type InboxContext, type InboxOutcome } from './inbox';
@@ -55,4 +58,11 @@ export function s3EventReceiver(receiver: ReceiverContext) {
     if (failed.length > 0) throw new InboxFileFailedError(`${failed.length} inbox file(s) not imported`);
     return outcomes;
   };
+}
+
+/** The inbox function's handler: `s3EventReceiver` with the logger's context for each invocation. */
+export function createInboxHandler(receiver: ReceiverContext & { readonly logger: Logger }) {
+  return middy(s3EventReceiver(receiver)).use(
+    injectLambdaContext(receiver.logger, { logEvent: false, resetKeys: true }),
+  );
 }

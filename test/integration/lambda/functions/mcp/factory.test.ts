@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createVacancyRepository,
   type VacancyRepository,
-} from '../../../../../lambda/domain/listing/reads/repository';
+} from '../../../../../lambda/domain/reads/repository';
 import { LISTING_SERVED } from '../../../../../lambda/domain/service/log-fields';
 import { MCP_PATH } from '../../../../../lambda/domain/service/routes';
 import { DEFAULT_RATE_TIERS } from '../../../../../lambda/domain/settings/rate-tiers';
-import { createMcpHandler } from '../../../../../lambda/functions/mcp/route-handler';
+import { createMcpHandler } from '../../../../../lambda/functions/mcp/factory';
 import { UnavailableError } from '../../../../../lambda/platform/aws/errors';
 import { listingEvent } from '../../../../../lib/local/proxy-event';
 import { putVendor } from '../../../../../lib/ops/vendors';

@@ -3,7 +3,7 @@
  * up over every read of the request, whichever strategy answers it.
  */
 
-import type { ReadCost } from '../../../platform/dynamodb/capacity';
+import type { ReadCost } from '../../platform/dynamodb/capacity';
 
 /** The running cost of one request's reads. */
 export class ReadMeter implements ReadCost {
