@@ -5,8 +5,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { type ImportOptions, importVacancies } from '../lambda/domain/import/import';
-import type { VacanciesSettings } from '../lambda/domain/listing/request/request';
-import { recordServedPage } from '../lambda/domain/listing/served';
+import type { VacanciesSettings } from '../lambda/domain/answers/request';
+import { recordServedPage } from '../lambda/domain/answers/served';
 import { createVacancyRepository, type VacancyRepositoryOptions } from '../lambda/domain/reads/repository';
 import type { FunctionMetrics } from '../lambda/domain/service/metrics';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/factory';

@@ -6,7 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { expect } from '@jest/globals';
 import { copiedVacancies } from '../examples/sync/sync';
-import type { ListingResponse, SyncResponse } from '../lambda/domain/listing/request/types';
+import type { ListingResponse, SyncResponse } from '../lambda/functions/vacancies/bodies';
 import type { TestTables } from './dynamodb';
 import { listingEvent } from './events';
 import { lambdaContext } from './lambda';

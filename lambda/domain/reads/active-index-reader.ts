@@ -6,8 +6,8 @@
 
 import type { ReadCost } from '../../platform/dynamodb/capacity';
 import { collectQuery, countQuery, type MeteredQueryTarget } from '../../platform/dynamodb/metered-query';
-import type { ListingCursor, PageStart } from '../listing/request/cursor';
-import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from '../listing/search/search-entry';
+import type { ListingCursor, PageStart } from '../answers/cursor';
+import { SEARCH_ENTRY_ATTRIBUTES, type SearchEntry, toSearchEntry } from '../answers/search/search-entry';
 import { activeIndexCondition, type OrderBound, type VacancyFilters } from '../schema/active-index';
 import { ITEM, SEARCH_INDEX } from '../schema/tables';
 

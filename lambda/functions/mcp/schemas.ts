@@ -8,7 +8,7 @@
  * 422 names it, rather than with the schema library's. An output schema is checked by the SDK against every result.
  */
 import * as z from 'zod/v4';
-import { FACET_NAMES, FILTER_CODES, LIMITS } from '../../domain/listing/request/query';
+import { FACET_NAMES, FILTER_CODES, LIMITS } from '../../domain/answers/query';
 import {
   LOCALES,
   SERVED_SALARY_PERIODS,

@@ -6,21 +6,21 @@
  * result hands out rather than by a URL.
  */
 import type { AuthorizedVendor } from '../../domain/keys/context';
-import { answerVacancies } from '../../domain/listing/answers/answer';
+import { answerVacancies } from '../../domain/answers/answer';
 import {
   type GoneVacancyResult,
   showVacancy,
   type VacancyResult,
-} from '../../domain/listing/answers/one-vacancy';
-import { type MultiValueParameters, RECOGNISED_PARAMETERS } from '../../domain/listing/request/query';
+} from '../../domain/answers/one-vacancy';
+import { type MultiValueParameters, RECOGNISED_PARAMETERS } from '../../domain/answers/query';
 import {
   type NotModifiedResult,
   resolveRequest,
   type VacanciesResult,
   type VacanciesSettings,
-} from '../../domain/listing/request/request';
-import type { Facets, ListingResponse } from '../../domain/listing/request/types';
-import type { HeldEntries } from '../../domain/listing/search/held-entries';
+} from '../../domain/answers/request';
+import type { Facets, ListingResponse } from '../vacancies/bodies';
+import type { HeldEntries } from '../../domain/answers/search/held-entries';
 import type { VacancyRepository } from '../../domain/reads/repository';
 import type { VacancyObject } from '../../domain/schema/vacancy';
 import { type FieldErrors, HttpError, invalidInput } from '../../platform/http/errors';

@@ -3,7 +3,7 @@
  * container.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { vacanciesSettings } from '../../domain/listing/settings';
+import { vacanciesSettings } from '../../domain/answers/settings';
 import { createVacancyRepository } from '../../domain/reads/repository';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../domain/service/limits';
 import { createFunctionMetrics } from '../../domain/service/metrics';

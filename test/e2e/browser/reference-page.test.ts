@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
-import { RECOGNISED_PARAMETERS } from '../../../lambda/domain/listing/request/query';
+import { RECOGNISED_PARAMETERS } from '../../../lambda/domain/answers/query';
 import {
   BROWSER_LAUNCH_MS,
   clickButton,

@@ -3,7 +3,7 @@
  * entry points) started on a free port with a test seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListingResponse } from '../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';

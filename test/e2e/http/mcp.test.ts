@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ListingResponse } from '../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { MCP_MAX_MESSAGE_BYTES } from '../../../lambda/functions/mcp/factory';
 import { MAX_BODY_BYTES } from '../../../lib/local/gateway';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListingResponse } from '../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { runAdmin } from '../../../testkit/admin-cli';
 import { documentedFetch } from '../../../testkit/openapi';
 import { vacancyRecord } from '../../../testkit/vacancies';

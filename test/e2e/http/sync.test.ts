@@ -3,7 +3,7 @@
  * full, a tombstone), its pagination with `next_sync_url`, its 422s and the 410 after a purge.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { SyncResponse } from '../../../lambda/domain/listing/request/types';
+import type { SyncResponse } from '../../../lambda/functions/vacancies/bodies';
 import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';

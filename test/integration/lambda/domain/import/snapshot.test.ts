@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseImportFile } from '../../../../../lambda/domain/import/file';
 import { importSnapshot } from '../../../../../lambda/domain/import/snapshot';
-import type { SyncResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { SyncResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { changeKey } from '../../../../../lambda/domain/schema/change-index';
 import { CHANGE_INDEX, type TableNames } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';

@@ -13,7 +13,7 @@ import { createGunzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Feed } from '../../../../../lambda/domain/feed-registry/feed';
 import { FeedStore } from '../../../../../lambda/domain/feed-registry/feed-store';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { buildVendorFeeds, type FeedBuildSettings } from '../../../../../lambda/functions/feeds/build';
 import { folderFeedFiles } from '../../../../../lib/feed-folder';

@@ -7,7 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { ITEM } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { listableVacancies } from '../../../../../lambda/functions/feeds/listable';

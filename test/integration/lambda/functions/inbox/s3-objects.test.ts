@@ -9,7 +9,7 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { S3Event } from 'aws-lambda';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { isCurrent } from '../../../../../lambda/domain/schema/summary';
 import { CHANGE_INDEX } from '../../../../../lambda/domain/schema/tables';
 import { InboxFileFailedError } from '../../../../../lambda/functions/inbox/errors';

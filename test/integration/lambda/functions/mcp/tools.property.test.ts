@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/listing/request/query';
-import type { VacanciesSettings } from '../../../../../lambda/domain/listing/request/request';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
-import { HeldEntries } from '../../../../../lambda/domain/listing/search/held-entries';
+import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/answers/query';
+import type { VacanciesSettings } from '../../../../../lambda/domain/answers/request';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
+import { HeldEntries } from '../../../../../lambda/domain/answers/search/held-entries';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { INCLUDE_NAMES } from '../../../../../lambda/domain/vacancy/pay-and-place';

@@ -4,7 +4,7 @@
  * where the body is escaped once more — under 6 MB.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { VacanciesSettings } from '../../../../../lambda/domain/listing/request/request';
-import type { ListingResponse } from '../../../../../lambda/domain/listing/request/types';
+import type { VacanciesSettings } from '../../../../../lambda/domain/answers/request';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';

@@ -12,7 +12,7 @@ import {
   FILTER_CODES,
   LIMITS,
   RECOGNISED_PARAMETERS,
-} from '../../../../../lambda/domain/listing/request/query';
+} from '../../../../../lambda/domain/answers/query';
 import { VACANCY_FIELDS } from '../../../../../lambda/domain/schema/vacancy';
 import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT } from '../../../../../lambda/functions/mcp/schemas';
 import { SEARCH_ARGUMENTS } from '../../../../../lambda/functions/mcp/tools';
