@@ -6,13 +6,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { lastPage } from '../lambda/domain/answers/pages';
+import { type AnswerSettings, answerSettings } from '../lambda/domain/answers/settings';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { importVacancies } from '../lambda/domain/import/import';
 import { authorizerContext } from '../lambda/domain/keys/context';
-import { lastPage } from '../lambda/functions/vacancies/links';
-import type { VacanciesSettings } from '../lambda/domain/answers/request';
-import type { ListingResponse } from '../lambda/functions/vacancies/bodies';
-import { vacanciesSettings } from '../lambda/domain/answers/settings';
 import { createVacancyRepository, type VacancyRepository } from '../lambda/domain/reads/repository';
 import { type TableNames, VACANCIES_TABLE } from '../lambda/domain/schema/tables';
 import { MCP_PATH, VACANCY_RESOURCE } from '../lambda/domain/service/routes';
@@ -20,6 +18,7 @@ import { functionConfiguration, functionEnvironment } from '../lambda/domain/set
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
 import { createMcpHandler } from '../lambda/functions/mcp/factory';
+import type { ListingResponse } from '../lambda/functions/vacancies/bodies';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/factory';
 import { zoneClock } from '../lambda/platform/time/zone-clock';
 import { createTableInput, createTables, localTableNames } from '../lib/create-tables';
@@ -173,8 +172,8 @@ export interface IndexEntryResult {
  * The settings of a function that answers as the listing does (`listing`, `mcp`), as deployed with the default
  * settings: through its environment and its check at cold start, the one configuration path.
  */
-export function deployedListingSettings(name: 'listing' | 'mcp', tables: TableNames): VacanciesSettings {
-  return vacanciesSettings(
+export function deployedListingSettings(name: 'listing' | 'mcp', tables: TableNames): AnswerSettings {
+  return answerSettings(
     functionConfiguration(name, functionEnvironment(name, DEFAULT_SETTINGS, tables)).settings,
   );
 }

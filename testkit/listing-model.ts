@@ -1,6 +1,6 @@
 /**
  * The model the listing's property tests check the vacancies function against
- * (`test/integration/lambda/domain/listing/answers/*.property.test.ts`): a vendor's vacancies in a few slots,
+ * (`test/integration/lambda/domain/answers/*.property.test.ts`): a vendor's vacancies in a few slots,
  * the random writes made to them — imports, status changes, deletions — and what the table holds after them, kept
  * in step with each write as it is made through the tools' own writers.
  */

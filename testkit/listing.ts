@@ -3,10 +3,10 @@
  * report of a page served, as the handler makes it.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { recordServedPage } from '../lambda/domain/answers/served';
+import type { AnswerSettings } from '../lambda/domain/answers/settings';
 import { parseImportFile } from '../lambda/domain/import/file';
 import { type ImportOptions, importVacancies } from '../lambda/domain/import/import';
-import type { VacanciesSettings } from '../lambda/domain/answers/request';
-import { recordServedPage } from '../lambda/domain/answers/served';
 import { createVacancyRepository, type VacancyRepositoryOptions } from '../lambda/domain/reads/repository';
 import type { FunctionMetrics } from '../lambda/domain/service/metrics';
 import { createVacanciesHandler } from '../lambda/functions/vacancies/factory';
@@ -21,7 +21,7 @@ import { CLOCK } from './vacancies';
 export function testListingHandler(
   tables: Pick<TestTables, 'client' | 'names'>,
   options: {
-    readonly settings?: Partial<VacanciesSettings>;
+    readonly settings?: Partial<AnswerSettings>;
     readonly repository?: Omit<VacancyRepositoryOptions, 'tableName' | 'vendorsTable'>;
     readonly now?: () => Date;
     readonly logger?: Logger;
@@ -63,25 +63,13 @@ export function recordServedEmptyPage(
   recordServedPage(
     logger,
     testMetrics('listing'),
-    { vendorId: 'acme', company: 'Acme', rateTier: 'standard' },
+    'acme',
     {
-      body: {
-        status: 'success',
-        company: 'Acme',
-        data: [],
-        pagination: {
-          current_page: 1,
-          last_page: 1,
-          per_page: 15,
-          total: 0,
-          next_page_url: null,
-          prev_page_url: null,
-        },
-      },
-      locale: 'en',
-      readUnits: read.readUnits,
-      calls: 1,
-      foreignItems: read.foreignItems,
+      page: 1,
+      perPage: 15,
+      total: 0,
+      items: 0,
+      cost: { readUnits: read.readUnits, calls: 1, foreignItems: read.foreignItems },
     },
     'req-1',
   );

@@ -247,7 +247,7 @@ describe('the layers', () => {
       "import { listingEvent } from '../../../testkit/events';",
       "import { silentLogger } from '../../../testkit/quiet-runtime';",
       "import { seededRandom } from '../../../testkit/seeded-random';",
-      "import { FACET_NAMES } from '../../../lambda/domain/listing/request/query';",
+      "import { FACET_NAMES } from '../../../lambda/domain/answers/query';",
     ];
     expect(await refusedLines([...refused, ...allowed], 'test/unit/lambda')).toEqual(
       refused.map((_, i) => i + 1),

@@ -128,7 +128,7 @@ describe('docs/design.md#layout', () => {
 
   it('fails on a folder it does not name (the check can fail)', () => {
     expect(named('lambda/no-such-folder', true)).toBe(false);
-    expect(named('lambda/domain/listing/answers', true)).toBe(true);
+    expect(named('lambda/domain/answers/search', true)).toBe(true);
   });
 });
 
@@ -188,13 +188,13 @@ describe('the test tree', () => {
 
   it('reads a mirrored name as the docs say, and refuses the others (the check can fail)', () => {
     const unit = (file: string) => mirrored(`test/unit/${file}`, 'test/unit');
-    expect(unit('lambda/domain/listing/request/query.property.test.ts')).toEqual({
-      module: 'lambda/domain/listing/request/query.ts',
+    expect(unit('lambda/domain/answers/query.property.test.ts')).toEqual({
+      module: 'lambda/domain/answers/query.ts',
       aspect: 'property',
     });
     expect(unit('lambda/domain/schema/tables.test.ts')).toEqual({ module: 'lambda/domain/schema/tables.ts' });
     expect(unit('testkit/transcripts.test.ts')).toEqual({ module: 'testkit/transcripts.ts' });
-    expect(unit('lambda/domain/listing/request/query.properties.test.ts')).toEqual({
+    expect(unit('lambda/domain/answers/query.properties.test.ts')).toEqual({
       wrong: '"properties" is not an aspect of layout.test.ts\'s ASPECTS',
     });
     expect(unit('lambda/functions/inbox/inbox.hostile-files.fuzz.test.ts')).toEqual({

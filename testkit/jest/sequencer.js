@@ -12,7 +12,7 @@ export const ESTIMATES = {
   'integration/lib/local/webhook-runner.test.ts': 74,
   'e2e/docs/transcripts.test.ts': 71,
   'e2e/crash/crash-harness.test.ts': 62,
-  'integration/lambda/domain/listing/answers/sync.faults.test.ts': 57,
+  'integration/lambda/domain/answers/sync.faults.test.ts': 57,
   'e2e/cdk/synth-cli.test.ts': 56,
   'e2e/examples/sync-client.test.ts': 37,
   'e2e/cli/admin.test.ts': 33,

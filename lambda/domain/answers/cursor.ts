@@ -15,10 +15,8 @@
  * vendor's own partition of an index.
  */
 import { createHash } from 'node:crypto';
-import type { VacancyFilters } from '../schema/active-index';
 import { readBigEndian, writeBigEndian } from '../schema/big-endian';
 import { CHANGE_KEY_BYTES } from '../schema/change-index';
-import { isSearch, type SearchFilters } from './query';
 
 /**
  * Which side of the position a page lies on, in listing order (newest first): `older` follows `next_page_url`,
@@ -57,37 +55,6 @@ export interface CursorBinding {
   /** The walk's parameters, in a canonical form. */
   readonly walk: string;
 }
-
-/**
- * The binding of a listing's walk: its filters — and search's, when given (`q` by its folded words: `Müh` and `muh`
- * are one filter); a walk without them is bound as before search existed, so its cursors stay valid. Not `include`:
- * what a vacancy object shows is not where a walk is.
- */
-export function listingBinding(
-  vendorId: string,
-  filters: VacancyFilters,
-  search?: SearchFilters,
-): CursorBinding {
-  const { type, experienceMin, experienceMax } = filters;
-  const walk = `list|${type ?? ''}|${experienceMin ?? ''}|${experienceMax ?? ''}`;
-  if (!isSearch(search)) return { vendorId, walk };
-  const { category = [], city = [], workplace, q, facets = [] } = search;
-  // JSON keeps the parts apart whatever the words hold; a walk without `workplace` is bound as before it existed.
-  const searched = JSON.stringify([
-    category,
-    city,
-    q?.words ?? [],
-    facets,
-    ...(workplace ? [workplace] : []),
-  ]);
-  return { vendorId, walk: `${walk}|${searched}` };
-}
-
-/** The binding of a sync's walk: its `updated_since` (ms). */
-export const syncBinding = (vendorId: string, since: number): CursorBinding => ({
-  vendorId,
-  walk: `sync|${since}`,
-});
 
 const FORMATS = { listing: 1, sync: 2 } as const;
 const DIGEST_BYTES = 8;

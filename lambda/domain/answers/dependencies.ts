@@ -1,18 +1,18 @@
 /**
- * What a function that answers from the listing is built from — the vacancies function's handler and the MCP
- * function's, which answer alike: its reads, its settings, its logger and metrics, and the search entries it holds.
+ * What a function that answers from the core is built from — the vacancies function's handler and the MCP function's,
+ * which answer alike: its reads, its settings, its logger and metrics, and the search entries it holds.
  * Each Lambda entry point makes them once per container; the local server and tests make their own.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { VacancyRepository } from '../reads/repository';
 import type { FunctionMetrics } from '../service/metrics';
-import type { VacanciesSettings } from './request';
 import type { HeldEntries } from './search/held-entries';
+import type { AnswerSettings } from './settings';
 
-/** The dependencies of a handler that answers from the listing. */
-export interface ListingDependencies {
+/** The dependencies of a handler that answers from the core. */
+export interface AnswerDependencies {
   readonly repository: VacancyRepository;
-  readonly settings: VacanciesSettings;
+  readonly settings: AnswerSettings;
   readonly logger: Logger;
   /** The function's metrics (`domain/service/metrics.ts`). */
   readonly metrics: FunctionMetrics;

@@ -1,163 +1,151 @@
 /**
- * The listing (docs/api.md#pagination, docs/design.md#how-a-listing-reads): one flow for every request without
- * `updated_since`, over a source of entries — the active index, or with search's parameters the vendor's search
- * entries in memory (`source.ts`). In order: the vendor's summary, when the source or a poll needs it first; a 304
- * when a current summary alone answers the poll; the page, `total` and facets from the source; the entity tag from
- * the summary that proves them; the body with its links.
+ * The listing (docs/api.md#pagination, docs/design.md#how-a-listing-reads): one flow for every listing question, over
+ * a source of entries — the active index, or with search's fields the vendor's search entries in memory
+ * (`source.ts`). In order: the vendor's summary, when the source or a client holding an answer needs it first; that
+ * the client's answer still holds, when a current summary alone says so; the page, `total` and facets from the
+ * source; the vacancies as the API shows them; the page's figures and the cursors of the pages next to it.
  */
 
-import { ifNoneMatchMatches } from '../../platform/http/conditional';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyPage, VacancyRepository } from '../reads/repository';
+import { ReadMeter } from '../reads/read-meter';
+import type { VacancyRepository } from '../reads/repository';
 import type { Summary } from '../schema/summary';
-import { toVacancyObjects } from '../vacancy/presenter';
-import { encodeCursor, type ListingCursor } from './cursor';
-import { pageUrlBuilder, paginate } from '../../functions/vacancies/links';
-import { isSearch } from './query';
-import type {
-  ListingRequest,
-  NotModifiedResult,
-  VacanciesRequest,
-  VacanciesResult,
-  VacanciesSettings,
-} from './request';
-import type { HeldEntries } from './search/held-entries';
+import type { Locale } from '../schema/vacancy';
+import { type ShownVacancy, toVacancyObjects } from '../vacancy/presenter';
 import { activeIndexSource } from './active-index-source';
-import { type BodyInputs, summaryETag } from '../../functions/vacancies/etag';
+import type { PageStart } from './cursor';
 import { inclusion } from './inclusion';
+import { lastPage, type PageFigures, type PageLink, pageLinks, pageOffset } from './pages';
+import { isSearch, type ListingQuery } from './query';
+import type { HeldEntries } from './search/held-entries';
+import type { Facets } from './search/in-memory-search';
 import { searchSource } from './search-source';
-import { currentSummary, type ListingFound } from './source';
+import type { AnswerSettings } from './settings';
+import { currentSummary, type ListingWalk } from './source';
+
+/** What a question is asked with besides its fields: who asks, in which language, when, until when. */
+export interface Asked {
+  /** The vendor's company, as the key's authorizer named it. */
+  readonly company: string;
+  readonly locale: Locale;
+  readonly now: Date;
+  /** The request's deadline for DynamoDB. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What the core reads with: the repository, the settings, and the search entries a warm function holds. */
+export interface AnswerSources {
+  readonly repository: VacancyRepository;
+  readonly settings: AnswerSettings;
+  readonly heldEntries: HeldEntries;
+}
+
+/** What an answer's reads cost (docs/operating.md#metrics). */
+export interface AnswerCost {
+  readonly readUnits: number;
+  readonly calls: number;
+  /** Items the index named for the vendor that belong to another: never shown, always worth an alarm. */
+  readonly foreignItems: number;
+}
 
 /**
- * One request of the listing: a 304 for a poll whose `If-None-Match` the vendor's current summary already answers;
- * otherwise a page (from the top, an offset or a cursor), its `total` and facets, tagged from the summary when it
- * was provably current before the page was read (when not, the tag is the body's digest, made by the route).
+ * The state of the vendor's data a listing's answer is proven for — its summary's version and the day — when the
+ * summary was current before the page was read: a door may make a validator of it (the HTTP door's entity tag).
+ */
+export interface ListingVersion {
+  readonly version: number;
+  readonly day: string;
+}
+
+/** A listing's answer: the page's vacancies, its figures, the pages next to it, the facets asked for. */
+export interface ListingAnswer extends PageFigures {
+  readonly company: string;
+  readonly vacancies: ShownVacancy[];
+  readonly next: PageLink | null;
+  readonly prev: PageLink | null;
+  readonly facets?: Facets;
+  readonly version?: ListingVersion;
+  readonly locale: Locale;
+  readonly cost: AnswerCost;
+}
+
+/** That the answer a client holds still holds (`holds` said so of the version): the figures it stands for. */
+export interface ListingUnchanged extends PageFigures {
+  readonly unchanged: true;
+  readonly version: ListingVersion;
+  readonly locale: Locale;
+  readonly cost: AnswerCost;
+}
+
+/**
+ * Answers a listing question: the answer a client holds still holds, when it says which (`holds`) and the vendor's
+ * current summary alone proves it; otherwise a page (from the top, an offset or a cursor), its `total` and facets,
+ * with the version of the data they are proven for when the summary was current before the page was read.
  */
 export async function listVacancies(
-  request: VacanciesRequest,
-  listing: ListingRequest,
-  repository: VacancyRepository,
-  settings: VacanciesSettings,
-  meter: ReadMeter,
-  heldEntries: HeldEntries,
-): Promise<VacanciesResult | NotModifiedResult> {
-  const { query, perPage } = listing;
+  query: ListingQuery,
+  asked: Asked & { readonly holds?: (version: ListingVersion) => boolean },
+  sources: AnswerSources,
+): Promise<ListingAnswer | ListingUnchanged> {
+  const { repository, settings, heldEntries } = sources;
+  const perPage = query.perPage ?? settings.defaultPerPage;
+  const walk: ListingWalk = {
+    vendorId: query.vendorId,
+    filters: query.filters,
+    search: query.search,
+    start: query.cursor
+      ? { cursor: query.cursor.at }
+      : ({ offset: pageOffset(query.page, perPage) } satisfies PageStart),
+    limit: perPage,
+    today: settings.clock.today(asked.now),
+    locale: asked.locale,
+    now: asked.now,
+    signal: asked.signal,
+  };
+  const meter = new ReadMeter();
   const source = isSearch(query.search)
-    ? searchSource(request, listing, repository, meter, heldEntries)
-    : activeIndexSource(request, listing, repository, meter);
-  const tagOf = (summary: Summary) => summaryETag(bodyInputs(request, settings, listing, summary));
+    ? searchSource(walk, repository, meter, heldEntries)
+    : activeIndexSource(walk, repository, meter);
+  const versionOf = (summary: Summary): ListingVersion => ({ version: summary.version, day: walk.today });
 
   let before: Summary | undefined;
-  if (source.summaryFirst || request.ifNoneMatch !== undefined) {
-    const read = meter.add(await repository.readSummary(request.vendor.vendorId, request.signal));
-    before = currentSummary(read.summary, request, listing);
+  if (source.summaryFirst || asked.holds) {
+    const read = meter.add(await repository.readSummary(query.vendorId, asked.signal));
+    before = currentSummary(read.summary, walk);
   }
-  // A poll: the summary read first may answer it.
-  const knownTotal = before && request.ifNoneMatch !== undefined ? source.knownTotal(before) : undefined;
-  if (before && knownTotal && request.ifNoneMatch !== undefined) {
-    const etag = tagOf(before);
-    if (ifNoneMatchMatches(request.ifNoneMatch, etag)) {
-      return {
-        notModified: true,
-        etag,
-        page: query.page,
-        perPage,
-        total: knownTotal(),
-        locale: listing.locale,
-        readUnits: meter.readUnits,
-        calls: meter.calls,
-        foreignItems: 0,
-      };
-    }
+  // A client that holds an answer: the summary read first may prove it still holds.
+  const knownTotal = before && asked.holds ? source.knownTotal(before) : undefined;
+  if (before && knownTotal && asked.holds?.(versionOf(before))) {
+    const total = knownTotal();
+    return {
+      unchanged: true,
+      version: versionOf(before),
+      page: query.page,
+      perPage,
+      total,
+      lastPage: lastPage(total, perPage),
+      locale: asked.locale,
+      cost: { readUnits: meter.readUnits, calls: meter.calls, foreignItems: 0 },
+    };
   }
 
   const found = await source.find(before);
-  return listingAnswer(request, listing, settings, meter, found, found.summary && tagOf(found.summary));
-}
-
-/** What decides the body, for its entity tag, once the summary is known to be current. */
-function bodyInputs(
-  request: VacanciesRequest,
-  settings: VacanciesSettings,
-  resolved: ListingRequest,
-  summary: Summary,
-): BodyInputs {
+  const last = lastPage(found.total, perPage);
   return {
-    vendorId: request.vendor.vendorId,
-    company: request.vendor.company,
-    version: summary.version,
-    today: resolved.today,
-    zone: settings.clock.zone,
-    locale: resolved.locale,
-    lang: resolved.query.lang,
-    filters: resolved.query.filters,
-    search: resolved.query.search,
-    include: resolved.query.include,
-    page: resolved.query.page,
-    perPage: resolved.perPage,
-    perPageGiven: resolved.query.perPage !== undefined,
-    cursor: resolved.query.cursor,
-    routeUrl: resolved.routeUrl,
-  };
-}
-
-/**
- * The cursors of a page's links (docs/design.md#walks-by-cursor): next starts after its last vacancy, previous
- * before its first. A page that came out empty has neither: reached by a cursor, its links start at that cursor's
- * position — towards the same side as it, not again including it; towards the other side, including it — and
- * reached by an offset, they are offsets too.
- */
-function linkCursors(page: VacancyPage, from: ListingCursor | undefined) {
-  if (page.first && page.last) {
-    return {
-      next: { direction: 'older', position: page.last, inclusive: false },
-      prev: { direction: 'newer', position: page.first, inclusive: false },
-    } as const;
-  }
-  if (!from) return { next: undefined, prev: undefined };
-  const opposite = { position: from.position, inclusive: !from.inclusive };
-  return from.direction === 'older'
-    ? ({ next: from, prev: { direction: 'newer', ...opposite } } as const)
-    : ({ next: { direction: 'older', ...opposite }, prev: from } as const);
-}
-
-/** The answer of a listing from what it found: the body, its links and their cursors, and what the reads cost. */
-function listingAnswer(
-  request: VacanciesRequest,
-  resolved: ListingRequest,
-  settings: VacanciesSettings,
-  meter: ReadMeter,
-  { page, total, facets }: ListingFound,
-  etag: string | undefined,
-): VacanciesResult {
-  const { query, perPage } = resolved;
-  const pageUrl = pageUrlBuilder(resolved.routeUrl, query);
-  const cursors = linkCursors(page, resolved.cursor);
-  const link = (number: number, cursor: ListingCursor | undefined) =>
-    pageUrl(number, cursor && encodeCursor(cursor, resolved.binding));
-  // Read towards newer vacancies, the page does not know what follows it; the page it came from, at least.
-  const more = resolved.cursor?.direction === 'newer' ? page.vacancies.length > 0 : page.more;
-  return {
-    body: {
-      status: 'success',
-      company: request.vendor.company,
-      data: toVacancyObjects(
-        page.vacancies,
-        resolved.locale,
-        settings.clock,
-        inclusion(resolved.query, settings),
-      ),
-      pagination: paginate(total, query.page, perPage, {
-        more,
-        next: () => link(query.page + 1, cursors.next),
-        prev: () => link(query.page - 1, cursors.prev),
-      }),
-      ...(facets && { facets }),
-    },
-    ...(etag && { etag }),
-    locale: resolved.locale,
-    readUnits: meter.readUnits,
-    calls: meter.calls,
-    foreignItems: page.foreignItems,
+    company: asked.company,
+    vacancies: toVacancyObjects(
+      found.page.vacancies,
+      asked.locale,
+      settings.clock,
+      inclusion(query.include, settings),
+    ),
+    page: query.page,
+    perPage,
+    total: found.total,
+    lastPage: last,
+    ...pageLinks(query, found.page, last),
+    ...(found.facets && { facets: found.facets }),
+    ...(found.summary && { version: versionOf(found.summary) }),
+    locale: asked.locale,
+    cost: { readUnits: meter.readUnits, calls: meter.calls, foreignItems: found.page.foreignItems },
   };
 }

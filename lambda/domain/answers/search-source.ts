@@ -8,34 +8,29 @@
 
 import type { ReadMeter } from '../reads/read-meter';
 import type { VacancyRepository } from '../reads/repository';
+import { dayNumber } from '../schema/active-index';
 import type { Summary } from '../schema/summary';
-import { pageOffset } from '../../functions/vacancies/links';
 import type { SearchFilters } from './query';
-import type { ListingRequest, VacanciesRequest } from './request';
-import type { HeldEntries } from './search/held-entries';
-import { summaryStamp } from './search/held-entries';
+import { type HeldEntries, summaryStamp } from './search/held-entries';
 import { type SearchRequest, searchEntries } from './search/in-memory-search';
 import type { SearchEntry } from './search/search-entry';
-import { currentSummary, type ListingSource } from './source';
+import { currentSummary, type ListingSource, type ListingWalk } from './source';
 
-/** The vendor's search entries as a listing's source, for one request. */
+/** The vendor's search entries as a listing's source, for one walk. */
 export function searchSource(
-  request: VacanciesRequest,
-  listing: ListingRequest,
+  walk: ListingWalk,
   repository: VacancyRepository,
   meter: ReadMeter,
   heldEntries: HeldEntries,
 ): ListingSource {
-  const { query, perPage, today } = listing;
-  const { vendorId } = request.vendor;
-  const { signal } = request;
+  const { vendorId, signal } = walk;
   const ask = (start: SearchRequest['start']): SearchRequest => ({
-    filters: query.filters,
-    search: query.search as SearchFilters,
-    today,
+    filters: walk.filters,
+    search: walk.search as SearchFilters,
+    today: dayNumber(walk.today),
     start,
-    limit: perPage,
-    locale: listing.locale,
+    limit: walk.limit,
+    locale: walk.locale,
   });
   // The entries held for the summary read first, looked up once.
   let lookedUp: { readonly entries: readonly SearchEntry[] | undefined } | undefined;
@@ -56,13 +51,10 @@ export function searchSource(
         const read = meter.add(await repository.readSearchEntries(vendorId, signal));
         entries = read.entries;
         const after = meter.add(await repository.readSummary(vendorId, signal));
-        summary = currentSummary(after.summary, request, listing);
+        summary = currentSummary(after.summary, walk);
         if (summary) heldEntries.set(vendorId, summaryStamp(summary), entries);
       }
-      const found = searchEntries(
-        entries,
-        ask(listing.cursor ? { cursor: listing.cursor } : { offset: pageOffset(query.page, perPage) }),
-      );
+      const found = searchEntries(entries, ask(walk.start));
       const items = meter.add(
         await repository.readListed(
           vendorId,

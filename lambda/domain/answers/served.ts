@@ -5,7 +5,6 @@
  * local server — another's would take its place, and with it the read units shown for a request.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { AuthorizedVendor } from '../keys/context';
 import {
   LISTING_SERVED,
   type ListingServedLog,
@@ -13,8 +12,24 @@ import {
   type VacancyServedLog,
 } from '../service/log-fields';
 import type { FunctionMetrics } from '../service/metrics';
-import type { GoneVacancyResult, VacancyResult } from './one-vacancy';
-import type { NotModifiedResult, VacanciesResult } from './request';
+import type { AnswerCost } from './listing';
+import type { PageFigures } from './pages';
+
+/** What a served page was: its figures, how many vacancies it showed, what its reads cost. */
+export interface ServedPage extends Omit<PageFigures, 'lastPage'> {
+  /** The vacancies (or a sync's changes) it showed: none for an answer the client already held. */
+  readonly items: number;
+  /** Set when the client was told its answer still holds (a 304): the figures are those of the answer it holds. */
+  readonly notModified?: boolean;
+  readonly cost: AnswerCost;
+}
+
+/** What a served vacancy was: its id, what its read cost, and whether it was gone (no longer open). */
+export interface ServedVacancy {
+  readonly id: number;
+  readonly cost: Omit<AnswerCost, 'foreignItems'>;
+  readonly gone?: boolean;
+}
 
 /**
  * Logs the listing (with its vendor: the per-vendor view is built from this line, never from metrics) and adds
@@ -26,39 +41,31 @@ import type { NotModifiedResult, VacanciesResult } from './request';
 export function recordServedPage(
   logger: Logger,
   metrics: FunctionMetrics,
-  vendor: AuthorizedVendor,
-  result: VacanciesResult | NotModifiedResult,
+  vendorId: string,
+  served: ServedPage,
   requestId: string,
 ): void {
-  const served =
-    'notModified' in result
-      ? { page: result.page, perPage: result.perPage, total: result.total, items: 0 }
-      : {
-          page: result.body.pagination.current_page,
-          perPage: result.body.pagination.per_page,
-          total: result.body.pagination.total,
-          items: result.body.data.length,
-        };
+  const { cost } = served;
   const line: ListingServedLog = {
-    vendorId: vendor.vendorId,
+    vendorId,
     page: served.page,
     perPage: served.perPage,
     total: served.total,
-    readUnits: result.readUnits,
-    dynamodbCalls: result.calls,
+    readUnits: cost.readUnits,
+    dynamodbCalls: cost.calls,
     itemsReturned: served.items,
-    ...('notModified' in result && { notModified: true }),
+    ...(served.notModified && { notModified: true }),
   };
   logger.info(LISTING_SERVED, { ...line, correlation_id: requestId });
-  metrics.count('readUnits', result.readUnits);
-  metrics.count('dynamodbCalls', result.calls);
+  metrics.count('readUnits', cost.readUnits);
+  metrics.count('dynamodbCalls', cost.calls);
   metrics.count('itemsReturned', served.items);
   // Always emitted, 0 as a rule, so that the alarm on it reads a series rather than the absence of one.
-  metrics.count('foreignItems', result.foreignItems);
-  if (result.foreignItems > 0) {
+  metrics.count('foreignItems', cost.foreignItems);
+  if (cost.foreignItems > 0) {
     logger.error('The active index named items of another vendor; they were left out', {
-      vendorId: vendor.vendorId,
-      foreignItems: result.foreignItems,
+      vendorId,
+      foreignItems: cost.foreignItems,
     });
   }
 }
@@ -70,20 +77,19 @@ export function recordServedPage(
 export function recordServedVacancy(
   logger: Logger,
   metrics: FunctionMetrics,
-  vendor: AuthorizedVendor,
-  result: VacancyResult | GoneVacancyResult,
+  vendorId: string,
+  served: ServedVacancy,
   requestId: string,
 ): void {
-  const gone = 'gone' in result;
   const line: VacancyServedLog = {
-    vendorId: vendor.vendorId,
-    vacancyId: result.id,
-    readUnits: result.readUnits,
-    dynamodbCalls: result.calls,
-    ...(gone && { gone: true }),
+    vendorId,
+    vacancyId: served.id,
+    readUnits: served.cost.readUnits,
+    dynamodbCalls: served.cost.calls,
+    ...(served.gone && { gone: true }),
   };
   logger.info(VACANCY_SERVED, { ...line, correlation_id: requestId });
-  metrics.count('readUnits', result.readUnits);
-  metrics.count('dynamodbCalls', result.calls);
-  metrics.count('itemsReturned', gone ? 0 : 1);
+  metrics.count('readUnits', served.cost.readUnits);
+  metrics.count('dynamodbCalls', served.cost.calls);
+  metrics.count('itemsReturned', served.gone ? 0 : 1);
 }

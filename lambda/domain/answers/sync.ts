@@ -1,40 +1,57 @@
 /**
- * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): the vacancies route's answer
- * with `updated_since` (without it, the listing's: `listing.ts`) — what changed in a window of the vendor's change
+ * Incremental sync (docs/api.md#incremental-sync, docs/design.md#incremental-sync): the answer to a sync question
+ * (the listing's is `listing.ts`) — what changed in a window of the vendor's change
  * index, from `updated_since` to the walk's snapshot time, oldest change first: active vacancies in full and every
  * other one as a tombstone.
  *
- * Every page reads the vendor's summary: it says whether changes from `updated_since` on are still kept (410 if
- * not, on any page of a walk). On the first page it also says — when no writer has let go since `updated_since` and
+ * Every page reads the vendor's summary: it says whether changes from `updated_since` on are still kept
+ * (`ChangesPurgedError` if not, on any page of a walk). On the first page it also says — when no writer has let go since `updated_since` and
  * none is at work — that there is nothing to read at all; otherwise the first page counts the window (its `total`)
- * and reads its entries; the cursor of `next_page_url` carries the position, the snapshot and the total to the next
- * pages.
+ * and reads its entries; the cursor of the next page carries the position, the snapshot and the total to the
+ * next pages.
  */
 
-import { changesPurged } from '../../platform/http/errors';
 import { formatRfc3339 } from '../../platform/time/rfc3339';
 import type { ChangeEntry } from '../change-feed/change-index-reader';
 import { settledUntil } from '../change-feed/settle';
 import type { SyncedItem } from '../reads/item-reader';
-import type { ReadMeter } from '../reads/read-meter';
-import type { VacancyRepository } from '../reads/repository';
+import { ReadMeter } from '../reads/read-meter';
 import { dayNumber } from '../schema/active-index';
 import { changeKey, justAfter, LAST_ID, readChangeKey } from '../schema/change-index';
 import { nothingSince } from '../schema/summary';
 import { ITEM } from '../schema/tables';
+import type { StoredStatus } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import { includedFields } from '../vacancy/pay-and-place';
-import { toVacancyObjects } from '../vacancy/presenter';
+import { type ShownVacancy, toVacancyObjects } from '../vacancy/presenter';
 import { encodeSyncCursor, type SyncCursor } from './cursor';
-import { lastPage, nextSyncUrl, pageUrlBuilder } from '../../functions/vacancies/links';
-import type {
-  ResolvedRequest,
-  VacanciesRequest,
-  VacanciesResult,
-  VacanciesSettings,
-} from './request';
-import type { SyncedVacancy, SyncResponse, SyncTombstone } from '../../functions/vacancies/bodies';
+import { ChangesPurgedError } from './errors';
 import { inclusion } from './inclusion';
+import type { AnswerCost, AnswerSources, Asked } from './listing';
+import { lastPage, type PageFigures, type PageLink } from './pages';
+import { type SyncQuery, syncBinding } from './query';
+
+/** An active vacancy in a sync: the vacancy object, then its status and when it last changed, then what `include` asked for. */
+export type SyncedVacancy = ShownVacancy & { status: 'active'; updated_at: string };
+
+/** A vacancy a sync reports as no longer listable: deleted, expired, or not active. */
+export interface SyncTombstone {
+  id: number;
+  status: Exclude<StoredStatus, 'active'>;
+  updated_at: string;
+}
+
+/** A sync's answer: the page's changes, its figures, the next page of the walk, and where the next sync starts. */
+export interface SyncAnswer extends PageFigures {
+  readonly company: string;
+  readonly changes: (SyncedVacancy | SyncTombstone)[];
+  /** The next page of the walk, or null on its last. */
+  readonly next: PageLink | null;
+  /** The walk's snapshot time (ms): the next sync's `updated_since`. */
+  readonly snapshot: number;
+  readonly locale: Asked['locale'];
+  readonly cost: AnswerCost;
+}
 
 /** One change as a sync shows it, or undefined when the item has changed again after the snapshot. */
 function present(
@@ -60,41 +77,38 @@ function present(
   return { active: item };
 }
 
-/** A sync request, resolved. */
-type SyncRequest = Extract<ResolvedRequest, { kind: 'sync' }>;
-
-/** Answers a sync request; see the module's comment. */
+/** Answers a sync question; see the module's comment. Throws `ChangesPurgedError` for changes no longer kept. */
 export async function syncVacancies(
-  request: VacanciesRequest,
-  resolved: SyncRequest,
-  repository: VacancyRepository,
-  settings: VacanciesSettings,
-  meter: ReadMeter,
-): Promise<VacanciesResult> {
-  const { query, perPage, since } = resolved;
-  const vendorId = request.vendor.vendorId;
-  const signal = request.signal;
+  query: SyncQuery,
+  asked: Asked,
+  sources: AnswerSources,
+): Promise<SyncAnswer> {
+  const { repository, settings } = sources;
+  const { since, vendorId } = query;
+  const perPage = query.perPage ?? settings.defaultPerPage;
+  const signal = asked.signal;
+  const meter = new ReadMeter();
   const cost = meter.add.bind(meter);
 
   let walk: Omit<SyncCursor, 'position'> & { readonly from: Uint8Array };
   // Every page reads the summary: a purge that started after the walk did — it records its horizon before it
-  // removes anything — makes the rest of the walk a 410, never a walk that silently misses a deletion.
+  // removes anything — makes the rest of the walk refused, never a walk that silently misses a deletion.
   const { summary } = cost(await repository.readSummary(vendorId, signal));
   // The full sync's value is never too old; any other from before the vendor's last purge is.
   if (since !== 0 && summary?.purgedBefore !== undefined && since < summary.purgedBefore) {
-    throw changesPurged(formatRfc3339(summary.purgedBefore));
+    throw new ChangesPurgedError(formatRfc3339(summary.purgedBefore));
   }
-  if (resolved.cursor) {
-    const { position, snapshot, total } = resolved.cursor;
+  if (query.cursor) {
+    const { position, snapshot, total } = query.cursor.at;
     walk = { snapshot, total, from: justAfter(position) };
   } else {
     // What may still be reaching the index is left to the next sync: the snapshot is 4 to 5 seconds back, on a whole
-    // second, so that polls within a second get the same `next_sync_url` (and a poll of it, with nothing changed,
-    // the same body and tag: a 304).
+    // second, so that polls within a second get the same snapshot (and a poll of it, with nothing changed, the same
+    // answer).
     // And while a writer is at work (or one stopped without letting go), not after its lease began: a write of its
     // that lands late — up to the 5 minutes a signed request is valid — is then in a later window, never behind
     // this one (docs/design.md#incremental-sync).
-    const snapshot = Math.max(since, settledUntil(request.now.getTime(), summary));
+    const snapshot = Math.max(since, settledUntil(asked.now.getTime(), summary));
     const from = changeKey(Math.max(since, 0), 0);
     const total = nothingSince(summary, since)
       ? 0
@@ -105,23 +119,23 @@ export async function syncVacancies(
 
   const to = changeKey(walk.snapshot, LAST_ID);
   const changes =
-    walk.total === 0 && !resolved.cursor
+    walk.total === 0 && !query.cursor
       ? { entries: [], more: false }
       : cost(await repository.readChanges({ vendorId, from: walk.from, to, limit: perPage, signal }));
   const activeIds = changes.entries.filter((entry) => entry.status === 'active').map((entry) => entry.id);
   const fetched = cost(await repository.readItems(vendorId, activeIds, signal));
   const items = new Map(fetched.items.map((item) => [item.id, item]));
 
-  const today = dayNumber(settings.clock.today(request.now));
+  const today = dayNumber(settings.clock.today(asked.now));
   const shown = changes.entries.flatMap((entry) => {
     const shownAs = present(entry, items.get(entry.id), walk.snapshot, today);
     return shownAs ? [shownAs] : [];
   });
   // The active ones in full: the vacancy object, then the status and when it changed.
   const active = shown.flatMap((one) => ('active' in one ? [one.active as ListedVacancy] : []));
-  const objects = toVacancyObjects(active, resolved.locale, settings.clock);
+  const objects = toVacancyObjects(active, asked.locale, settings.clock);
   // What `include` asks for comes after the status and when it changed (docs/api.md#pay-and-place).
-  const included = inclusion(query, settings);
+  const included = inclusion(query.include, settings);
   let next = 0;
   const data = shown.map((one): SyncedVacancy | SyncTombstone => {
     if ('tombstone' in one) return one.tombstone;
@@ -136,35 +150,23 @@ export async function syncVacancies(
   });
 
   const last = changes.entries.at(-1);
-  const pageUrl = pageUrlBuilder(resolved.routeUrl, query);
-  const body: SyncResponse = {
-    status: 'success',
-    company: request.vendor.company,
-    data,
-    pagination: {
-      current_page: query.page,
-      last_page: lastPage(walk.total, perPage),
-      per_page: perPage,
-      total: walk.total,
-      next_page_url:
-        changes.more && last
-          ? pageUrl(
-              query.page + 1,
-              encodeSyncCursor(
-                { position: last.change, snapshot: walk.snapshot, total: walk.total },
-                resolved.binding,
-              ),
-            )
-          : null,
-      prev_page_url: null,
-      next_sync_url: nextSyncUrl(resolved.routeUrl, query, walk.snapshot),
-    },
-  };
+  const nextCursor =
+    changes.more && last
+      ? encodeSyncCursor(
+          { position: last.change, snapshot: walk.snapshot, total: walk.total },
+          syncBinding(vendorId, since),
+        )
+      : undefined;
   return {
-    body,
-    locale: resolved.locale,
-    readUnits: meter.readUnits,
-    calls: meter.calls,
-    foreignItems: fetched.foreignItems,
+    company: asked.company,
+    changes: data,
+    page: query.page,
+    perPage,
+    total: walk.total,
+    lastPage: lastPage(walk.total, perPage),
+    next: nextCursor === undefined ? null : { page: query.page + 1, cursor: nextCursor },
+    snapshot: walk.snapshot,
+    locale: asked.locale,
+    cost: { readUnits: meter.readUnits, calls: meter.calls, foreignItems: fetched.foreignItems },
   };
 }

@@ -10,8 +10,8 @@ import type { RetryPolicy } from '../../platform/dynamodb/backoff';
 import type { ReadCost } from '../../platform/dynamodb/capacity';
 import type { MeteredQueryTarget } from '../../platform/dynamodb/metered-query';
 import type { ReadClient } from '../../platform/dynamodb/read-client';
-import { type ChangeFeedReader, createChangeFeedReader } from '../change-feed/reader';
 import type { SearchEntry } from '../answers/search/search-entry';
+import { type ChangeFeedReader, createChangeFeedReader } from '../change-feed/reader';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import { type SummaryRead, SummaryReader } from '../store/summary-reader';
 import {

@@ -9,6 +9,9 @@ import type { ListedVacancy } from '../schema/vacancy-item';
 import { localize } from './dictionary';
 import { type IncludedFields, type IncludeName, includedFields, type PayDefaults } from './pay-and-place';
 
+/** A vacancy object as an answer shows it: its 15 fields, then what `include` asked for (docs/api.md#pay-and-place). */
+export type ShownVacancy = VacancyObject & IncludedFields;
+
 /** What a request asked to include (docs/api.md#pay-and-place), and the deployment's defaults it is stated with. */
 export interface Inclusion {
   readonly include: readonly IncludeName[];
@@ -25,7 +28,7 @@ export function toVacancyObjects(
   locale: Locale,
   clock: ZoneClock,
   inclusion?: Inclusion,
-): (VacancyObject & IncludedFields)[] {
+): ShownVacancy[] {
   const createdAt = clock.formatAll(vacancies.map((vacancy) => new Date(vacancy.created_at)));
   return vacancies.map((vacancy, index) => {
     const object: Record<string, unknown> = {};
@@ -46,6 +49,6 @@ export function toVacancyObjects(
       }
     }
     if (inclusion) Object.assign(object, includedFields(vacancy, inclusion.include, inclusion.defaults));
-    return object as unknown as VacancyObject & IncludedFields;
+    return object as unknown as ShownVacancy;
   });
 }

@@ -8,11 +8,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { requestVendor } from '../../domain/keys/context';
-import { checkKeyUse } from '../../domain/keys/key-use';
-import type { ListingDependencies } from '../../domain/answers/dependencies';
+import type { AnswerDependencies } from '../../domain/answers/dependencies';
 import { HeldEntries } from '../../domain/answers/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/answers/served';
+import { requestVendor } from '../../domain/keys/context';
+import { checkKeyUse } from '../../domain/keys/key-use';
 import { FUNCTION_LIMITS } from '../../domain/service/limits';
 import { findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
@@ -50,7 +50,7 @@ function batchRefused(event: APIGatewayProxyEvent): Response | undefined {
 }
 
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
-export function createMcpHandler(dependencies: ListingDependencies) {
+export function createMcpHandler(dependencies: AnswerDependencies) {
   const { repository, settings, logger, metrics, now = () => new Date() } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.mcp.reserveMs;
   const heldEntries = dependencies.heldEntries ?? new HeldEntries();
@@ -74,9 +74,15 @@ export function createMcpHandler(dependencies: ListingDependencies) {
       },
       {
         searched: (served) =>
-          recordServedPage(logger, metrics, vendor, served, event.requestContext.requestId),
+          recordServedPage(
+            logger,
+            metrics,
+            vendor.vendorId,
+            { ...served, items: served.vacancies.length },
+            event.requestContext.requestId,
+          ),
         shown: (served) =>
-          recordServedVacancy(logger, metrics, vendor, served, event.requestContext.requestId),
+          recordServedVacancy(logger, metrics, vendor.vendorId, served, event.requestContext.requestId),
         failed: (error) => {
           failed ??= { error };
         },

@@ -3,7 +3,7 @@
  * container. Only this function bundles the MCP SDK.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { vacanciesSettings } from '../../domain/answers/settings';
+import { answerSettings } from '../../domain/answers/settings';
 import { createVacancyRepository } from '../../domain/reads/repository';
 import { FUNCTION_LIMITS, SERVICE_NAME } from '../../domain/service/limits';
 import { createFunctionMetrics } from '../../domain/service/metrics';
@@ -28,7 +28,7 @@ export const handler = createMcpHandler({
     tableName: config.tables.vacancies,
     vendorsTable: config.tables.vendors,
   }),
-  settings: vacanciesSettings(config.settings),
+  settings: answerSettings(config.settings),
   logger,
   metrics: createFunctionMetrics('mcp', logger),
 });

@@ -1,6 +1,6 @@
 /**
  * The MCP tools' schemas (docs/api.md#agents-mcp), made from the listing's own definitions — its parameters' limits
- * and codes (`domain/listing/request/query.ts`), the locales, the vacancy object's fields — so that a tool states
+ * and codes (`domain/answers/query.ts`), the locales, the vacancy object's fields — so that a tool states
  * exactly what the listing accepts and answers.
  *
  * An input schema states each argument's JSON type and limits for the client, and lets every value through to the

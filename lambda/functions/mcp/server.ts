@@ -1,23 +1,25 @@
 /**
  * The MCP server of one request (docs/api.md#agents-mcp): the official SDK's `McpServer`, read-only, with the two
  * tools — `search_vacancies` and `get_vacancy` (`tools.ts`) — whose results are the listing's answers, as structured
- * content and as the same JSON in text. A refusal the listing answers with a 4XX of its own — an invalid argument
- * (422, naming it), a vacancy not found (404) or no longer open (410, with `closed_at`) — is the tool's error result,
- * saying the same; any other failure (DynamoDB's 503, a bug's 500) is the HTTP request's, answered by the route in the
+ * content and as the same JSON in text. A refusal of the core's — an invalid argument (naming it), a vacancy not
+ * found or no longer open (with `closed_at`) — is the tool's error result, saying what the HTTP routes' 4XX says
+ * (`tools.ts`); any other failure (DynamoDB's 503, a bug's 500) is the HTTP request's, answered by the route in the
  * contract's envelope (`factory.ts`).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { SERVICE_NAME } from '../../domain/service/limits';
-import { HttpError, VACANCY_GONE } from '../../platform/http/errors';
 import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT, VACANCY_OUTPUT } from './schemas';
 import {
   getVacancy,
+  goneRefusal,
   type SearchResult,
   searchVacancies,
   type ToolArguments,
   type ToolContext,
+  type ToolRefusal,
+  toolRefusal,
   type VacancyToolResult,
 } from './tools';
 
@@ -59,26 +61,18 @@ const toolResult = (content: SearchResult | VacancyToolResult): CallToolResult =
 });
 
 /** A tool's error result: what the listing's error envelope would say (its message, `errors`, `closed_at`). */
-const toolError = (said: { message: string; errors?: unknown; closed_at?: string }): CallToolResult => ({
+const toolError = (said: ToolRefusal): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(said) }],
   isError: true,
 });
 
-/** The statuses of the listing's refusals that are a tool's answer, not the request's failure. */
-const TOOL_ANSWERS: ReadonlySet<number> = new Set([404, 410, 422]);
-
 /**
- * A call's failure as the tool's error result — the listing's refusal as it says it — or, for any other, a generic
+ * A call's failure as the tool's error result — the core's refusal as it says it — or, for any other, a generic
  * error result that the route replaces by the request's own answer (`reports.failed`).
  */
 function failure(error: unknown, reports: ToolReports): CallToolResult {
-  if (error instanceof HttpError && TOOL_ANSWERS.has(error.statusCode)) {
-    return toolError({
-      message: error.message,
-      ...(error.details.errors && { errors: error.details.errors }),
-      ...error.details.fields,
-    });
-  }
+  const refusal = toolRefusal(error);
+  if (refusal) return toolError(refusal);
   reports.failed(error);
   return toolError({ message: 'The call failed.' });
 }
@@ -122,7 +116,7 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
       try {
         const { result, served } = await getVacancy(args, context);
         reports.shown(served);
-        if ('gone' in served) return toolError({ message: VACANCY_GONE, closed_at: served.closedAt });
+        if ('gone' in served) return toolError(goneRefusal(served.closedAt));
         return toolResult(result as VacancyToolResult);
       } catch (error) {
         return failure(error, reports);

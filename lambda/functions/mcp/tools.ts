@@ -1,46 +1,47 @@
 /**
- * The MCP tools' calls as the listing's requests, and its answers as the tools' results (docs/api.md#agents-mcp):
- * `search_vacancies` is `GET /vendor/vacancies` and `get_vacancy` is `GET /vendor/vacancies/{id}`, answered by the
- * same code (`domain/listing/`) — the same validation, reads, filters, counts and facets. Only the envelope differs:
- * arguments are JSON (integers, arrays of codes) rather than a query string, and a page is asked for by the cursor a
- * result hands out rather than by a URL.
+ * The MCP tools' calls — the MCP door of the core (docs/api.md#agents-mcp): `search_vacancies` asks the listing's
+ * question and `get_vacancy` one vacancy's, answered by the same core (`domain/answers/`) as the HTTP routes — the same
+ * checks, reads, filters, counts and facets. Only the door differs: arguments are JSON (integers, arrays of codes),
+ * read here into the core's draft with what no JSON type could carry named, and a page is asked for by the tool's
+ * cursor (`tool-cursor.ts`) rather than by a URL; a result is the answer without the HTTP envelope's status and links,
+ * and a refusal the tool's error result, saying what the HTTP door's 4XX says.
  */
-import type { AuthorizedVendor } from '../../domain/keys/context';
-import { answerVacancies } from '../../domain/answers/answer';
-import {
-  type GoneVacancyResult,
-  showVacancy,
-  type VacancyResult,
-} from '../../domain/answers/one-vacancy';
-import { type MultiValueParameters, RECOGNISED_PARAMETERS } from '../../domain/answers/query';
-import {
-  type NotModifiedResult,
-  resolveRequest,
-  type VacanciesResult,
-  type VacanciesSettings,
-} from '../../domain/answers/request';
-import type { Facets, ListingResponse } from '../vacancies/bodies';
-import type { HeldEntries } from '../../domain/answers/search/held-entries';
-import type { VacancyRepository } from '../../domain/reads/repository';
-import type { VacancyObject } from '../../domain/schema/vacancy';
-import { type FieldErrors, HttpError, invalidInput } from '../../platform/http/errors';
 
-/** What a tool's call answers from: the request's vendor, headers and deadline, and the function's reads. */
-export interface ToolContext {
+import {
+  type FieldErrors,
+  InvalidQueryError,
+  VACANCY_GONE,
+  VacancyGoneError,
+  VacancyNotFoundError,
+} from '../../domain/answers/errors';
+import { type AnswerSources, type ListingAnswer, listVacancies } from '../../domain/answers/listing';
+import { showVacancy, type VacancyAnswer } from '../../domain/answers/one-vacancy';
+import {
+  checkListing,
+  checkVacancy,
+  integerOf,
+  type ListingDraft,
+  notAnInteger,
+} from '../../domain/answers/query';
+import type { Facets } from '../../domain/answers/search/in-memory-search';
+import type { AuthorizedVendor } from '../../domain/keys/context';
+import type { VacancyObject } from '../../domain/schema/vacancy';
+import { negotiateLocale } from '../../domain/vacancy/locale';
+import { mintToolCursor, readToolCursor } from './tool-cursor';
+
+/** What a tool's call answers from: the request's vendor, language and deadline, and the function's reads. */
+export interface ToolContext extends AnswerSources {
   readonly vendor: AuthorizedVendor;
   /** The HTTP request's `Accept-Language`: a tool answers in the language the listing would. */
   readonly acceptLanguage: string | undefined;
   readonly now: Date;
   readonly signal?: AbortSignal;
-  readonly repository: VacancyRepository;
-  readonly settings: VacanciesSettings;
-  readonly heldEntries: HeldEntries;
 }
 
-/** How an argument becomes a query parameter: a JSON integer, a string, or an array of codes. */
+/** How an argument is read: a JSON integer, a string, or an array of codes. */
 type ArgumentKind = 'integer' | 'string' | 'codes';
 
-/** `search_vacancies`' arguments, each the listing's query parameter of the same name. */
+/** `search_vacancies`' arguments, each the listing's query parameter of the same name (and the tool's cursor). */
 export const SEARCH_ARGUMENTS = {
   q: 'string',
   category: 'codes',
@@ -88,151 +89,143 @@ export interface VacancyToolResult {
   data: VacancyObject;
 }
 
-/**
- * A tool's cursor: the page it reads and the listing's cursor of its links (`domain/listing/request/cursor.ts`), as
- * `<page>.<cursor>` — or the page alone where the listing's link has no cursor. Opaque to clients.
- */
-const TOOL_CURSOR = /^([1-9][0-9]{0,15})(?:\.([A-Za-z0-9_-]+))?$/;
-
-/** The tool's cursor of the listing's link to the next page (its `page` and `cursor`), or null without one. */
-function toolCursor(nextPageUrl: string | null): string | null {
-  if (nextPageUrl === null) return null;
-  const link = new URL(nextPageUrl).searchParams;
-  const cursor = link.get('cursor');
-  return cursor === null ? (link.get('page') ?? null) : `${link.get('page')}.${cursor}`;
+/** What a tool's error result says: the message of the HTTP door's 4XX, its `errors`, a closed vacancy's `closed_at`. */
+export interface ToolRefusal {
+  readonly message: string;
+  readonly errors?: FieldErrors;
+  readonly closed_at?: string;
 }
 
 /**
- * The query parameters of a call's arguments — in a map without a prototype, as API Gateway's are handled — and what
- * is wrong with those whose JSON type no query string could carry (a string for a list, an array for a word …). An
- * integer argument passes as its decimal form, whatever its value, and anything else as its JSON, which no integer
- * parameter accepts: the listing refuses it with its own message. `null` and `''` are an absent argument, as an empty
- * value is an absent parameter (an empty array is the empty list, absent as well).
+ * A call's arguments read into the core's draft — a map without a prototype, keyed by names the client chose — and
+ * what is wrong with those whose JSON type no question takes (a string for a list, an array for a word …). An integer
+ * is one whose JSON is ASCII digits, as a query string's: anything else is refused with the listing's own message.
+ * `null` and `''` are an absent argument, as an empty value is an absent parameter; so is an empty array.
  */
-function queryParameters(
+function draftOf(
   args: ToolArguments,
   kinds: Readonly<Record<string, ArgumentKind>>,
-): { parameters: Record<string, string[]>; errors: FieldErrors } {
-  const parameters: Record<string, string[]> = Object.create(null);
-  const errors: FieldErrors = Object.create(null);
+): { draft: Record<string, unknown>; refused: FieldErrors } {
+  const draft: Record<string, unknown> = Object.create(null);
+  const refused: FieldErrors = Object.create(null);
   for (const [name, kind] of Object.entries(kinds)) {
     const value = Object.hasOwn(args, name) ? args[name] : undefined;
-    // `null` or an empty string, as an empty value in a query string, means the argument is absent (whatever its kind).
     if (value === undefined || value === null || value === '') continue;
     if (kind === 'integer') {
-      parameters[name] = [typeof value === 'number' ? String(value) : JSON.stringify(value)];
+      const number = typeof value === 'number' ? integerOf(String(value)) : undefined;
+      if (number === undefined) refused[name] = [notAnInteger(name as keyof typeof SEARCH_ARGUMENTS)];
+      else draft[name] = number;
     } else if (kind === 'string') {
-      if (typeof value === 'string') parameters[name] = [value];
-      else errors[name] = [`The ${name} must be a string.`];
+      if (typeof value === 'string') draft[name] = value;
+      else refused[name] = [`The ${name} must be a string.`];
     } else if (
       Array.isArray(value) &&
       value.every((code) => typeof code === 'string' && !code.includes(','))
     ) {
-      parameters[name] = [value.join(',')];
+      // As a query string's list: `[]` and `['']` are no list at all.
+      const joined = value.join(',');
+      if (joined !== '') draft[name] = joined.split(',');
     } else {
-      errors[name] = [`The ${name} must be an array of codes.`];
+      refused[name] = [`The ${name} must be an array of codes.`];
     }
   }
-  return { parameters, errors };
+  return { draft, refused };
 }
 
-/** The listing's 422 with these errors added, each parameter in the listing's order. */
-function withErrors(listing: FieldErrors, more: FieldErrors): HttpError {
-  const all = { ...listing, ...more };
-  const names: readonly string[] = [...RECOGNISED_PARAMETERS, 'id'];
-  return invalidInput(
-    Object.fromEntries(names.flatMap((name) => (all[name] ? [[name, all[name] as string[]]] : []))),
-  );
-}
+/** The language of a call's answer: its `lang`, else the HTTP request's `Accept-Language`, else the default. */
+const localeOf = (context: ToolContext, lang: Parameters<typeof negotiateLocale>[0]) =>
+  negotiateLocale(lang, context.acceptLanguage, context.settings.defaultLocale);
 
-/**
- * Validates a call's parameters as the listing validates its query, when some argument had a JSON type no query
- * string carries: the 422 naming those and every parameter the listing refuses, as one answer.
- */
-function refuse(context: ToolContext, parameters: MultiValueParameters, errors: FieldErrors): HttpError {
-  try {
-    resolveRequest(listingRequest(context, parameters), context.settings);
-  } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 422)
-      return withErrors(error.details.errors ?? {}, errors);
-    throw error;
-  }
-  return withErrors({}, errors);
-}
-
-/** The listing's request of a call (`domain/listing/request/request.ts`): no `If-None-Match`, no URL to link. */
-const listingRequest = (context: ToolContext, parameters: MultiValueParameters) => ({
-  vendor: context.vendor,
-  parameters,
-  acceptLanguage: context.acceptLanguage,
-  location: { domainName: 'mcp.invalid', path: '/' },
+/** What a call is asked with: the vendor's company, the language, the time and the deadline. */
+const askedOf = (context: ToolContext, lang: Parameters<typeof negotiateLocale>[0]) => ({
+  company: context.vendor.company,
+  locale: localeOf(context, lang),
   now: context.now,
   ...(context.signal && { signal: context.signal }),
 });
 
 /**
  * `search_vacancies`: the listing's answer to the call's arguments — a page, its total and facets — with the
- * pagination's links replaced by the next page's cursor; or the listing's `HttpError` (a 422 naming each invalid
- * argument, a 503 …). The listing's served result comes with it, for the function's log line and metrics.
+ * pagination's links replaced by the next page's cursor; or the core's refusal (`toolRefusal`), or a failure of the
+ * reads. The core's answer comes with it, for the function's log line and metrics.
  */
 export async function searchVacancies(
   args: ToolArguments,
   context: ToolContext,
-): Promise<{ result: SearchResult; served: VacanciesResult | NotModifiedResult }> {
-  const { parameters, errors } = queryParameters(args, SEARCH_ARGUMENTS);
-  const cursor = Object.hasOwn(args, 'cursor') ? args.cursor : undefined;
-  if (cursor !== undefined && cursor !== null && cursor !== '') {
-    const match = typeof cursor === 'string' ? TOOL_CURSOR.exec(cursor) : null;
-    if (!match) errors.cursor = ['The cursor is invalid.'];
+): Promise<{ result: SearchResult; served: ListingAnswer }> {
+  const { vendorId } = context.vendor;
+  const { draft, refused } = draftOf(args, SEARCH_ARGUMENTS);
+  const token = Object.hasOwn(args, 'cursor') ? args.cursor : undefined;
+  if (token !== undefined && token !== null && token !== '') {
+    const link = typeof token === 'string' ? readToolCursor(vendorId, token) : undefined;
+    if (!link) refused.cursor = ['The cursor is invalid.'];
     else {
-      parameters.page = [match[1] as string];
-      if (match[2] !== undefined) parameters.cursor = [match[2]];
+      draft.page = link.page;
+      if (link.cursor !== undefined) draft.cursor = link.cursor;
     }
   }
-  if (Object.keys(errors).length > 0) throw refuse(context, parameters, errors);
-  const served = await answerVacancies(
-    listingRequest(context, parameters),
-    context.repository,
-    context.settings,
-    context.heldEntries,
-  );
-  // Never a 304: a call has no `If-None-Match`.
-  const { company, data, pagination, facets } = (served as VacanciesResult).body as ListingResponse;
+  const query = checkListing(vendorId, draft as ListingDraft, refused);
+  // Never unchanged: a call holds no earlier answer.
+  const answer = (await listVacancies(query, askedOf(context, query.lang), context)) as ListingAnswer;
   return {
     result: {
-      company,
-      data,
+      company: answer.company,
+      data: answer.vacancies,
       pagination: {
-        current_page: pagination.current_page,
-        last_page: pagination.last_page,
-        per_page: pagination.per_page,
-        total: pagination.total,
-        cursor: toolCursor(pagination.next_page_url),
+        current_page: answer.page,
+        last_page: answer.lastPage,
+        per_page: answer.perPage,
+        total: answer.total,
+        cursor: answer.next && mintToolCursor(vendorId, answer.next),
       },
-      ...(facets && { facets }),
+      ...(answer.facets && { facets: answer.facets }),
     },
-    served,
+    served: answer,
   };
 }
 
 /**
- * `get_vacancy`: the one-vacancy route's answer to the call's `id`, `lang` and `include` — the vacancy, or that it is gone (the
- * route's 410, with `closed_at`); or its `HttpError` (404, 422, 503 …).
+ * `get_vacancy`: the one-vacancy route's answer to the call's `id`, `lang` and `include` — the vacancy, or that it is
+ * gone (with `closed_at`, as the route's 410); or the core's refusal, or a failure of the read.
  */
 export async function getVacancy(
   args: ToolArguments,
   context: ToolContext,
-): Promise<{ result: VacancyToolResult | undefined; served: VacancyResult | GoneVacancyResult }> {
-  const { parameters, errors } = queryParameters(args, VACANCY_ARGUMENTS);
+): Promise<
+  | { result: VacancyToolResult; served: VacancyAnswer }
+  | {
+      result: undefined;
+      served: { gone: true; id: number; closedAt: string; cost: VacancyGoneError['cost'] };
+    }
+> {
+  const { draft, refused } = draftOf(args, VACANCY_ARGUMENTS);
   const id = Object.hasOwn(args, 'id') ? args.id : undefined;
-  if (typeof id !== 'number') errors.id = ['The id must be an integer.'];
-  if (Object.keys(errors).length > 0) throw refuse(context, parameters, errors);
-  const served = await showVacancy(
-    { ...listingRequest(context, parameters), id: String(id), accept: undefined },
-    context.repository,
-    context.settings,
-  );
-  if ('gone' in served) return { result: undefined, served };
-  const { company, data } = JSON.parse(served.body) as VacancyToolResult;
-  return { result: { company, data }, served };
+  if (typeof id !== 'number') refused.id = ['The id must be an integer.'];
+  const query = checkVacancy(context.vendor.vendorId, Number(id), draft, refused);
+  try {
+    const answer = await showVacancy(query, askedOf(context, query.lang), context);
+    return { result: { company: answer.company, data: answer.object }, served: answer };
+  } catch (error) {
+    if (!(error instanceof VacancyGoneError)) throw error;
+    return {
+      result: undefined,
+      served: { gone: true, id: error.id, closedAt: error.closedAt, cost: error.cost },
+    };
+  }
 }
+
+/**
+ * What a tool's error result says of the core's refusal — invalid arguments naming each, a vacancy not found — as the
+ * HTTP door's 422 and 404 say it; undefined for any other failure, which is the HTTP request's.
+ */
+export function toolRefusal(error: unknown): ToolRefusal | undefined {
+  if (error instanceof InvalidQueryError) return { message: error.message, errors: error.fields };
+  if (error instanceof VacancyNotFoundError) return { message: error.message };
+  return undefined;
+}
+
+/** What a tool's error result says of a vacancy no longer open (the HTTP door's 410). */
+export const goneRefusal = (closedAt: string): ToolRefusal => ({
+  message: VACANCY_GONE,
+  closed_at: closedAt,
+});

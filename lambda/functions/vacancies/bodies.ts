@@ -1,10 +1,15 @@
-/** Types of the listing's and the sync's response bodies (the vacancy itself is described in `domain/schema/vacancy.ts`). */
-import type { StoredStatus, VacancyObject } from '../../domain/schema/vacancy';
-import type { IncludedFields } from '../../domain/vacancy/pay-and-place';
-import type { FacetName } from '../../domain/answers/query';
-
-/** A vacancy object as an answer shows it: its 15 fields, then what `include` asked for (docs/api.md#pay-and-place). */
-export type ShownVacancy = VacancyObject & IncludedFields;
+/**
+ * The bodies of the vacancies routes' 200s (docs/api.md#the-listing): the core's answers in the contract's envelope
+ * — `status`, `company`, `data`, and a page's `pagination` with its links as URLs (`links.ts`); a sync's with
+ * `next_sync_url`.
+ */
+import type { ListingAnswer } from '../../domain/answers/listing';
+import type { ListingQuery, SyncQuery } from '../../domain/answers/query';
+import type { Facets } from '../../domain/answers/search/in-memory-search';
+import type { SyncAnswer, SyncedVacancy, SyncTombstone } from '../../domain/answers/sync';
+import type { VacancyObject } from '../../domain/schema/vacancy';
+import type { ShownVacancy } from '../../domain/vacancy/presenter';
+import { nextSyncUrl, pageUrlBuilder } from './links';
 
 /** The pagination object of the response (docs/api.md#pagination). */
 export interface Pagination {
@@ -16,16 +21,6 @@ export interface Pagination {
   prev_page_url: string | null;
 }
 
-/** One value of a facet: its code (a type's is a number), its label in the response's locale, how many match. */
-export interface FacetValue {
-  code: string | number;
-  label: string;
-  count: number;
-}
-
-/** The facets asked for (docs/api.md#facets): for each, its values by count, then the dictionary's order. */
-export type Facets = Partial<Record<FacetName, FacetValue[]>>;
-
 /** The success envelope (docs/api.md#the-listing); `facets` only when asked for. */
 export interface ListingResponse {
   status: 'success';
@@ -33,16 +28,6 @@ export interface ListingResponse {
   data: ShownVacancy[];
   pagination: Pagination;
   facets?: Facets;
-}
-
-/** An active vacancy in a sync: the vacancy object, then its status and when it last changed, then what `include` asked for. */
-export type SyncedVacancy = VacancyObject & { status: 'active'; updated_at: string } & IncludedFields;
-
-/** A vacancy a sync reports as no longer listable: deleted, expired, or not active. */
-export interface SyncTombstone {
-  id: number;
-  status: Exclude<StoredStatus, 'active'>;
-  updated_at: string;
 }
 
 /** The pagination of a sync: the listing's, and the URL of the next sync. */
@@ -56,4 +41,48 @@ export interface SyncResponse {
   company: string;
   data: (SyncedVacancy | SyncTombstone)[];
   pagination: SyncPagination;
+}
+
+/** The body of one vacancy's 200 (docs/api.md#one-vacancy). */
+export interface VacancyResponse {
+  status: 'success';
+  company: string;
+  data: VacancyObject;
+}
+
+/** A listing's body: the answer in the envelope, its links under the route's URL. */
+export function listingBody(answer: ListingAnswer, query: ListingQuery, routeUrl: string): ListingResponse {
+  const pageUrl = pageUrlBuilder(routeUrl, query);
+  return {
+    status: 'success',
+    company: answer.company,
+    data: answer.vacancies,
+    pagination: {
+      current_page: answer.page,
+      last_page: answer.lastPage,
+      per_page: answer.perPage,
+      total: answer.total,
+      next_page_url: answer.next && pageUrl(answer.next),
+      prev_page_url: answer.prev && pageUrl(answer.prev),
+    },
+    ...(answer.facets && { facets: answer.facets }),
+  };
+}
+
+/** A sync's body: the answer in the envelope, its next page's and next sync's URLs under the route's URL. */
+export function syncBody(answer: SyncAnswer, query: SyncQuery, routeUrl: string): SyncResponse {
+  return {
+    status: 'success',
+    company: answer.company,
+    data: answer.changes,
+    pagination: {
+      current_page: answer.page,
+      last_page: answer.lastPage,
+      per_page: answer.perPage,
+      total: answer.total,
+      next_page_url: answer.next && pageUrlBuilder(routeUrl, query)(answer.next),
+      prev_page_url: null,
+      next_sync_url: nextSyncUrl(routeUrl, query, answer.snapshot),
+    },
+  };
 }

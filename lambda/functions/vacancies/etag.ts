@@ -9,15 +9,17 @@
  *   it is answered 304 after one read of the summary.
  * - `"b…"`, the digest of the body itself (`platform/http/conditional.ts`), when the summary cannot be trusted.
  *
+ * The core knows nothing of tags: it tells the version of the data an answer is proven for (`ListingVersion`), and
+ * answers that a client's answer still holds when the door, asked of a version, says the client holds it.
+ *
  * The build is part of the first kind because a new version of the code or the dictionary may write other bytes
  * for the same data: it is a digest of the function's sources the stack bundles in (`VVA_BUILD_ID`), and outside a
  * bundle (the local server, the tests) one drawn per process.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { VacancyFilters } from '../../domain/schema/active-index';
+import type { ListingVersion } from '../../domain/answers/listing';
+import type { ListingQuery } from '../../domain/answers/query';
 import type { Locale } from '../../domain/schema/vacancy';
-import type { IncludeName } from '../../domain/vacancy/pay-and-place';
-import type { SearchFilters } from '../../domain/answers/query';
 
 /** Set by the bundler (`lib/stack/bundling.ts`) to a digest of the sources; absent when they run unbundled. */
 declare const VVA_BUILD_ID: string | undefined;
@@ -26,57 +28,45 @@ declare const VVA_BUILD_ID: string | undefined;
 export const BUILD_ID: string =
   typeof VVA_BUILD_ID === 'string' ? VVA_BUILD_ID : randomBytes(12).toString('hex');
 
-/** Everything a listing body is made from, when the vendor's summary is current. */
+/** Everything a listing body is made from, besides the question: when the vendor's summary is current, all of it. */
 export interface BodyInputs {
-  readonly vendorId: string;
   readonly company: string;
-  readonly version: number;
-  /** Today in the service zone, and the zone (which writes `created_at`). */
-  readonly today: string;
+  /** The version of the vendor's data the body is proven for, and the day (`ListingVersion`). */
+  readonly version: ListingVersion;
+  /** The service zone, which writes `created_at`. */
   readonly zone: string;
   readonly locale: Locale;
-  /** `lang` as the request gave it (normalised), or none: the links keep it only when given. */
-  readonly lang: Locale | undefined;
-  readonly filters: VacancyFilters;
-  /** Search's parameters, in their canonical form (the links carry them so). */
-  readonly search: SearchFilters | undefined;
-  /** What the vacancy objects include besides their 15 fields, in its canonical form. */
-  readonly include: readonly IncludeName[] | undefined;
-  readonly page: number;
+  /** `per_page` in effect, given or the deployment's default. */
   readonly perPage: number;
-  /** Whether the request gave `per_page` (the links keep it only then), whatever its effective value. */
-  readonly perPageGiven: boolean;
-  /** The cursor as given, or none. */
-  readonly cursor: string | undefined;
   /** The absolute URL of the route, which the links start with. */
   readonly routeUrl: string;
 }
 
-/** The entity tag of a body made from `inputs` (see the module's comment). */
-export function summaryETag(inputs: BodyInputs): string {
-  const { filters } = inputs;
+/** The entity tag of the body a question's answer is made into from `inputs` (see the module's comment). */
+export function summaryETag(query: ListingQuery, inputs: BodyInputs): string {
+  const { filters, search } = query;
   const parts = [
     BUILD_ID,
-    inputs.vendorId,
+    query.vendorId,
     inputs.company,
-    inputs.version,
-    inputs.today,
+    inputs.version.version,
+    inputs.version.day,
     inputs.zone,
     inputs.locale,
-    inputs.lang ?? '',
+    query.lang ?? '',
     filters.type ?? '',
     filters.experienceMin ?? '',
     filters.experienceMax ?? '',
-    inputs.search?.category ?? [],
-    inputs.search?.city ?? [],
-    inputs.search?.workplace ?? [],
-    inputs.search?.q?.text ?? '',
-    inputs.search?.facets ?? [],
-    inputs.include ?? [],
-    inputs.page,
+    search?.category ?? [],
+    search?.city ?? [],
+    search?.workplace ?? [],
+    search?.q?.text ?? '',
+    search?.facets ?? [],
+    query.include ?? [],
+    query.page,
     inputs.perPage,
-    inputs.perPageGiven,
-    inputs.cursor ?? '',
+    query.perPage !== undefined,
+    query.cursor?.text ?? '',
     inputs.routeUrl,
   ];
   // JSON keeps the parts apart whatever they contain (a company name may hold any character).

@@ -1,59 +1,41 @@
-import { formatRfc3339 } from '../../platform/time/rfc3339';
+/**
+ * The links of the vacancies routes' answers (docs/api.md#pagination): absolute URLs of the listing's route that carry
+ * the question's parameters in their canonical form, then `page` and the link's `cursor` — a page's `next_page_url` and
+ * `prev_page_url`, and a sync's `next_sync_url`. Their base is the deployment's public base URL, else API Gateway's own
+ * domain and the request's path; nothing the client sends decides it.
+ */
+import type { PageLink } from '../../domain/answers/pages';
+import type { ListingQuery, SyncQuery } from '../../domain/answers/query';
 import { LISTING_PATH } from '../../domain/service/routes';
-import type { ListingQuery } from '../../domain/answers/query';
-import type { Pagination } from './bodies';
-
-/** The parameters a page URL carries over from the request, in this order; `page` and `cursor` are set per link. */
-type CarriedParameter =
-  | 'type'
-  | 'experience_min'
-  | 'experience_max'
-  | 'category'
-  | 'city'
-  | 'workplace'
-  | 'q'
-  | 'facets'
-  | 'include'
-  | 'per_page'
-  | 'lang'
-  | 'updated_since';
-
-/** Position (from 0) of the first vacancy of a page. */
-export function pageOffset(page: number, perPage: number): number {
-  return (page - 1) * perPage;
-}
-
-/** Number of pages: never 0, so that an empty listing still has page 1 as its last page. */
-export function lastPage(total: number, perPage: number): number {
-  return Math.max(1, Math.ceil(total / perPage));
-}
+import { formatRfc3339 } from '../../platform/time/rfc3339';
 
 /**
- * The builder of a listing's page URLs: the absolute URL of the route with every recognised parameter the
- * request gave (normalised: `007` becomes `7`, `EN` becomes `en`, codes once each in the dictionary's order, `q`
- * trimmed with single spaces), then `page`, then the link's `cursor` if any.
+ * The builder of a page's URLs: the absolute URL of the route with every recognised parameter the request gave
+ * (normalised: `007` becomes `7`, `EN` becomes `en`, codes once each in the dictionary's order, `q` trimmed with single
+ * spaces), then `page`, then the link's `cursor` if any.
  */
 export function pageUrlBuilder(
   routeUrl: string,
-  query: ListingQuery,
-): (page: number, cursor?: string) => string {
-  const carried: [CarriedParameter, string | number | undefined][] = [
-    ['type', query.filters.type],
-    ['experience_min', query.filters.experienceMin],
-    ['experience_max', query.filters.experienceMax],
-    ['category', query.search?.category?.join(',')],
-    ['city', query.search?.city?.join(',')],
-    ['workplace', query.search?.workplace?.join(',')],
-    ['q', query.search?.q?.text],
-    ['facets', query.search?.facets?.join(',')],
+  query: ListingQuery | SyncQuery,
+): (link: PageLink) => string {
+  const listing = 'filters' in query ? query : undefined;
+  const carried: [string, string | number | undefined][] = [
+    ['type', listing?.filters.type],
+    ['experience_min', listing?.filters.experienceMin],
+    ['experience_max', listing?.filters.experienceMax],
+    ['category', listing?.search?.category?.join(',')],
+    ['city', listing?.search?.city?.join(',')],
+    ['workplace', listing?.search?.workplace?.join(',')],
+    ['q', listing?.search?.q?.text],
+    ['facets', listing?.search?.facets?.join(',')],
     ['include', query.include?.join(',')],
     ['per_page', query.perPage],
     ['lang', query.lang],
-    ['updated_since', query.updatedSince === undefined ? undefined : formatRfc3339(query.updatedSince)],
+    ['updated_since', 'since' in query ? formatRfc3339(query.since) : undefined],
   ];
   const parameters = new URLSearchParams();
   for (const [name, value] of carried) if (value !== undefined) parameters.set(name, String(value));
-  return (page, cursor) => {
+  return ({ page, cursor }) => {
     const link = new URLSearchParams(parameters);
     link.set('page', String(page));
     if (cursor !== undefined) link.set('cursor', cursor);
@@ -62,32 +44,10 @@ export function pageUrlBuilder(
 }
 
 /**
- * The pagination object (docs/api.md#pagination): `current_page` is the requested page even past the end; a next link
- * exists while `current_page < last_page` — or while more vacancies follow the page, which a walk by cursor needs
- * when the data changed under it — and a previous link while `current_page > 1`.
- */
-export function paginate(
-  total: number,
-  page: number,
-  perPage: number,
-  links: { readonly more: boolean; readonly next: () => string; readonly prev: () => string },
-): Pagination {
-  const last = lastPage(total, perPage);
-  return {
-    current_page: page,
-    last_page: last,
-    per_page: perPage,
-    total,
-    next_page_url: page < last || links.more ? links.next() : null,
-    prev_page_url: page > 1 ? links.prev() : null,
-  };
-}
-
-/**
  * A sync's `next_sync_url` (docs/api.md#incremental-sync): the route with the request's `include`, `per_page` and
  * `lang`, and `updated_since` at the walk's snapshot time; no cursor.
  */
-export function nextSyncUrl(routeUrl: string, query: ListingQuery, snapshot: number): string {
+export function nextSyncUrl(routeUrl: string, query: SyncQuery, snapshot: number): string {
   const parameters = new URLSearchParams();
   if (query.include !== undefined) parameters.set('include', query.include.join(','));
   if (query.perPage !== undefined) parameters.set('per_page', String(query.perPage));

@@ -36,21 +36,16 @@ export type ErrorStatus = keyof typeof ERROR_MESSAGES;
 /** Messages per invalid input field (422 only). */
 export type FieldErrors = Record<string, string[]>;
 
-/**
- * What an error states besides its message, between the message and the request id: a closed vacancy's `closed_at`
- * (docs/api.md#one-vacancy).
- */
-export interface ErrorFields {
-  /** When the vacancy stopped being open: RFC 3339, UTC, milliseconds (`2026-11-23T10:15:30.123Z`). */
-  readonly closed_at?: string;
-}
+/** What an error states besides its message, between the message and the request id (a service's own fields). */
+export type ErrorFields = Readonly<Record<string, string>>;
 
-/** The body of every error response. */
-export interface ErrorEnvelope extends ErrorFields {
+/** The body of every error response: its status, message, `errors` on a 422, an error's own fields, the request id. */
+export interface ErrorEnvelope {
   status: 'error';
   message: string;
   errors?: FieldErrors;
   request_id: string;
+  readonly [field: string]: unknown;
 }
 
 /** The error envelope; `errors` only when given (422), an error's own fields (`fields`) only when it has them. */
@@ -71,11 +66,9 @@ export const RETRY_AFTER = { 'Retry-After': String(RETRY_AFTER_SECONDS) } as con
 
 /**
  * An error with an HTTP status. Its message is the contract's message for the status — or one that says more about
- * what the client asked for (a 410's changes gone or vacancy closed, a 404's vacancy not found) — never internal
- * detail. Thrown by the vacancies function's checks and answers (through the makers below: `invalidInput`,
- * `vacancyNotFound`, `vacancyGone`, `changesPurged`, `serviceUnavailable`) and by the keys' policy of use (`domain/keys/key-use.ts`, the 403s); the
- * error middleware (`middleware.ts`) answers it as it is — the envelope, its status and its headers — and turns any
- * other error into one first (`toHttpError`).
+ * what the client asked for — never internal detail. Thrown by a route (through `invalidInput`, `serviceUnavailable`
+ * or with a message of its own); the error middleware (`middleware.ts`) answers it as it is — the envelope, its status
+ * and its headers — and turns any other error into one first (`toHttpError`).
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -85,9 +78,9 @@ export class HttpError extends Error {
     readonly details: {
       readonly errors?: FieldErrors;
       readonly headers?: Readonly<Record<string, string>>;
-      /** A message that says more than the status's own (a 410's, a 404's on the one-vacancy route). */
+      /** A message that says more than the status's own. */
       readonly message?: string;
-      /** What the envelope states besides the message (a closed vacancy's `closed_at`). */
+      /** What the envelope states besides the message. */
       readonly fields?: ErrorFields;
       /** The underlying failure, for the logs only. */
       readonly cause?: unknown;
@@ -98,39 +91,6 @@ export class HttpError extends Error {
     });
   }
 }
-
-/** The full sync's `updated_since`: every vacancy the vendor has, never a 410. */
-export const FULL_SYNC = '1970-01-01T00:00:00Z';
-
-/** 410: a sync from before the vendor's purge horizon (docs/api.md#incremental-sync). */
-export const changesPurged = (horizon: string) =>
-  new HttpError(410, {
-    message: `Changes before ${horizon} are no longer kept; sync again from ${FULL_SYNC}.`,
-  });
-
-/**
- * 404 of the one-vacancy route (docs/api.md#one-vacancy): the same for an id that is not there, not the vendor's,
- * not active, or not an id at all — it never tells whether the id exists elsewhere.
- */
-export const vacancyNotFound = () => new HttpError(404, { message: VACANCY_NOT_FOUND });
-
-/** The message of that 404. */
-export const VACANCY_NOT_FOUND = 'Vacancy not found.';
-
-/**
- * 410 of the one-vacancy route (docs/api.md#one-vacancy): the key's own vendor's vacancy, closed, expired or deleted
- * at `closedAt` (RFC 3339, UTC, milliseconds) — what a job board or a candidate following an old link is told.
- * `headers`: the route's own (its `Cache-Control` and `Vary`), in place of the error's.
- */
-export const vacancyGone = (closedAt: string, headers?: Readonly<Record<string, string>>) =>
-  new HttpError(410, {
-    message: VACANCY_GONE,
-    fields: { closed_at: closedAt },
-    ...(headers && { headers }),
-  });
-
-/** The message of that 410. */
-export const VACANCY_GONE = 'This vacancy is no longer open.';
 
 /** 422 naming every invalid field. */
 export const invalidInput = (errors: FieldErrors) => new HttpError(422, { errors });

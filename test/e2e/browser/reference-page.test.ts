@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
-import { RECOGNISED_PARAMETERS } from '../../../lambda/domain/answers/query';
+import { RECOGNISED_PARAMETERS } from '../../../lambda/functions/vacancies/query-string';
 import {
   BROWSER_LAUNCH_MS,
   clickButton,

@@ -11,8 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { MCP_MAX_MESSAGE_BYTES } from '../../../lambda/functions/mcp/factory';
+import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { MAX_BODY_BYTES } from '../../../lib/local/gateway';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { documentedFetch } from '../../../testkit/openapi';

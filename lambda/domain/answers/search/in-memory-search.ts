@@ -3,21 +3,30 @@
  * combination of filters, `q` and facets — the page's entries (from the top, an offset or a cursor), `total` and each
  * facet's counts. The exact, slow way it must equal is the brute-force model of the property tests.
  */
-import { dayNumber, type VacancyFilters } from '../../schema/active-index';
+import type { VacancyFilters } from '../../schema/active-index';
 import { searchWords } from '../../schema/search-words';
 import { type Locale, VACANCY_TYPES } from '../../schema/vacancy';
 import { localize } from '../../vacancy/dictionary';
 import type { PageStart } from '../cursor';
 import { FACET_NAMES, type FacetName, FILTER_CODES, type SearchFilters } from '../query';
-import type { Facets, FacetValue } from '../../../functions/vacancies/bodies';
 import type { SearchEntry } from './search-entry';
+
+/** One value of a facet: its code (a type's is a number), its label in the answer's locale, how many match. */
+export interface FacetValue {
+  code: string | number;
+  label: string;
+  count: number;
+}
+
+/** The facets asked for (docs/api.md#facets): for each, its values by count, then the dictionary's order. */
+export type Facets = Partial<Record<FacetName, FacetValue[]>>;
 
 /** What one request asks of a vendor's entries. */
 export interface SearchRequest {
   readonly filters: VacancyFilters;
   readonly search: SearchFilters;
-  /** Today, `YYYY-MM-DD` in the service zone: an entry whose deadline is earlier is not listed. */
-  readonly today: string;
+  /** Today in the service zone, as a day number (`dayNumber`): an entry whose deadline is earlier is not listed. */
+  readonly today: number;
   readonly start: PageStart;
   readonly limit: number;
   readonly locale: Locale;
@@ -85,7 +94,7 @@ function facetValues(
  */
 export function searchEntries(entries: readonly SearchEntry[], request: SearchRequest): SearchOutcome {
   const { filters, search } = request;
-  const today = dayNumber(request.today);
+  const { today } = request;
   const q = search.q?.words ?? [];
   const all = q.length === 0 ? 0 : 2 ** q.length - 1;
   const categories = search.category && new Set(search.category);
@@ -140,13 +149,14 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
     if (typeOk && categoryOk && cityOk && workplaceOk) matching.push(entry);
   }
 
+  const page = pageOf(matching, request.start, request.limit);
   const facets =
     counts.size === 0
       ? undefined
       : Object.fromEntries(
           [...counts].map(([name, values]) => [name, facetValues(name, values, request.locale)]),
         );
-  return { ...pageOf(matching, request.start, request.limit), total: matching.length, facets };
+  return { ...page, total: matching.length, facets };
 }
 
 /** A page of the matching entries (newest first): by offset from the top, or on one side of a cursor's position. */

@@ -5,9 +5,9 @@
  * it; the `workplace` filter and facet; the JobPosting's pay and place from the vacancy; a change of them is a change.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListingResponse, SyncResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { VACANCY_FIELDS } from '../../../../../lambda/domain/schema/vacancy';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import type { ListingResponse, SyncResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';

@@ -8,8 +8,8 @@
 
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';

@@ -7,7 +7,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { parseVacancyId } from '../../../../../lambda/domain/answers/one-vacancy';
 import type { VacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { VACANCY_SERVED } from '../../../../../lambda/domain/service/log-fields';
 import { runExpiry } from '../../../../../lambda/functions/expiry/job';
@@ -387,14 +386,5 @@ describe('GET /vendor/vacancies/{id}', () => {
       expect(line.readUnits).toBeGreaterThan(0);
       expect(line.readUnits).toBeLessThanOrEqual(1);
     }
-  });
-});
-
-describe('parseVacancyId', () => {
-  it('takes the canonical decimal form of 1 to 2^53 − 1, and nothing else', () => {
-    expect(parseVacancyId('1')).toBe(1);
-    expect(parseVacancyId('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
-    for (const segment of ['0', '01', '1e3', '0x1', ' 1', '1 ', '١', '9007199254740992', '99999999999999999'])
-      expect(parseVacancyId(segment)).toBeUndefined();
   });
 });

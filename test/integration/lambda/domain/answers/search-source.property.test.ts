@@ -10,10 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/answers/query';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { searchWords } from '../../../../../lambda/domain/schema/search-words';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { DICTIONARY, localize } from '../../../../../lambda/domain/vacancy/dictionary';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';

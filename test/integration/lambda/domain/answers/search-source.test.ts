@@ -11,10 +11,10 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { SEARCH_INDEX, VACANCIES_TABLE, VENDORS_TABLE } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { createDynamoDBClient } from '../../../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/document-client';

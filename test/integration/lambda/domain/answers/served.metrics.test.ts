@@ -6,7 +6,6 @@
 
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { SERVICE_NAME } from '../../../../../lambda/domain/service/limits';
 import {
   createFunctionMetrics,
@@ -16,6 +15,7 @@ import {
   SERVICE_DIMENSION,
 } from '../../../../../lambda/domain/service/metrics';
 import { createAuthorizerHandler } from '../../../../../lambda/functions/authorizer/factory';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { issueApiKey } from '../../../../../lib/ops/api-keys';
 import { putVendor } from '../../../../../lib/ops/vendors';

@@ -6,8 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { SyncResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
+import type { SyncResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { deleteVacancy, purgeTombstones, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { IMPORT_LIMITS, parseImportFile } from '../../../../../lambda/domain/import/file';
 import { importVacancies, writeVacancies } from '../../../../../lambda/domain/import/import';
 import { NotAnIntegerLiteral } from '../../../../../lambda/domain/import/record';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { ACTIVE_INDEX } from '../../../../../lambda/domain/schema/tables';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { deleteVacancy, setVacancyStatus } from '../../../../../lib/ops/vacancies';
 import { putVendor } from '../../../../../lib/ops/vendors';
 import {

@@ -7,10 +7,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { ITEM } from '../../../../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { listableVacancies } from '../../../../../lambda/functions/feeds/listable';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';

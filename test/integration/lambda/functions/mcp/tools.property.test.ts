@@ -7,15 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { InvalidQueryError } from '../../../../../lambda/domain/answers/errors';
 import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/answers/query';
-import type { VacanciesSettings } from '../../../../../lambda/domain/answers/request';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { HeldEntries } from '../../../../../lambda/domain/answers/search/held-entries';
+import type { AnswerSettings } from '../../../../../lambda/domain/answers/settings';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
 import { INCLUDE_NAMES } from '../../../../../lambda/domain/vacancy/pay-and-place';
 import { searchVacancies, type ToolArguments } from '../../../../../lambda/functions/mcp/tools';
-import { HttpError } from '../../../../../lambda/platform/http/errors';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
@@ -107,7 +107,7 @@ describe('search_vacancies against the listing, for random vendors and calls', (
   const outcomes = { pages: 0, refused: 0 };
   let now = Date.now();
   let listing: ReturnType<typeof testListingHandler>;
-  const settings: VacanciesSettings = { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 };
+  const settings: AnswerSettings = { defaultLocale: 'en', clock: CLOCK, defaultPerPage: 15 };
 
   beforeAll(async () => {
     tables = await createTestTables();
@@ -152,8 +152,8 @@ describe('search_vacancies against the listing, for random vendors and calls', (
             try {
               return { status: 200, result: (await searchVacancies(args, context)).result };
             } catch (error) {
-              if (!(error instanceof HttpError)) throw error;
-              return { status: error.statusCode, errors: error.details.errors };
+              if (!(error instanceof InvalidQueryError)) throw error;
+              return { status: 422, errors: error.fields };
             }
           };
 

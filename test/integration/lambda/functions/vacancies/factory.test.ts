@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { VacanciesSettings } from '../../../../../lambda/domain/answers/request';
-import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
+import type { AnswerSettings } from '../../../../../lambda/domain/answers/settings';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
+import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import type { createVacanciesHandler } from '../../../../../lambda/functions/vacancies/factory';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent, type TestRequest } from '../../../../../testkit/events';
@@ -13,7 +13,7 @@ import { CLOCK, putVacancies, vacancyRecord } from '../../../../../testkit/vacan
 
 // 2026-06-15 21:30 UTC is already 2026-06-16 in Baku: "today" for deadlines is the 16th.
 const NOW = new Date('2026-06-15T21:30:00Z');
-const SETTINGS: VacanciesSettings = { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 };
+const SETTINGS: AnswerSettings = { defaultLocale: 'az', clock: CLOCK, defaultPerPage: 15 };
 
 /** Acme's vacancies: ids encode nothing; created_at and the filter fields are what the tests vary. */
 const ACME = [

@@ -7,15 +7,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import * as z from 'zod/v4';
-import {
-  FACET_NAMES,
-  FILTER_CODES,
-  LIMITS,
-  RECOGNISED_PARAMETERS,
-} from '../../../../../lambda/domain/answers/query';
+import { FACET_NAMES, FILTER_CODES, LIMITS } from '../../../../../lambda/domain/answers/query';
 import { VACANCY_FIELDS } from '../../../../../lambda/domain/schema/vacancy';
 import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT } from '../../../../../lambda/functions/mcp/schemas';
 import { SEARCH_ARGUMENTS } from '../../../../../lambda/functions/mcp/tools';
+import { RECOGNISED_PARAMETERS } from '../../../../../lambda/functions/vacancies/query-string';
 
 const jsonSchema = (shape: z.ZodRawShape) =>
   toJsonSchemaCompat(z.object(shape), { pipeStrategy: 'input' }) as {

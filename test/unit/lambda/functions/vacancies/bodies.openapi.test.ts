@@ -8,17 +8,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { components } from '../../../../../examples/generated-client/openapi-types';
-import { KEY_USE_MESSAGES } from '../../../../../lambda/domain/keys/key-use';
+import { VACANCY_GONE, VACANCY_NOT_FOUND } from '../../../../../lambda/domain/answers/errors';
 import { LIMITS } from '../../../../../lambda/domain/answers/query';
-import type { ListingResponse, Pagination } from '../../../../../lambda/functions/vacancies/bodies';
+import { KEY_USE_MESSAGES } from '../../../../../lambda/domain/keys/key-use';
 import { LOCALES } from '../../../../../lambda/domain/schema/vacancy';
 import { UNENCODED_QUERY } from '../../../../../lambda/domain/service/routes';
 import { DICTIONARY } from '../../../../../lambda/domain/vacancy/dictionary';
-import {
-  ERROR_MESSAGES,
-  VACANCY_GONE,
-  VACANCY_NOT_FOUND,
-} from '../../../../../lambda/platform/http/errors';
+import type { ListingResponse, Pagination } from '../../../../../lambda/functions/vacancies/bodies';
+import { ERROR_MESSAGES } from '../../../../../lambda/platform/http/errors';
 import { expectDocumented, type ObservedResponse, OPENAPI } from '../../../../../testkit/openapi';
 import { SPEC_VACANCY_FIELDS } from '../../../../../testkit/spec';
 
@@ -119,10 +116,10 @@ describe('docs/openapi.yaml', () => {
 
   it('has client types generated from it that are up to date (npm run openapi:types)', async () => {
     const generated = astToString(
-      await openapiTS(new URL('../../../../../../docs/openapi.yaml', import.meta.url)),
+      await openapiTS(new URL('../../../../../docs/openapi.yaml', import.meta.url)),
     );
     const committed = readFileSync(
-      new URL('../../../../../../examples/generated-client/openapi-types.ts', import.meta.url),
+      new URL('../../../../../examples/generated-client/openapi-types.ts', import.meta.url),
       'utf8',
     );
     expect(committed).toContain(generated.trim());

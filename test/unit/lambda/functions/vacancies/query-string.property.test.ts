@@ -5,18 +5,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { encodeCursor } from '../../../../../lambda/domain/answers/cursor';
+import { adjacentPages, lastPage, pageOffset } from '../../../../../lambda/domain/answers/pages';
+import { listingBinding } from '../../../../../lambda/domain/answers/query';
 import { validateVacancyRecord } from '../../../../../lambda/domain/import/record';
-import {
-  lastPage,
-  pageOffset,
-  pageUrlBuilder,
-  paginate,
-} from '../../../../../lambda/functions/vacancies/links';
-import { parseListingQuery } from '../../../../../lambda/domain/answers/query';
 import { LOCALES } from '../../../../../lambda/domain/schema/vacancy';
 import { negotiateLocale } from '../../../../../lambda/domain/vacancy/locale';
+import { pageUrlBuilder } from '../../../../../lambda/functions/vacancies/links';
+import { readVacanciesQuery } from '../../../../../lambda/functions/vacancies/query-string';
 import { ifNoneMatchMatches, strongETag } from '../../../../../lambda/platform/http/conditional';
 import { multiValueQuery } from '../../../../../testkit/events';
+import { parseListingQuery } from '../../../../../testkit/query-string';
 import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
 const NAMES = ['type', 'experience_min', 'experience_max', 'per_page', 'page', 'lang'] as const;
@@ -98,18 +97,24 @@ describe('properties', () => {
     fc.assert(
       fc.property(validQuery, fc.nat({ max: 2_000 }), (query, total) => {
         const parsed = parseListingQuery(multiValueQuery(query));
-        if (!parsed.ok) throw new Error('a valid query did not parse');
+        const read = readVacanciesQuery('acme', multiValueQuery(query));
+        if (!parsed.ok || read.kind !== 'listing') throw new Error('a valid query did not parse');
         const perPage = parsed.query.perPage ?? 15;
         const { page: current } = parsed.query;
-        const pageUrl = pageUrlBuilder('https://api.test/prod/vendor/vacancies', parsed.query);
-        const links = paginate(total, current, perPage, {
-          more: false,
-          next: () => pageUrl(current + 1, 'next-cursor'),
-          prev: () => pageUrl(current - 1, 'prev-cursor'),
-        });
+        const pageUrl = pageUrlBuilder('https://api.test/prod/vendor/vacancies', read.query);
+        // The links' cursors, as the listing makes them: of its walk, at some position.
+        const binding = listingBinding('acme', read.query.filters, read.query.search);
+        const position = new Uint8Array(12).fill(7);
+        const next = encodeCursor({ direction: 'older', position, inclusive: false }, binding);
+        const prev = encodeCursor({ direction: 'newer', position, inclusive: false }, binding);
+        const last = lastPage(total, perPage);
+        const links = {
+          next_page_url: current < last ? pageUrl({ page: current + 1, cursor: next }) : null,
+          prev_page_url: current > 1 ? pageUrl({ page: current - 1, cursor: prev }) : null,
+        };
         for (const [link, page, cursor] of [
-          [links.next_page_url, current + 1, 'next-cursor'],
-          [links.prev_page_url, current - 1, 'prev-cursor'],
+          [links.next_page_url, current + 1, next],
+          [links.prev_page_url, current - 1, prev],
         ] as const) {
           if (link === null) continue;
           const url = new URL(link);
@@ -129,20 +134,14 @@ describe('properties', () => {
         let page: number | null = 1;
         while (page !== null) {
           const current: number = page;
-          const links = paginate(total, current, perPage, {
-            more: false,
-            next: () => String(current + 1),
-            prev: () => String(current - 1),
-          });
-          expect(links.last_page).toBe(last);
+          const links = adjacentPages(current, last, false);
           const offset = pageOffset(page, perPage);
           for (let position = offset; position < Math.min(offset + perPage, total); position += 1)
             seen.push(position);
-          page = links.next_page_url === null ? null : Number(links.next_page_url);
+          page = links.next;
         }
         expect(seen).toEqual(Array.from({ length: total }, (_, i) => i));
-        const past = { more: false, next: () => 'next', prev: () => 'prev' };
-        expect(paginate(total, last + 1, perPage, past).next_page_url).toBeNull();
+        expect(adjacentPages(last + 1, last, false).next).toBeNull();
       }),
     );
   });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseListingQuery } from '../../../../../lambda/domain/answers/query';
-import { multiValueQuery } from '../../../../../testkit/events';
+import { parseVacancyId } from '../../../../../lambda/functions/vacancies/query-string';
+import { parseQueryString as parse, parseListingQuery } from '../../../../../testkit/query-string';
 
-const parse = (query: string) => parseListingQuery(multiValueQuery(query));
-
-describe('parseListingQuery', () => {
+describe('readVacanciesQuery', () => {
   it('applies defaults when nothing is given (null from API Gateway included)', () => {
     expect(parseListingQuery(null)).toEqual({ ok: true, query: { filters: {}, page: 1 } });
     expect(parse('')).toEqual({ ok: true, query: { filters: {}, page: 1 } });
@@ -87,7 +85,7 @@ describe('parseListingQuery', () => {
   });
 });
 
-describe('parseListingQuery: search, filters by code and facets', () => {
+describe('readVacanciesQuery: search, filters by code and facets', () => {
   it('reads codes once each in the dictionary order, q trimmed with single spaces, facets in their order', () => {
     expect(
       parse(
@@ -174,6 +172,7 @@ describe('parseListingQuery: search, filters by code and facets', () => {
       'q',
       'facets',
       'include',
+      'cursor',
     ]);
   });
 
@@ -211,5 +210,14 @@ describe('parseListingQuery: search, filters by code and facets', () => {
       q: ['The q cannot be combined with updated_since.'],
       facets: ['The facets cannot be combined with updated_since.'],
     });
+  });
+});
+
+describe('parseVacancyId', () => {
+  it('takes the canonical decimal form of 1 to 2^53 − 1, and nothing else', () => {
+    expect(parseVacancyId('1')).toBe(1);
+    expect(parseVacancyId('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+    for (const segment of ['0', '01', '1e3', '0x1', ' 1', '1 ', '١', '9007199254740992', '99999999999999999'])
+      expect(parseVacancyId(segment)).toBeUndefined();
   });
 });

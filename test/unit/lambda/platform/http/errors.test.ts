@@ -8,7 +8,6 @@ import {
   invalidInput,
   serviceUnavailable,
   toHttpError,
-  vacancyGone,
 } from '../../../../../lambda/platform/http/errors';
 
 describe('HTTP errors', () => {
@@ -70,9 +69,10 @@ describe('HTTP errors', () => {
   });
 
   it('render a closed vacancy’s 410 with closed_at between the message and the request id, its headers over the error’s', () => {
-    const gone = vacancyGone('2026-11-23T10:15:30.123Z', {
-      'Cache-Control': 'private, no-cache',
-      Vary: 'Accept',
+    const gone = new HttpError(410, {
+      message: 'This vacancy is no longer open.',
+      fields: { closed_at: '2026-11-23T10:15:30.123Z' },
+      headers: { 'Cache-Control': 'private, no-cache', Vary: 'Accept' },
     });
     expect(errorResponse(gone, 'r10')).toEqual({
       statusCode: 410,
