@@ -237,6 +237,35 @@ describe('POST /mcp, the MCP server, over HTTP with the SDK’s own client', () 
     });
   });
 
+  it('refuses any change to its cursor, its page included, naming the cursor — never another page', async () => {
+    const page = await client.callTool({ name: 'search_vacancies', arguments: { per_page: 1 } });
+    const { cursor } = (page.structuredContent as { pagination: { cursor: string } }).pagination;
+    const replaced = (at: number, by: string) => `${cursor.slice(0, at)}${by}${cursor.slice(at + 1)}`;
+    // Every character of it changed in turn — a digit to another digit, so a page number stays a number — then a
+    // page of 999 put in place of whatever comes before its first dot, and a character more.
+    const variants = [
+      ...Array.from(cursor, (character, at) =>
+        replaced(
+          at,
+          /[0-9]/.test(character) ? String((Number(character) + 1) % 10) : character === 'A' ? 'B' : 'A',
+        ),
+      ),
+      `999.${cursor.slice(cursor.indexOf('.') + 1)}`,
+      `${cursor}A`,
+    ];
+    for (const variant of variants) {
+      const answer = await client.callTool({
+        name: 'search_vacancies',
+        arguments: { per_page: 1, cursor: variant },
+      });
+      expect([variant, answer.isError, textOf(answer)]).toEqual([
+        variant,
+        true,
+        { message: 'The given data was invalid.', errors: { cursor: ['The cursor is invalid.'] } },
+      ]);
+    }
+  });
+
   it('answers get_vacancy as the one-vacancy route: the vacancy, not found, or no longer open', async () => {
     const found = await client.callTool({ name: 'get_vacancy', arguments: { id: 1, lang: 'en' } });
     const expected = await documentedFetch(`${api.url}/vendor/vacancies/1?lang=en`, {
