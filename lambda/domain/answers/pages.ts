@@ -20,6 +20,14 @@ export interface PageFigures {
   readonly lastPage: number;
 }
 
+/** A page's figures as every answer states them (docs/api.md#pagination): the pagination object but its links. */
+export const paginationFigures = (figures: PageFigures) => ({
+  current_page: figures.page,
+  last_page: figures.lastPage,
+  per_page: figures.perPage,
+  total: figures.total,
+});
+
 /** Position (from 0) of the first vacancy of a page. */
 export const pageOffset = (page: number, perPage: number): number => (page - 1) * perPage;
 

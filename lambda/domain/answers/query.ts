@@ -276,6 +276,21 @@ class Checker {
     return at === undefined ? undefined : { text, at };
   }
 
+  /** What every question checks alike: its page, `per_page`, `lang` and `include`, for its vendor. */
+  common(vendorId: string, draft: SyncDraft) {
+    const perPage = this.between('per_page', draft.per_page, LIMITS.perPage);
+    const page = this.between('page', draft.page, LIMITS.page);
+    const lang = this.lang(draft.lang);
+    const include = this.include(draft.include);
+    return {
+      vendorId,
+      page: page ?? 1,
+      ...(perPage !== undefined && { perPage }),
+      ...(lang && { lang }),
+      ...(include && { include }),
+    };
+  }
+
   /** The question, or every invalid field at once. */
   done<T>(question: T): T {
     if (Object.keys(this.errors).length > 0) throw new InvalidQueryError(this.errors);
@@ -295,9 +310,7 @@ export function checkListing(vendorId: string, draft: ListingDraft, refused: Fie
   if (experienceMin !== undefined && experienceMax !== undefined && experienceMax < experienceMin) {
     check.fail('experience_max', 'The experience_max must be greater than or equal to experience_min.');
   }
-  const perPage = check.between('per_page', draft.per_page, LIMITS.perPage);
-  const page = check.between('page', draft.page, LIMITS.page);
-  const lang = check.lang(draft.lang);
+  const common = check.common(vendorId, draft);
   const search: { -readonly [K in keyof SearchFilters]: SearchFilters[K] } = {};
   for (const name of CODE_FILTERS) {
     const codes = check.codes(name, draft[name]);
@@ -307,7 +320,6 @@ export function checkListing(vendorId: string, draft: ListingDraft, refused: Fie
   if (q) search.q = q;
   const facets = check.facets(draft.facets);
   if (facets) search.facets = facets;
-  const include = check.include(draft.include);
   const filters: VacancyFilters = {
     ...(type !== undefined && { type }),
     ...(experienceMin !== undefined && { experienceMin }),
@@ -317,16 +329,7 @@ export function checkListing(vendorId: string, draft: ListingDraft, refused: Fie
   const walkKnown = LISTING_ONLY_FIELDS.every((name) => !check.refused(name));
   const binding = listingBinding(vendorId, filters, search);
   const cursor = check.cursor(draft.cursor, walkKnown ? (text) => decodeCursor(text, binding) : undefined);
-  return check.done({
-    vendorId,
-    filters,
-    ...(isSearch(search) && { search }),
-    page: page ?? 1,
-    ...(perPage !== undefined && { perPage }),
-    ...(lang && { lang }),
-    ...(include && { include }),
-    ...(cursor && { cursor }),
-  });
+  return check.done({ ...common, filters, ...(isSearch(search) && { search }), ...(cursor && { cursor }) });
 }
 
 /**
@@ -340,21 +343,10 @@ export function checkSync(
   refused: FieldErrors = {},
 ): SyncQuery {
   const check = new Checker(refused);
-  const perPage = check.between('per_page', draft.per_page, LIMITS.perPage);
-  const page = check.between('page', draft.page, LIMITS.page);
-  const lang = check.lang(draft.lang);
-  const include = check.include(draft.include);
+  const common = check.common(vendorId, draft);
   const binding = since === undefined ? undefined : syncBinding(vendorId, since);
   const cursor = check.cursor(draft.cursor, binding && ((text) => decodeSyncCursor(text, binding)));
-  return check.done({
-    vendorId,
-    since: since ?? 0,
-    page: page ?? 1,
-    ...(perPage !== undefined && { perPage }),
-    ...(lang && { lang }),
-    ...(include && { include }),
-    ...(cursor && { cursor }),
-  });
+  return check.done({ ...common, since: since ?? 0, ...(cursor && { cursor }) });
 }
 
 /** One vacancy's question, checked: its language and what it includes; the id is the door's to read. */

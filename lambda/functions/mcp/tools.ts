@@ -16,6 +16,7 @@ import {
 } from '../../domain/answers/errors';
 import { type AnswerSources, type ListingAnswer, listVacancies } from '../../domain/answers/listing';
 import { showVacancy, type VacancyAnswer } from '../../domain/answers/one-vacancy';
+import { paginationFigures } from '../../domain/answers/pages';
 import {
   checkListing,
   checkVacancy,
@@ -172,10 +173,7 @@ export async function searchVacancies(
       company: answer.company,
       data: answer.vacancies,
       pagination: {
-        current_page: answer.page,
-        last_page: answer.lastPage,
-        per_page: answer.perPage,
-        total: answer.total,
+        ...paginationFigures(answer),
         cursor: answer.next && mintToolCursor(vendorId, answer.next),
       },
       ...(answer.facets && { facets: answer.facets }),

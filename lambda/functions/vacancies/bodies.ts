@@ -4,6 +4,7 @@
  * `next_sync_url`.
  */
 import type { ListingAnswer } from '../../domain/answers/listing';
+import { type PageFigures, paginationFigures } from '../../domain/answers/pages';
 import type { ListingQuery, SyncQuery } from '../../domain/answers/query';
 import type { Facets } from '../../domain/answers/search/in-memory-search';
 import type { SyncAnswer, SyncedVacancy, SyncTombstone } from '../../domain/answers/sync';
@@ -50,39 +51,33 @@ export interface VacancyResponse {
   data: VacancyObject;
 }
 
+/** A page's body: the envelope of an answer, its data and its pagination, figures first, then the links given. */
+function pageBody<D, L>(answer: PageFigures & { readonly company: string }, data: D, links: L) {
+  return {
+    status: 'success' as const,
+    company: answer.company,
+    data,
+    pagination: { ...paginationFigures(answer), ...links },
+  };
+}
+
 /** A listing's body: the answer in the envelope, its links under the route's URL. */
 export function listingBody(answer: ListingAnswer, query: ListingQuery, routeUrl: string): ListingResponse {
   const pageUrl = pageUrlBuilder(routeUrl, query);
   return {
-    status: 'success',
-    company: answer.company,
-    data: answer.vacancies,
-    pagination: {
-      current_page: answer.page,
-      last_page: answer.lastPage,
-      per_page: answer.perPage,
-      total: answer.total,
+    ...pageBody(answer, answer.vacancies, {
       next_page_url: answer.next && pageUrl(answer.next),
       prev_page_url: answer.prev && pageUrl(answer.prev),
-    },
+    }),
     ...(answer.facets && { facets: answer.facets }),
   };
 }
 
 /** A sync's body: the answer in the envelope, its next page's and next sync's URLs under the route's URL. */
 export function syncBody(answer: SyncAnswer, query: SyncQuery, routeUrl: string): SyncResponse {
-  return {
-    status: 'success',
-    company: answer.company,
-    data: answer.changes,
-    pagination: {
-      current_page: answer.page,
-      last_page: answer.lastPage,
-      per_page: answer.perPage,
-      total: answer.total,
-      next_page_url: answer.next && pageUrlBuilder(routeUrl, query)(answer.next),
-      prev_page_url: null,
-      next_sync_url: nextSyncUrl(routeUrl, query, answer.snapshot),
-    },
-  };
+  return pageBody(answer, answer.changes, {
+    next_page_url: answer.next && pageUrlBuilder(routeUrl, query)(answer.next),
+    prev_page_url: null,
+    next_sync_url: nextSyncUrl(routeUrl, query, answer.snapshot),
+  });
 }
