@@ -64,6 +64,28 @@ describe('the documents', () => {
     expect(broken).toEqual([]);
   });
 
+  it("keep the changelog by version, newest first — package.json's — each in Keep a Changelog's sections", () => {
+    const changelog = read('docs/changelog.md');
+    const versions = [...changelog.matchAll(/^## \[(\d+)\.(\d+)\.(\d+)\] — (\d{4}-\d{2}-\d{2})$/gm)];
+    expect(versions.length).toBeGreaterThan(0);
+    // Every second-level heading is a version, and every version has its sections.
+    expect(changelog.match(/^## /gm)?.length).toBe(versions.length);
+    const { version } = JSON.parse(read('package.json')) as { version: string };
+    expect(versions[0]?.slice(1, 4).join('.')).toBe(version);
+    // Newest first: each version's number, as one comparable number, above the next's.
+    const numbers = versions.map(
+      ([, major, minor, patch]) => Number(major) * 1e6 + Number(minor) * 1e3 + Number(patch),
+    );
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const section of changelog.split(/^## /m).slice(1)) {
+      const kinds = [...section.matchAll(/^### (.+)$/gm)].map((match) => match[1]);
+      expect(kinds.length).toBeGreaterThan(0);
+      for (const kind of kinds)
+        expect(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security']).toContain(kind);
+    }
+  });
+
   it('point nowhere outside the repository', () => {
     // Spelled in parts so that this file, too, passes `grep -rn "\.\./shared" $(git ls-files)`.
     const outsideFolder = ['..', 'shared'].join('/');
