@@ -22,11 +22,20 @@ export interface NpmStart {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `npm start -- <args>` (ports chosen freely unless the arguments name them). */
-export async function startNpmStart(
+/** A `npm start` launched, its banner not necessarily printed yet. */
+export interface LaunchedNpmStart extends Omit<NpmStart, 'url' | 'banner'> {
+  /** What it printed up to the end of its banner, once printed; rejects if it exits before. */
+  readonly banner: Promise<string>;
+}
+
+/**
+ * Launches `npm start -- <args>` (ports chosen freely unless the arguments name them) and returns at once, before it
+ * listens: for a test of what it does while it starts.
+ */
+export function launchNpmStart(
   args: readonly string[] = [],
   env: Record<string, string> = {},
-): Promise<NpmStart> {
+): LaunchedNpmStart {
   const ports = args.includes('--port') ? [] : ['--port', '0'];
   const engine =
     args.includes('--dynamodb-port') || args.includes('--dynamodb-endpoint') ? [] : ['--dynamodb-port', '0'];
@@ -44,17 +53,17 @@ export async function startNpmStart(
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const banner = await new Promise<string>((resolve, reject) => {
+  const banner = new Promise<string>((resolve, reject) => {
     const check = () => {
       if (/Ctrl-C to stop.*\n\n/.test(stdout)) resolve(stdout);
     };
     child.stdout?.on('data', check);
     void exited.then((code) => reject(new Error(`npm start exited (${code}): ${stdout}${stderr}`)));
   });
-  const url = /Vendor Vacancy API: (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? '';
+  // A test that stops it before its banner does not wait for one.
+  banner.catch(() => undefined);
   return {
     process: child,
-    url,
     banner,
     stdout: () => stdout,
     stderr: () => stderr,
@@ -63,4 +72,15 @@ export async function startNpmStart(
       return exited;
     },
   };
+}
+
+/** Starts `npm start -- <args>` (ports chosen freely unless the arguments name them), and waits for its banner. */
+export async function startNpmStart(
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<NpmStart> {
+  const launched = launchNpmStart(args, env);
+  const banner = await launched.banner;
+  const url = /Vendor Vacancy API: (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? '';
+  return { ...launched, url, banner };
 }

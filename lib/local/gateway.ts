@@ -89,8 +89,11 @@ export interface GatewayOptions {
   readonly stopping?: () => boolean;
 }
 
-/** What a request that arrives while the server stops gets: the 503 of a service that is not there, to retry. */
-const STOPPING: GatewayResponseDefinition = {
+/**
+ * What a request that arrives while the server starts or stops gets: the 503 of a service that is not there, to
+ * retry after `Retry-After`.
+ */
+const UNAVAILABLE: GatewayResponseDefinition = {
   statusCode: 503,
   message: ERROR_MESSAGES[503],
   headers: RETRY_AFTER,
@@ -355,6 +358,20 @@ export function answerRefusedRequests(server: Server, onRefused?: (request: Refu
   });
 }
 
+/**
+ * The HTTP request handler of a server that listens but is not ready yet (`npm start` starting: the engine, the seed,
+ * the functions): every request is answered at once, the 503 it gets while the server stops — in the envelope, with
+ * `Retry-After`, an `X-Request-Id` and the CORS headers of its `Origin` — and its connection closed; none is held.
+ */
+export function notReadyGateway() {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const requestId = randomUUID();
+    response.setHeader('X-Request-Id', requestId);
+    response.shouldKeepAlive = false;
+    sendGatewayResponse(response, UNAVAILABLE, requestId, undefined, requestOrigin(request));
+  };
+}
+
 /** The HTTP request handler that plays API Gateway for this API (see the module's comment). */
 export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOptions) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -377,7 +394,7 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     if (request.headers.host === undefined) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
     if (options.stopping?.()) {
       response.shouldKeepAlive = false;
-      return gatewayResponse(STOPPING);
+      return gatewayResponse(UNAVAILABLE);
     }
     if (options.localPages?.(request, response, requestId)) return;
 

@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import {
   createLocalGateway,
   type GatewayHandlers,
   type GatewayOptions,
+  notReadyGateway,
   PARSER_MAX_HEADER_BYTES,
 } from './gateway';
 import { type InboxFolder, watchInboxFolder } from './inbox-folder';
@@ -249,6 +250,26 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     await engine?.stop();
     if (temporaryFeedFolder) await rm(temporaryFeedFolder, { recursive: true, force: true });
   };
+  // Every request is answered, logged and counted from the moment the port opens: until the API is ready (the
+  // engine, the seed, the functions), with the 503 of a service not there yet, to retry after `Retry-After`.
+  const notReady = notReadyGateway();
+  let gateway: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
+  server.on('request', (_request, response) => {
+    const answered = new Promise<void>((resolve) => response.once('close', resolve));
+    inFlight.add(answered);
+    void answered.then(() => inFlight.delete(answered));
+    response.once('finish', () => served.recordStatus(response.statusCode));
+  });
+  // A request the parser refused is counted as an answered one, when it was read far enough to be named.
+  answerRefusedRequests(server, (refused) => {
+    served.recordStatus(refused.status);
+    requestLog?.refused(refused);
+  });
+  requestLog?.attach(server);
+  server.on('request', (request, response) => {
+    if (gateway) void gateway(request, response);
+    else notReady(request, response);
+  });
   try {
     const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames);
     const fresh = !Object.values(tables).every((name) => existing.has(name));
@@ -390,18 +411,6 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       listing: (await import('../../lambda/functions/vacancies/handler')).handler,
       mcp: (await import('../../lambda/functions/mcp/handler')).handler,
     };
-    // A request the parser refused is counted as an answered one, when it was read far enough to be named.
-    answerRefusedRequests(server, (refused) => {
-      served.recordStatus(refused.status);
-      requestLog?.refused(refused);
-    });
-    server.on('request', (_request, response) => {
-      const answered = new Promise<void>((resolve) => response.once('close', resolve));
-      inFlight.add(answered);
-      void answered.then(() => inFlight.delete(answered));
-      response.once('finish', () => served.recordStatus(response.statusCode));
-    });
-    requestLog?.attach(server);
     const demoVendor = seedKeys.vendors.find((vendor) => vendor.status === 'active');
     const demoKey = demoVendor?.api_keys[0];
     // The example career page, with a publishable key of the demo vendor for the page's origin (this port's): written
@@ -442,30 +451,28 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         `A feed's file could not be served (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
       ),
     );
-    server.on(
-      'request',
-      createLocalGateway(handlers, {
-        domainName: `127.0.0.1:${port}`,
-        localPages: (request, response, requestId) =>
-          feeds(request, response) ||
-          reference(request, response, requestId) ||
-          careerPage(request, response, requestId),
-        stopping: () => stopping,
-        timeoutsMs: {
-          authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
-          listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
-          mcp: FUNCTION_LIMITS.mcp.timeoutSeconds * 1000,
-          ...options.timeoutsMs,
-        },
-        ...(options.rateLimits && {
-          rateLimiter: new RateLimiter(
-            settings.rateTiers,
-            { rate: settings.throttlingRateLimit, burst: settings.throttlingBurstLimit },
-            options.rateClock,
-          ),
-        }),
+    // Ready: from now on the API answers.
+    gateway = createLocalGateway(handlers, {
+      domainName: `127.0.0.1:${port}`,
+      localPages: (request, response, requestId) =>
+        feeds(request, response) ||
+        reference(request, response, requestId) ||
+        careerPage(request, response, requestId),
+      stopping: () => stopping,
+      timeoutsMs: {
+        authorizer: FUNCTION_LIMITS.authorizer.timeoutSeconds * 1000,
+        listing: FUNCTION_LIMITS.listing.timeoutSeconds * 1000,
+        mcp: FUNCTION_LIMITS.mcp.timeoutSeconds * 1000,
+        ...options.timeoutsMs,
+      },
+      ...(options.rateLimits && {
+        rateLimiter: new RateLimiter(
+          settings.rateTiers,
+          { rate: settings.throttlingRateLimit, burst: settings.throttlingBurstLimit },
+          options.rateClock,
+        ),
       }),
-    );
+    });
     return {
       url,
       referenceUrl: `${url}${REFERENCE_PATH}`,
