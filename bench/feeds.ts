@@ -67,7 +67,8 @@ export async function measureFeedBuild(
             retry: { maxStalls: 8, baseDelayMs: 25, maxDelayMs: 800 },
           },
           files,
-          recordBuild: (feedId, builtAt, vacancies) => store.recordBuild(feedId, builtAt, vacancies),
+          recordBuild: (feedId, builtAt, vacancies, leftOut) =>
+            store.recordBuild(feedId, builtAt, vacancies, leftOut),
         },
         {
           clock,

@@ -99,7 +99,8 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
             retry: { maxStalls: 8, baseDelayMs: 25, maxDelayMs: 800 },
           },
           files: options.files,
-          recordBuild: (feedId, builtAt, vacancies) => store.recordBuild(feedId, builtAt, vacancies),
+          recordBuild: (feedId, builtAt, vacancies, leftOut) =>
+            store.recordBuild(feedId, builtAt, vacancies, leftOut),
         },
         { ...options.settings, feedBase: options.feedBase },
         { ...vendor, website: vendor.website },

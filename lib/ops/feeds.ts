@@ -28,6 +28,8 @@ export interface FeedView {
   /** When its last build ran, and how many vacancies it holds: absent until it is first built. */
   readonly lastBuildAt?: string;
   readonly vacancies?: number;
+  /** A sitemap's: how many listable vacancies its last build left out, their URL being one no sitemap can list. */
+  readonly leftOut?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -42,6 +44,7 @@ export function feedView(feed: Feed, base: string): FeedView {
     createdAt: iso(feed.createdAt),
     ...(feed.builtAt !== undefined && { lastBuildAt: iso(feed.builtAt) }),
     ...(feed.vacancies !== undefined && { vacancies: feed.vacancies }),
+    ...(feed.leftOut !== undefined && { leftOut: feed.leftOut }),
   };
 }
 

@@ -13,9 +13,14 @@
  * index has limits of its own, 50,000 parts: 2.5 billion vacancies, which no vendor comes near; they are not checked.)
  *
  * The output is a sequence of `SitemapOutput`s: a file's text in chunks, then its close; a rename of a closed file.
- * Files never interleave: one file's text runs from its first chunk to its close. A sitemap without a URL (a vendor
- * with no listable vacancy) is an empty `urlset` — well-formed, though the protocol's XSD wants one `<url>` at least:
- * there is no valid sitemap of nothing, and an empty one is what the protocol's readers take for it.
+ * Files never interleave: one file's text runs from its first chunk to its close.
+ *
+ * **Valid whatever the data.** A `<loc>` is the URL URL-escaped (`sitemapLocation`), and the XSD takes one of 12 to
+ * 2,048 characters (`SITEMAP_LOCATION_CHARACTERS`): the import refuses a URL whose location is shorter or longer, and
+ * one stored before that rule is left out here, counted (`leftOut`), never written. The one exception is a sitemap
+ * without a URL (a vendor with no listable vacancy): an empty `urlset`, well-formed though the XSD wants one `<url>`
+ * at least — there is no valid sitemap of nothing, and any URL put there to please the XSD would send crawlers to a
+ * page that is no listed vacancy (docs/api.md#feeds).
  */
 import { formatRfc3339 } from '../../platform/time/rfc3339';
 import type { ITEM } from '../schema/tables';
@@ -30,6 +35,16 @@ export const sitemapPartFile = (n: number): string => `sitemap-${n}.xml`;
 
 /** What one sitemap file may hold (sitemaps.org): 50,000 URLs, 50 MB (52,428,800 bytes) uncompressed. */
 export const SITEMAP_LIMITS = { urls: 50_000, bytes: 52_428_800 } as const;
+
+/**
+ * How long a `<loc>` may be, in characters (the XSD's `tLoc`: `minLength` 12, `maxLength` 2,048): a vacancy's URL
+ * whose location (`sitemapLocation`) is not is refused by the import and left out of sitemaps.
+ */
+export const SITEMAP_LOCATION_CHARACTERS = { min: 12, max: 2_048 } as const;
+
+/** Whether a location (`sitemapLocation`'s, all ASCII) is as long as the XSD takes. */
+export const sitemapLocationFits = (location: string): boolean =>
+  location.length >= SITEMAP_LOCATION_CHARACTERS.min && location.length <= SITEMAP_LOCATION_CHARACTERS.max;
 
 /** The sitemaps protocol's namespace. */
 const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -97,9 +112,9 @@ export function sitemapLocation(url: string): string {
   return kept + rest;
 }
 
-/** One `<url>` (or `<sitemap>`, in the index) entry: its location, escaped, and its last change. */
+/** One `<url>` (or `<sitemap>`, in the index) entry: its location (`sitemapLocation`'s), escaped, and its last change. */
 const entry = (element: 'url' | 'sitemap', location: string, lastModified: number): string =>
-  `  <${element}>\n    <loc>${escapedText(sitemapLocation(location))}</loc>\n    <lastmod>${formatRfc3339(lastModified)}</lastmod>\n  </${element}>\n`;
+  `  <${element}>\n    <loc>${escapedText(location)}</loc>\n    <lastmod>${formatRfc3339(lastModified)}</lastmod>\n  </${element}>\n`;
 
 /**
  * The writer behind `sitemapFeed`, for a caller that pushes: `add` each vacancy, then `end`; each returns what is
@@ -119,6 +134,7 @@ export class SitemapWriter {
   /** The parts closed so far (none while `sitemap.xml` is still the urlset): name and latest change. */
   readonly #parts: { readonly file: string; readonly lastModified: number }[] = [];
   #ended = false;
+  #leftOut = 0;
 
   constructor(options: SitemapOptions) {
     this.#feedUrl = options.feedUrl;
@@ -126,10 +142,23 @@ export class SitemapWriter {
     this.#append(URLSET.open, URLSET.openBytes);
   }
 
-  /** Adds a vacancy's URL: what is to be written now (often nothing: text is handed on in chunks). */
+  /** Vacancies left out so far: their location is not as long as the XSD takes (`sitemapLocationFits`). */
+  get leftOut(): number {
+    return this.#leftOut;
+  }
+
+  /**
+   * Adds a vacancy's URL: what is to be written now (often nothing: text is handed on in chunks). A URL whose location
+   * does not fit the XSD is left out, and counted.
+   */
   add(vacancy: SitemapVacancy): SitemapOutput[] {
     if (this.#ended) throw new Error('The sitemap has ended.');
-    const text = entry('url', vacancy.url, vacancy.updated_at);
+    const location = sitemapLocation(vacancy.url);
+    if (!sitemapLocationFits(location)) {
+      this.#leftOut += 1;
+      return [];
+    }
+    const text = entry('url', location, vacancy.updated_at);
     const bytes = utf8Bytes(text);
     const output: SitemapOutput[] = [];
     const full =
@@ -153,7 +182,11 @@ export class SitemapWriter {
     this.#file = SITEMAP_FILE;
     this.#append(INDEX.open, INDEX.openBytes);
     for (const part of this.#parts) {
-      const text = entry('sitemap', new URL(part.file, this.#feedUrl).href, part.lastModified);
+      const text = entry(
+        'sitemap',
+        sitemapLocation(new URL(part.file, this.#feedUrl).href),
+        part.lastModified,
+      );
       this.#append(text, utf8Bytes(text));
       if (this.#pendingBytes >= CHUNK_BYTES) output.push(this.#flush());
     }

@@ -97,18 +97,26 @@ export class FeedStore {
   }
 
   /**
-   * Records a build of a feed: when it ran (ms) and how many vacancies it holds; false when the feed is gone (removed
-   * while it was built: the builder then deletes what it wrote). A build older than the one recorded changes nothing.
+   * Records a build of a feed: when it ran (ms), how many vacancies it holds and, for a sitemap, how many it left out
+   * (`leftOut`: their URL no sitemap can list); false when the feed is gone (removed while it was built: the builder
+   * then deletes what it wrote). A build older than the one recorded changes nothing.
    */
-  async recordBuild(feedId: string, builtAt: number, vacancies: number): Promise<boolean> {
+  async recordBuild(feedId: string, builtAt: number, vacancies: number, leftOut?: number): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.vendorsTable,
           Key: feedItemKey(feedId),
-          UpdateExpression: 'SET builtAt = :at, vacancies = :count',
+          UpdateExpression:
+            leftOut === undefined
+              ? 'SET builtAt = :at, vacancies = :count REMOVE leftOut'
+              : 'SET builtAt = :at, vacancies = :count, leftOut = :leftOut',
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(builtAt) OR builtAt <= :at)',
-          ExpressionAttributeValues: { ':at': builtAt, ':count': vacancies },
+          ExpressionAttributeValues: {
+            ':at': builtAt,
+            ':count': vacancies,
+            ...(leftOut !== undefined && { ':leftOut': leftOut }),
+          },
         }),
       );
       return true;

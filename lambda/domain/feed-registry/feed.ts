@@ -38,6 +38,11 @@ export interface Feed {
   /** When its last build ran (ms), and how many vacancies that build put in it; absent until its first build. */
   readonly builtAt?: number;
   readonly vacancies?: number;
+  /**
+   * A sitemap's: how many listable vacancies its last build left out, their URL being one no sitemap can list (stored
+   * before the import refused such URLs: docs/api.md#feeds).
+   */
+  readonly leftOut?: number;
 }
 
 /** Random bytes of a token: 192 bits, where §15 asks for at least 128; 32 base64url characters. */

@@ -4,6 +4,7 @@
  */
 
 import { type ZoneClock, zoneClock } from '../../platform/time/zone-clock';
+import { SITEMAP_LOCATION_CHARACTERS, sitemapLocation, sitemapLocationFits } from '../feeds/sitemap';
 import { characterCount } from '../schema/characters';
 import { ITEM } from '../schema/tables';
 import {
@@ -215,6 +216,13 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   // Stored as browsers read it (`domain/schema/web-url.ts`): a JobPosting and every client get the normalized form.
   const url = normalizeUrl('url', value.url, 'vacancy');
   if (!url.ok) reasons.push(url.reason);
+  // Every feed lists it: a sitemap's <loc> (the URL URL-escaped) must be as long as the sitemaps XSD takes.
+  else if (!sitemapLocationFits(sitemapLocation(url.url))) {
+    const { min, max } = SITEMAP_LOCATION_CHARACTERS;
+    reasons.push(
+      `url must be ${min} to ${max} characters URL-escaped, as a sitemap lists it (${sitemapLocation(url.url).length})`,
+    );
+  }
 
   for (const kind of ['category', 'city'] as const) {
     const code = value[kind];

@@ -3,8 +3,9 @@
  * handed to every feed's writer in turn — `indeed` or `sitemap`, in the feed's language — whose text is gzipped on
  * the way into the feed's files (`FeedFiles`), never held whole. A file replaces the last build's at once when it is
  * complete; what an earlier build wrote and this one did not (a sitemap's parts) is deleted after; the build is then
- * recorded on the feed — and when the feed was removed meanwhile, what was written is deleted. A suspended vendor's
- * feeds are built empty.
+ * recorded on the feed — how many vacancies it holds, and for a sitemap how many it left out (a URL stored before
+ * the import refused those no sitemap can list) — and when the feed was removed meanwhile, what was written is
+ * deleted. A suspended vendor's feeds are built empty.
  */
 import { once } from 'node:events';
 import { createGzip, type Gzip } from 'node:zlib';
@@ -30,8 +31,11 @@ export interface FeedBuildTarget {
   readonly index: MeteredQueryTarget;
   readonly items: ItemReaderTarget;
   readonly files: FeedFiles;
-  /** Records a build on its feed: false when the feed is gone. */
-  recordBuild(feedId: string, builtAt: number, vacancies: number): Promise<boolean>;
+  /**
+   * Records a build on its feed — the vacancies it holds, and a sitemap's left out (`leftOut`, absent for another
+   * format): false when the feed is gone.
+   */
+  recordBuild(feedId: string, builtAt: number, vacancies: number, leftOut?: number): Promise<boolean>;
 }
 
 /** What a build states and where its feeds are served. */
@@ -46,14 +50,21 @@ export interface FeedBuildSettings extends FeedSettings {
 /** What one build did. */
 export interface FeedBuildReport {
   readonly vendorId: string;
-  /** Each feed's files and vacancies; `removed` when the feed went during the build (its files deleted). */
+  /**
+   * Each feed's files and the vacancies it holds — a sitemap's also those it left out, whose URL no sitemap can list;
+   * `removed` when the feed went during the build (its files deleted).
+   */
   readonly feeds: readonly {
     readonly feedId: string;
     readonly files: readonly string[];
     readonly vacancies: number;
+    readonly leftOut?: number;
     readonly removed: boolean;
   }[];
+  /** The vendor's listable vacancies walked. */
   readonly vacancies: number;
+  /** Of those, the ones its sitemaps left out (0 when it has none). */
+  readonly leftOut: number;
   readonly readUnits: number;
   readonly calls: number;
 }
@@ -69,10 +80,10 @@ async function write(gzip: Gzip, text: string): Promise<void> {
   if (!gzip.write(text)) await once(gzip, 'drain');
 }
 
-/** One feed's writer: each vacancy in turn, then the end; the files it wrote. */
+/** One feed's writer: each vacancy in turn, then the end; the files it wrote, and the vacancies a sitemap left out. */
 interface FeedWriter {
   add(vacancy: FedItem): Promise<void>;
-  end(): Promise<string[]>;
+  end(): Promise<{ readonly files: string[]; readonly leftOut?: number }>;
 }
 
 function open(files: FeedFiles, token: string, file: string, builtAt: number): OpenFile {
@@ -108,7 +119,7 @@ function indeedWriter(
       await start();
       await write(out.gzip, INDEED_FEED_END);
       await close(out);
-      return [file];
+      return { files: [file] };
     },
   } satisfies FeedWriter;
 }
@@ -190,7 +201,7 @@ function sitemapWriter(
       await play(writer.end());
       if (closedHeld) await publish(closedHeld.file, closedHeld.chunks);
       closedHeld = undefined;
-      return written;
+      return { files: written, leftOut: writer.leftOut };
     },
   };
 }
@@ -244,11 +255,19 @@ export async function buildVendorFeeds(
   }
   const built = [];
   for (const [i, feed] of feeds.entries()) {
-    const files = await (writers[i] as FeedWriter).end();
+    const { files, leftOut } = await (writers[i] as FeedWriter).end();
     await target.files.keepOnly(feed.token, files);
-    const recorded = await target.recordBuild(feed.feedId, builtAt, vacancies);
+    const held = vacancies - (leftOut ?? 0);
+    const recorded = await target.recordBuild(feed.feedId, builtAt, held, leftOut);
     if (!recorded) await target.files.remove(feed.token);
-    built.push({ feedId: feed.feedId, files, vacancies, removed: !recorded });
+    built.push({
+      feedId: feed.feedId,
+      files,
+      vacancies: held,
+      ...(leftOut !== undefined && { leftOut }),
+      removed: !recorded,
+    });
   }
-  return { vendorId: vendor.vendorId, feeds: built, vacancies, ...cost };
+  const leftOut = Math.max(0, ...built.map((feed) => feed.leftOut ?? 0));
+  return { vendorId: vendor.vendorId, feeds: built, vacancies, leftOut, ...cost };
 }

@@ -91,7 +91,8 @@ export function createFeedsHandler(dependencies: FeedsDependencies) {
               retry: { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 },
             },
             files,
-            recordBuild: (feedId, builtAt, vacancies) => feeds.recordBuild(feedId, builtAt, vacancies),
+            recordBuild: (feedId, builtAt, vacancies, leftOut) =>
+              feeds.recordBuild(feedId, builtAt, vacancies, leftOut),
           },
           settings,
           vendor,

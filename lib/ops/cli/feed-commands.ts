@@ -25,7 +25,7 @@ function describe(view: FeedView): string {
   const built =
     view.lastBuildAt === undefined
       ? 'not built yet'
-      : `built ${view.lastBuildAt}, ${view.vacancies ?? 0} vacancies`;
+      : `built ${view.lastBuildAt}, ${view.vacancies ?? 0} vacancies${view.leftOut ? `, ${view.leftOut} left out (a URL no sitemap can list)` : ''}`;
   return `${view.feedId}  ${view.vendorId}  ${view.format}  ${view.lang}  ${view.url}  ${built}`;
 }
 

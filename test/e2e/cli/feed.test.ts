@@ -4,6 +4,7 @@
  * what a build recorded, its removal taking its file off the server, and every refusal in one line.
  */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +14,11 @@ import { FeedStore } from '../../../lambda/domain/feed-registry/feed-store';
 import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
-import { type LocalFeeds, readLocalDeployment } from '../../../lib/deployment/local-deployment';
+import {
+  type LocalFeeds,
+  readLocalDeployment,
+  recordLocalDeployment,
+} from '../../../lib/deployment/local-deployment';
 import { folderFeedFiles } from '../../../lib/feed-folder';
 import type { FeedView } from '../../../lib/ops/feeds';
 import { settingsOfCdkJson } from '../../../lib/settings';
@@ -165,6 +170,40 @@ describe('vacancy-admin feed', () => {
       "option '--lang <lang>' argument 'ru' is invalid. One of az, en.",
     );
     oneLine(await admin(['feed', 'add', 'caspian']), 2, "required option '--format <format>' not specified");
+  });
+
+  describe('on tables a local server recorded its feeds in, and no runner builds', () => {
+    let quiet: TestTables;
+    const quietAdmin = (args: string[]) => runAdmin([...cliTarget(quiet.endpoint, quiet.names), ...args]);
+    beforeAll(async () => {
+      quiet = await createTestTables();
+      await recordLocalDeployment(quiet.documentClient, quiet.names.vendors, {
+        ...settingsOfCdkJson(),
+        feeds: { base: 'http://127.0.0.1:3999', folder: join(tmpdir(), 'no-feeds') },
+      });
+    });
+    afterAll(async () => quiet?.drop());
+
+    it("lists how many vacancies a sitemap's build left out, their URL being one no sitemap can list", async () => {
+      await quietAdmin(['vendor', 'put', 'shore', '--company', 'Shore']);
+      const store = new FeedStore(quiet.documentClient, quiet.names.vendors);
+      const placed = await store.add('shore', 'sitemap', 'en');
+      if (!('added' in placed)) throw new Error('no place');
+      const builtAt = Date.UTC(2026, 10, 24, 10, 15, 31);
+      await store.recordBuild(placed.added.feedId, builtAt, 21, 2);
+      const listed = await quietAdmin(['feed', 'list']);
+      expect(listed).toMatchObject({ code: 0, stderr: '' });
+      expect(listed.stdout).toMatch(
+        / {2}built 2026-11-24T10:15:31\.000Z, 21 vacancies, 2 left out \(a URL no sitemap can list\)\n$/,
+      );
+      const run = await quietAdmin(['--json', 'feed', 'list']);
+      expect(JSON.parse(run.stdout)).toEqual([
+        expect.objectContaining({ feedId: placed.added.feedId, vacancies: 21, leftOut: 2 }),
+      ]);
+      // A build that leaves none out says nothing of it.
+      await store.recordBuild(placed.added.feedId, builtAt + 1, 23, 0);
+      expect((await quietAdmin(['feed', 'list'])).stdout).toMatch(/ {2}built \S+, 23 vacancies\n$/);
+    });
   });
 
   describe('on tables no local server has recorded its feeds in', () => {

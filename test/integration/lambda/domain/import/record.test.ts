@@ -93,6 +93,25 @@ describe('validateVacancyRecord', () => {
     expect(reasonsOf(overrides)).toEqual([expect.stringContaining(reason)]);
   });
 
+  it.each([
+    // Stored as `http://x/`: 9 characters, where a sitemap's <loc> takes 12 at least.
+    ['http://x', 9],
+    // 2,022 characters as stored; each | is %7C in a sitemap: 6,022, where a <loc> takes 2,048 at most.
+    [`https://ex.example.az/${'|'.repeat(2000)}`, 6022],
+    // 2,047 as stored, one character past 2,048 URL-escaped.
+    [`https://example.com/${'a'.repeat(2026)}|`, 2049],
+  ])('rejects the url %p, whose sitemap location (%p characters) the sitemaps XSD refuses', (url, length) => {
+    expect(reasonsOf({ url })).toEqual([
+      `url must be 12 to 2048 characters URL-escaped, as a sitemap lists it (${length})`,
+    ]);
+  });
+
+  it('accepts a url whose sitemap location is 12 or 2,048 characters', () => {
+    expect(validate({ url: 'http://a.az/' }).ok).toBe(true);
+    expect(validate({ url: `https://example.com/${'a'.repeat(2028)}` }).ok).toBe(true);
+    expect(validate({ url: `https://example.com/${'a'.repeat(2025)}|` }).ok).toBe(true);
+  });
+
   it('accepts the largest texts the limits allow, and tabs and line breaks in long texts', () => {
     expect(validate(LARGEST_TEXTS).ok).toBe(true);
     expect(validate({ description: 'Line one\r\nline two\tend' }).ok).toBe(true);

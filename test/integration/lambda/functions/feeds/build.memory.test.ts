@@ -80,7 +80,8 @@ describe('a build of 20,000 vacancies', () => {
             retry: { maxStalls: 8, baseDelayMs: 5, maxDelayMs: 200 },
           },
           files: folderFeedFiles(folder),
-          recordBuild: (feedId, builtAt, vacancies) => store.recordBuild(feedId, builtAt, vacancies),
+          recordBuild: (feedId, builtAt, vacancies, leftOut) =>
+            store.recordBuild(feedId, builtAt, vacancies, leftOut),
         },
         {
           clock: CLOCK,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { createGunzip } from 'node:zlib';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Feed } from '../../../../../lambda/domain/feed-registry/feed';
 import { FeedStore } from '../../../../../lambda/domain/feed-registry/feed-store';
@@ -58,8 +59,8 @@ describe("a build of a vendor's feeds", () => {
       retry: { maxStalls: 4, baseDelayMs: 1, maxDelayMs: 5 },
     },
     files: files(),
-    recordBuild: (feedId: string, builtAt: number, vacancies: number) =>
-      store.recordBuild(feedId, builtAt, vacancies),
+    recordBuild: (feedId: string, builtAt: number, vacancies: number, leftOut?: number) =>
+      store.recordBuild(feedId, builtAt, vacancies, leftOut),
   });
   const read = async (feed: Feed, file: string) => {
     const stored = await files().get(feed.token, file);
@@ -181,6 +182,55 @@ describe("a build of a vendor's feeds", () => {
         SITEMAP_XSD.urlset,
       ),
     ).toEqual([]);
+  });
+
+  it('leaves out of a sitemap, and records, the URLs stored before the import refused those no sitemap can list', async () => {
+    const other = { vendorId: 'caspian', company: 'Caspian', status: 'active' as const };
+    await putVendor(tables.documentClient, tables.names.vendors, other);
+    await importRecords(
+      tables,
+      [200, 201, 202].map((id) =>
+        vacancyRecord({ id, vendor_id: 'caspian', url: `https://c.example.az/${id}` }),
+      ),
+    );
+    // As an import before the rule stored them: 9 characters, and 6,022 once URL-escaped.
+    for (const [id, url] of [
+      [200, 'http://x/'],
+      [201, `https://ex.example.az/${'|'.repeat(2000)}`],
+    ] as const)
+      await tables.documentClient.send(
+        new UpdateCommand({
+          TableName: tables.names.vacancies,
+          Key: { id },
+          UpdateExpression: 'SET #url = :url',
+          ExpressionAttributeNames: { '#url': 'url' },
+          ExpressionAttributeValues: { ':url': url },
+        }),
+      );
+    const placed = [await store.add('caspian', 'sitemap', 'en'), await store.add('caspian', 'indeed', 'en')];
+    const [sitemap, indeed] = placed.map((one) => {
+      if (!('added' in one)) throw new Error('no place');
+      return one.added;
+    }) as [Feed, Feed];
+    const report = await buildVendorFeeds(target(), settings(), other, [sitemap, indeed], new Date());
+    expect(report).toMatchObject({
+      vacancies: 3,
+      leftOut: 2,
+      feeds: [
+        { feedId: sitemap.feedId, vacancies: 1, leftOut: 2 },
+        { feedId: indeed.feedId, vacancies: 3 },
+      ],
+    });
+    expect(report.feeds[1]).not.toHaveProperty('leftOut');
+    const map = (await read(sitemap, 'sitemap.xml')) as string;
+    expect(await libxml2Errors([{ name: 'sitemap.xml', text: map }], SITEMAP_XSD.urlset)).toEqual([]);
+    expect((parseXml(map, ['url']).urlset as { url: { loc: string }[] }).url.map((url) => url.loc)).toEqual([
+      'https://c.example.az/202',
+    ]);
+    // The job board's feed has them all; the record says what each holds, and what the sitemap left out.
+    expect(await store.get(sitemap.feedId)).toMatchObject({ vacancies: 1, leftOut: 2 });
+    expect(await store.get(indeed.feedId)).toMatchObject({ vacancies: 3 });
+    expect(await store.get(indeed.feedId)).not.toHaveProperty('leftOut');
   });
 
   it("leaves a feed removed during its build with no files, and builds a suspended vendor's feeds empty", async () => {

@@ -4,7 +4,11 @@
  * well-formed to libxml2; every `<loc>` reads back — through libxml2's canonical form and fast-xml-parser — as the URL
  * URL-escaped (RFC 3986's characters only, the same text once percent-decoded; a URL that is already an RFC 3986 URI
  * unchanged), every `<lastmod>` as the change's RFC 3339 time, in the order given, across the
- * parts; no part passes its limits (one URL aside, which a file always takes); the index names every part.
+ * parts; no part passes its limits (one URL aside, which a file always takes); the index names every part. A URL whose
+ * location the XSD does not take (shorter than 12 or longer than 2,048 characters) is left out, and counted.
+ *
+ * And every sitemap valid against the protocol's XSD, by libxml2, whatever URLs the import was given: the sitemap of
+ * the URLs stored before the import refused those a sitemap cannot list holds exactly those the import takes now.
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -12,10 +16,22 @@ import {
   SITEMAP_FILE,
   type SitemapOutput,
   type SitemapVacancy,
-  sitemapFeed,
+  SitemapWriter,
+  sitemapLocation,
   sitemapPartFile,
 } from '../../../../../lambda/domain/feed-formats/sitemap';
-import { canonicalForms, hostileText, parseXml, playSitemap, xmlCarries } from '../../../../../testkit/xml';
+import { validateVacancyRecord } from '../../../../../lambda/domain/import/record';
+import { normalizeUrl } from '../../../../../lambda/domain/schema/web-url';
+import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
+import {
+  canonicalForms,
+  hostileText,
+  libxml2Errors,
+  parseXml,
+  playSitemap,
+  SITEMAP_XSD,
+  xmlCarries,
+} from '../../../../../testkit/xml';
 
 const FEED_URL = 'https://feeds.example.az/feeds/abc/sitemap.xml';
 
@@ -58,10 +74,15 @@ describe('the sitemap over hostile URLs and small limits', () => {
         fc.array(vacancy, { maxLength: 12 }),
         fc.record({ urls: fc.integer({ min: 1, max: 5 }), bytes: fc.integer({ min: 1, max: 40_000 }) }),
         async (vacancies, limits) => {
-          const outputs: SitemapOutput[] = [];
-          for await (const output of sitemapFeed({ feedUrl: FEED_URL, limits }, vacancies))
-            outputs.push(output);
+          const writer = new SitemapWriter({ feedUrl: FEED_URL, limits });
+          const outputs: SitemapOutput[] = [...vacancies.flatMap((one) => writer.add(one)), ...writer.end()];
           const { files, closes } = playSitemap(outputs);
+          // Those whose location the XSD takes, in order; the others left out, counted.
+          const listed = vacancies.filter(({ url }) => {
+            const { length } = sitemapLocation(url);
+            return length >= 12 && length <= 2048;
+          });
+          expect(writer.leftOut).toBe(vacancies.length - listed.length);
           const parts =
             files.size === 1
               ? [SITEMAP_FILE]
@@ -83,12 +104,12 @@ describe('the sitemap over hostile URLs and small limits', () => {
             read.push(...mine);
           }
           expect(read.map(({ lastmod }) => lastmod)).toEqual(
-            vacancies.map(({ updated_at }) => new Date(updated_at).toISOString()),
+            listed.map(({ updated_at }) => new Date(updated_at).toISOString()),
           );
           // Each location is the URL, URL-escaped: only what RFC 3986 allows (nothing XML cannot carry), and the
           // same text once both are percent-decoded.
           for (const [position, { loc }] of read.entries()) {
-            const url = vacancies[position]?.url ?? '';
+            const url = listed[position]?.url ?? '';
             expect(loc).toMatch(RFC_3986_TEXT);
             expect(xmlCarries(loc)).toBe(loc);
             expect(percentDecoded(loc)).toBe(percentDecoded(url.toWellFormed()));
@@ -104,6 +125,71 @@ describe('the sitemap over hostile URLs and small limits', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+/** What a URL's path and query are made of: characters kept as they are, and those a sitemap escapes to 3 or more. */
+const urlPiece = fc.constantFrom(
+  'a',
+  '/',
+  '-',
+  '|',
+  '[',
+  ']',
+  '%',
+  '%41',
+  '#',
+  'ə',
+  ' ',
+  '"',
+  '{',
+  '?',
+  '&',
+  '🙂',
+);
+
+/**
+ * A `url` as an import file may give it: a scheme, a host (short, long, an address, an international name) and a path
+ * of pieces, some run hundreds of times — so that stored and URL-escaped lengths fall on both sides of the XSD's 12 and
+ * 2,048 characters, and of the import's 2,048.
+ */
+const givenUrl = fc
+  .tuple(
+    fc.constantFrom('http://', 'https://', 'HTTPS://'),
+    fc.constantFrom('x', 'ab', 'a.az', 'careers.example.az', '[::1]', '127.0.0.1', 'bücher.example'),
+    fc.array(urlPiece, { maxLength: 8 }),
+    urlPiece,
+    fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 600, max: 2_100 })),
+  )
+  .map(([scheme, host, pieces, run, times]) => `${scheme}${host}/${pieces.join('')}${run.repeat(times)}`);
+
+describe('the sitemap of whatever URLs the import was given', () => {
+  it('is valid against sitemap.xsd, and lists exactly the URLs the import takes, leaving out those stored before', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(givenUrl, { minLength: 1, maxLength: 8 }), async (urls) => {
+        // Stored before the import refused URLs a sitemap cannot list: every URL the URL rule takes.
+        const stored = urls.flatMap((url) => {
+          const check = normalizeUrl('url', url, 'vacancy');
+          return check.ok ? [check.url] : [];
+        });
+        // What the import takes now.
+        const taken = urls.flatMap((url) => {
+          const result = validateVacancyRecord(vacancyRecord({ url }), CLOCK);
+          return result.ok ? [result.vacancy.url] : [];
+        });
+        const writer = new SitemapWriter({ feedUrl: FEED_URL });
+        const outputs = [...stored.flatMap((url, n) => writer.add({ url, updated_at: n })), ...writer.end()];
+        const text = playSitemap(outputs).files.get(SITEMAP_FILE) ?? '';
+        const listed = entries(text).map(({ loc }) => loc);
+        expect(listed).toEqual(taken.map(sitemapLocation));
+        expect(writer.leftOut).toBe(stored.length - taken.length);
+        // Valid, but for the one exception: a sitemap of nothing, the empty urlset.
+        if (listed.length > 0)
+          expect(await libxml2Errors([{ name: SITEMAP_FILE, text }], SITEMAP_XSD.urlset)).toEqual([]);
+        else expect(text).toMatch(/<urlset [^>]*>\n<\/urlset>\n$/);
+      }),
+      { numRuns: 80 },
     );
   });
 });

@@ -11,6 +11,7 @@ import {
   type SitemapOptions,
   type SitemapOutput,
   type SitemapVacancy,
+  SitemapWriter,
   sitemapFeed,
   sitemapPartFile,
 } from '../../../../../lambda/domain/feed-formats/sitemap';
@@ -111,6 +112,27 @@ describe('a sitemap within one file', () => {
     expect(renames).toEqual([]);
     const text = files.get(SITEMAP_FILE) ?? '';
     expect(entries(text)).toHaveLength(50_000);
+    expect(await libxml2Errors([{ name: SITEMAP_FILE, text }], SITEMAP_XSD.urlset)).toEqual([]);
+  });
+
+  it('leaves out, and counts, a URL stored before the import refused those whose <loc> the XSD does not take', async () => {
+    const stored = [
+      'https://careers.example.az/jobs/1',
+      // 9 characters: a <loc> takes 12 at least.
+      'http://x/',
+      // 6,022 characters URL-escaped: a <loc> takes 2,048 at most.
+      `https://ex.example.az/${'|'.repeat(2000)}`,
+      // 12 and 2,048 characters: the bounds, kept.
+      'http://a.az/',
+      `https://example.com/${'a'.repeat(2025)}|`,
+    ];
+    const writer = new SitemapWriter({ feedUrl: FEED_URL });
+    const outputs = [...stored.flatMap((url, n) => writer.add({ url, updated_at: T0 + n })), ...writer.end()];
+    const { files, closes } = playSitemap(outputs);
+    const text = files.get(SITEMAP_FILE) ?? '';
+    expect(entries(text).map(({ loc }) => loc.length)).toEqual([33, 12, 2048]);
+    expect(closes).toEqual([{ file: SITEMAP_FILE, urls: 3, bytes: Buffer.byteLength(text) }]);
+    expect(writer.leftOut).toBe(2);
     expect(await libxml2Errors([{ name: SITEMAP_FILE, text }], SITEMAP_XSD.urlset)).toEqual([]);
   });
 

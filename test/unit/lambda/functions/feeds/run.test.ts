@@ -47,6 +47,7 @@ function deps(withFeeds: readonly string[], failing: readonly string[] = []) {
         vendorId: vendor.vendorId,
         feeds: [],
         vacancies: feeds.length,
+        leftOut: 0,
         readUnits: 0,
         calls: 0,
       } as FeedBuildReport;
