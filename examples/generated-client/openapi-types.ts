@@ -1076,7 +1076,7 @@ export interface components {
          *     example `en-GB, az;q=0.5`.
          */
         AcceptLanguage: string;
-        /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
+        /** @description An `ETag` of an earlier answer, a list of them, or `*` alone; a match is a 304 without a body. A value that is none of these is ignored. */
         IfNoneMatch: string;
     };
     requestBodies: never;
@@ -1194,7 +1194,7 @@ export interface operations {
                  *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
+                /** @description An `ETag` of an earlier answer, a list of them, or `*` alone; a match is a 304 without a body. A value that is none of these is ignored. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -1266,7 +1266,7 @@ export interface operations {
                  *     anything else, or nothing, for JSON. Never refused.
                  */
                 Accept?: components["parameters"]["Accept"];
-                /** @description An `ETag` of an earlier answer (or `*`); a match is a 304 without a body. */
+                /** @description An `ETag` of an earlier answer, a list of them, or `*` alone; a match is a 304 without a body. A value that is none of these is ignored. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -1327,11 +1327,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description `gzip` (or `*`) with a weight above 0: the file is sent gzipped. */
+                /** @description `gzip` (or `*`) with a weight above 0: the file is sent gzipped. A weight is `q=` and a q-value, 0 to 1 with at most three decimals; a coding with any other (`gzip;q=1e5`) is refused. */
                 "Accept-Encoding"?: string;
-                /** @description The `ETag` of a copy the client holds; when it names the file's, the answer is a 304. */
+                /** @description The `ETag` of a copy the client holds (or `*`); when it names the file's, the answer is a 304. A value that is neither `*` nor a list of entity tags is ignored. */
                 "If-None-Match"?: string;
-                /** @description Asked when there is no `If-None-Match`; the answer is a 304 when the file is not newer. */
+                /** @description Asked when there is no `If-None-Match`; the answer is a 304 when the file is not newer. Only an HTTP-date (RFC 9110 §5.6.7, `Sun, 06 Nov 1994 08:49:37 GMT` or its two obsolete forms) is read: anything else (`2100`) is ignored. */
                 "If-Modified-Since"?: string;
             };
             path: {

@@ -1,9 +1,10 @@
 /**
  * Feeds as the local server serves them (docs/design.md#feeds, docs/operating.md#feeds): `GET` and `HEAD` of
  * `/feeds/<token>/<file>`, read from a feed's files (`FeedFiles`) and from nothing else — no key, no DynamoDB, no rate
- * tier. A file is kept gzipped: it is sent so to a client whose `Accept-Encoding` takes gzip, and unzipped on the way
- * out to any other. `ETag` and `Last-Modified` (the build's time) come from the stored file; `If-None-Match`, else
- * `If-Modified-Since`, answer 304 (RFC 9110 §13.2.2). Whatever is not a stored file — an unknown or removed token,
+ * tier. A file is kept gzipped: it is sent so to a client whose `Accept-Encoding` takes gzip by its q-values, and
+ * unzipped on the way out to any other. `ETag` and `Last-Modified` (the build's time) come from the stored file;
+ * `If-None-Match`, else `If-Modified-Since`, answer 304 (RFC 9110 §13.2.2) — each read strictly
+ * (`lambda/platform/http/conditional.ts`): a value that is not one is ignored. Whatever is not a stored file — an unknown or removed token,
  * another name, a path that is not exactly `/feeds/<token>/<file>` (no decoding, no `..`) — is one 404, the same
  * bytes whatever the reason, so that an answer tells nothing of which tokens exist.
  */
@@ -17,6 +18,7 @@ import {
   FEEDS_PATH,
 } from '../../lambda/domain/feed-registry/feed';
 import type { FeedFiles, StoredFeedFile } from '../../lambda/domain/feed-registry/feed-files';
+import { httpDate, ifNoneMatchMatches } from '../../lambda/platform/http/conditional';
 
 /** A fixed answer: its status, headers and body, the same bytes every time. */
 interface FixedAnswer {
@@ -56,9 +58,14 @@ export function feedFileOf(path: string): { token: string; file: string } | unde
   return more.length === 0 && FEED_TOKEN.test(token) && FEED_FILE.test(file) ? { token, file } : undefined;
 }
 
+/** A q-value (RFC 9110 §12.4.2): 0 to 1, with at most three decimals. */
+export const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+
 /**
- * Whether `Accept-Encoding` takes gzip (`gzip`, `x-gzip`, or `*` when gzip is not named) with a weight above 0. No
- * header: the plain bytes, which every client reads.
+ * Whether `Accept-Encoding` takes gzip (`gzip`, `x-gzip`, or `*` when gzip is not named) with a weight above 0, read
+ * as RFC 9110 §12.5.3 writes it: each member a coding and at most a weight, `q=` and a q-value (`QVALUE`). A member
+ * whose weight is not one — `gzip;q=1e5`, `gzip; q = 1`, `gzip;q=0.5000`, another parameter — refuses its coding. No
+ * header, or one in doubt: the plain bytes, which every client reads.
  */
 export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -66,30 +73,25 @@ export function acceptsGzip(header: string | undefined): boolean {
   let any: number | undefined;
   for (const member of header.split(',')) {
     const [coding = '', ...parameters] = member.split(';').map((part) => part.trim().toLowerCase());
-    const q = parameters.find((parameter) => /^q\s*=/.test(parameter));
-    const weight = q === undefined ? 1 : Number(q.replace(/^q\s*=\s*/, '')) || 0;
+    const q = parameters.length === 1 ? /^q=(.*)$/.exec(parameters[0] ?? '')?.[1] : undefined;
+    const weight = parameters.length === 0 ? 1 : q !== undefined && QVALUE.test(q) ? Number(q) : 0;
     if (coding === 'gzip' || coding === 'x-gzip') gzip = Math.max(gzip ?? 0, weight);
     else if (coding === '*') any = weight;
   }
   return (gzip ?? any ?? 0) > 0;
 }
 
-/** Whether an `If-None-Match` names the tag (compared weakly, as RFC 9110 has it for this header), or is `*`. */
-function tagMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.replace(/^W\//, '');
-  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === opaque(etag));
-}
-
-/** Whether the request's conditions find the client's copy current: `If-None-Match`, else `If-Modified-Since`. */
+/**
+ * Whether the request's conditions find the client's copy current: `If-None-Match` when it is there, else
+ * `If-Modified-Since` when it is an HTTP-date (RFC 9110 §13.1.3: one that is not is ignored).
+ */
 function notModified(request: IncomingMessage, file: StoredFeedFile): boolean {
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return tagMatches(ifNoneMatch, file.etag);
+  if (ifNoneMatch !== undefined) return ifNoneMatchMatches(ifNoneMatch, file.etag);
   const since = request.headers['if-modified-since'];
-  if (since === undefined) return false;
-  const date = Date.parse(since);
+  const date = since === undefined ? undefined : httpDate(since);
   // HTTP dates are whole seconds: the build's time as `Last-Modified` says it.
-  return Number.isFinite(date) && Math.floor(file.builtAt / 1000) * 1000 <= date;
+  return date !== undefined && Math.floor(file.builtAt / 1000) * 1000 <= date;
 }
 
 /** What a file's answers say of it, 200 and 304 alike. */

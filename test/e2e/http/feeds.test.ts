@@ -131,6 +131,12 @@ describe('feeds served by the local server', () => {
     ['anything but gzip', { 'Accept-Encoding': '*, gzip;q=0' }],
     ['nothing at all', { 'Accept-Encoding': '*;q=0' }],
     ['another coding', { 'Accept-Encoding': 'br' }],
+    // A q-value is 0 to 1 with at most three decimals (RFC 9110 §12.4.2): any other is no gzip.
+    ['a q-value past 1', { 'Accept-Encoding': 'gzip;q=1e5' }],
+    ['a q-value of four decimals', { 'Accept-Encoding': 'gzip;q=0.5000' }],
+    ['a q-value that is no number', { 'Accept-Encoding': 'gzip;q=x, *;q=0' }],
+    ['a q-value with spaces', { 'Accept-Encoding': 'gzip; q = 1' }],
+    ['a q-value of 1.5', { 'Accept-Encoding': 'gzip;q=1.5' }],
   ])('answers the plain XML to a client that does not take gzip (%s)', async (_name, headers) => {
     const answer = await get(path, headers);
     expect(answer.status).toBe(200);
@@ -147,6 +153,8 @@ describe('feeds served by the local server', () => {
     ['*', true],
     ['GZIP', true],
     ['br;q=1, gzip;q=0.001', true],
+    ['gzip;Q=1.000', true],
+    ['gzip ; q=0.5', true],
   ])('takes gzip from Accept-Encoding: %s', async (acceptEncoding, gzip) => {
     const answer = await get(path, { 'Accept-Encoding': acceptEncoding });
     expect(answer.headers['content-encoding']).toBe(gzip ? 'gzip' : undefined);
@@ -198,8 +206,29 @@ describe('feeds served by the local server', () => {
       // If-None-Match decides when both are sent: the tag is another, whatever the date says.
       { 'If-None-Match': '"other"', 'If-Modified-Since': LAST_MODIFIED },
       { 'If-Modified-Since': 'not a date' },
+      // Not an HTTP-date (RFC 9110 §5.6.7), so ignored (§13.1.3), though a lenient reading finds a date after the
+      // build in each.
+      { 'If-Modified-Since': '2100' },
+      { 'If-Modified-Since': '2100-01-01T00:00:00Z' },
+      { 'If-Modified-Since': 'Fri, 01 Jan 2100 00:00:00 gmt' },
+      { 'If-Modified-Since': 'Fri, 1 Jan 2100 00:00:00 GMT' },
+      { 'If-Modified-Since': 'Thu, 31 Feb 2100 00:00:00 GMT' },
+      { 'If-Modified-Since': 'Fri, 01 Jan 2100 00:00:00 GMT, Sat, 02 Jan 2100 00:00:00 GMT' },
+      // Not an If-None-Match (`*` alone, or a list of entity tags): ignored, as If-Modified-Since is when it is there.
+      { 'If-None-Match': `"other", *` },
+      { 'If-None-Match': `x${etag}x` },
     ])
-      expect((await get(path, headers)).status).toBe(200);
+      expect([JSON.stringify(headers), (await get(path, headers)).status]).toEqual([
+        JSON.stringify(headers),
+        200,
+      ]);
+    // Each of the HTTP-date's three forms is read.
+    for (const since of [
+      'Fri, 01 Jan 2100 00:00:00 GMT',
+      'Friday, 01-Jan-27 00:00:00 GMT',
+      'Fri Jan  1 00:00:00 2100',
+    ])
+      expect([since, (await get(path, { 'If-Modified-Since': since })).status]).toEqual([since, 304]);
   });
 
   it('gives a new tag to a new build, so that a copy of the old one is sent again', async () => {

@@ -335,6 +335,17 @@ describe('GET /vendor/vacancies on the embedded DynamoDB', () => {
       expect((await call({ query: 'per_page=2', headers: { 'If-None-Match': '"stale"' } })).statusCode).toBe(
         200,
       );
+      expect((await call({ query: 'per_page=2', headers: { 'If-None-Match': '*' } })).statusCode).toBe(304);
+    });
+
+    it('reads If-None-Match strictly: a value that is neither * nor a list of entity tags is no condition', async () => {
+      const etag = String((await call({ query: 'per_page=2' })).headers?.ETag);
+      // A lenient reading finds * or the tag in each, and answered 304.
+      for (const ifNoneMatch of ['"x", *', `x${etag}x`, etag.replaceAll('"', ''), `${etag};q=1`])
+        expect([
+          ifNoneMatch,
+          (await call({ query: 'per_page=2', headers: { 'If-None-Match': ifNoneMatch } })).statusCode,
+        ]).toEqual([ifNoneMatch, 200]);
     });
 
     it('gives different representations different ETags (page, language)', async () => {
