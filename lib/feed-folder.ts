@@ -2,8 +2,9 @@
  * A feed's files in a folder (docs/design.md#feeds): the `FeedFiles` of `npm start` — its server serves them, and
  * the ops CLI against its engine deletes a removed feed's — as S3 will keep them on AWS. A file is
  * `<folder>/<token>/<name>.gz`, its modification time the build's; a put writes beside it and renames over it, so a
- * reader finds the old file or the new one, whole. Tokens and names are checked against the record's patterns
- * before any path is made of them: no path can leave the folder.
+ * reader finds the old file or the new one, whole. A put killed with its process (SIGKILL) leaves its partial file
+ * beside: the next start deletes every one (`removePartialFiles`), before any put of its own. Tokens and names are
+ * checked against the record's patterns before any path is made of them: no path can leave the folder.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -27,6 +28,31 @@ const described = (builtAt: number, size: number): StoredFeedFile => ({
   size,
 });
 
+/** A put's file while it is written: a name no reader asks for (a dot first), `.<file>.<12 hex digits>.partial`. */
+const PARTIAL = new RegExp(`^\\.(?:${FEED_FILE.source.replace(/^\^|\$$/g, '')})\\.[0-9a-f]{12}\\.partial$`);
+
+const partialName = (file: string) => `.${file}.${randomBytes(6).toString('hex')}.partial`;
+
+/**
+ * Deletes the partial files of puts that did not finish in `folder` — killed with their process, which had no chance
+ * to delete its own — and returns how many. For a start, before its first put: a file being written now by another
+ * process is not told apart (`npm start` refuses a data folder another has open, and the ops CLI puts nothing).
+ */
+export async function removePartialFiles(folder: string): Promise<number> {
+  const tokens = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  let removed = 0;
+  for (const token of tokens) {
+    if (!token.isDirectory() || !isToken(token.name)) continue;
+    const partials = (await readdir(join(folder, token.name))).filter((name) => PARTIAL.test(name));
+    await Promise.all(partials.map((name) => rm(join(folder, token.name, name), { force: true })));
+    removed += partials.length;
+  }
+  return removed;
+}
+
 /** The feed files kept in `folder` (made when the first is put). */
 export function folderFeedFiles(folder: string): FeedFiles {
   const path = (token: string, file: string) => join(folder, token, `${file}.gz`);
@@ -34,8 +60,9 @@ export function folderFeedFiles(folder: string): FeedFiles {
     async put(token, file, gzipped, builtAt) {
       if (!isToken(token) || !isFile(file)) throw new Error(`not a feed's file: ${token}/${file}`);
       await mkdir(join(folder, token), { recursive: true });
-      // A name no reader asks for (a dot first, then the random part): a put killed midway leaves nothing served.
-      const partial = join(folder, token, `.${file}.${randomBytes(6).toString('hex')}.partial`);
+      // A name no reader asks for (a dot first, then the random part): a put killed midway leaves nothing served,
+      // and the next start deletes what it left.
+      const partial = join(folder, token, partialName(file));
       try {
         const handle = await open(partial, 'wx');
         await pipeline(gzipped, handle.createWriteStream());

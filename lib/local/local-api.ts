@@ -17,7 +17,7 @@ import { createDocumentClient } from '../../lambda/platform/dynamodb/document-cl
 import { zoneClock } from '../../lambda/platform/time/zone-clock';
 import { createTables, localTableNames } from '../create-tables';
 import { recordLocalDeployment } from '../deployment/local-deployment';
-import { folderFeedFiles } from '../feed-folder';
+import { folderFeedFiles, removePartialFiles } from '../feed-folder';
 import { storeApiKey } from '../ops/api-keys';
 import { type ServiceSettings, settingsOfCdkJson } from '../settings';
 import { CAREER_PAGE_PATH, careerPageOrigin, careerPages, demoPageKey } from './career-page';
@@ -287,6 +287,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       ? join(options.dataDir, 'feeds')
       : await mkdtemp(join(tmpdir(), 'vacancy-feeds-'));
     if (!options.dataDir) temporaryFeedFolder = feedFolder;
+    // What a build killed with the last server left (its partial files): gone before this one's first build.
+    else await removePartialFiles(feedFolder);
     const feedFiles = folderFeedFiles(feedFolder);
     await recordLocalDeployment(documentClient, tables.vendors, {
       ...settings,

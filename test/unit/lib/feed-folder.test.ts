@@ -3,7 +3,7 @@
  * put replaces a file at once (a reader already reading finishes the old one); a put that fails leaves nothing
  * served; remove deletes a feed's files; a token or name not of the patterns never becomes a path.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newFeedToken } from '../../../lambda/domain/feed-registry/feed';
 import type { FeedFiles } from '../../../lambda/domain/feed-registry/feed-files';
-import { folderFeedFiles } from '../../../lib/feed-folder';
+import { folderFeedFiles, removePartialFiles } from '../../../lib/feed-folder';
 
 const xml = (title: string) =>
   gzipSync(
@@ -86,6 +86,30 @@ describe('feed files in a folder', () => {
     for (const name of ['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml'])
       expect(await files.get(token, name)).toBeUndefined();
     await files.remove(token);
+  });
+
+  it('deletes, at a start, the partial files puts killed with their process left, and nothing else', async () => {
+    const feeds = join(folder, 'feeds');
+    const [first, second] = [newFeedToken(), newFeedToken()];
+    await files.put(first, 'indeed.xml', Readable.from([xml('kept')]), 1_000);
+    // What a put killed midway leaves (its name as a put makes it), beside files that are not a put's.
+    const left = ['.indeed.xml.0123456789ab.partial', '.sitemap-2.xml.ba9876543210.partial'];
+    const others = ['.notes.partial', '.indeed.xml.0123.partial', 'sitemap.xml.gz'];
+    await mkdir(join(feeds, second), { recursive: true });
+    for (const name of [...left, ...others]) await writeFile(join(feeds, second, name), 'x');
+    await writeFile(join(feeds, first, left[0] ?? ''), 'x');
+    await mkdir(join(feeds, 'not-a-token'));
+    await writeFile(join(feeds, 'not-a-token', left[0] ?? ''), 'x');
+
+    expect(await removePartialFiles(feeds)).toBe(3);
+    expect((await readdir(join(feeds, first))).sort()).toEqual(['indeed.xml.gz']);
+    expect((await readdir(join(feeds, second))).sort()).toEqual([...others].sort());
+    expect(await readdir(join(feeds, 'not-a-token'))).toEqual([left[0]]);
+    expect((await bytesOf(await files.get(first, 'indeed.xml'))).equals(xml('kept'))).toBe(true);
+    // A folder not made yet has none.
+    expect(await removePartialFiles(join(folder, 'nowhere'))).toBe(0);
+    await rm(join(feeds, 'not-a-token'), { recursive: true });
+    await files.remove(second);
   });
 
   it('makes no path of a token or name not of the patterns', async () => {
