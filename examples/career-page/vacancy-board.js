@@ -8,8 +8,8 @@
  * each vacancy's pay (Intl.NumberFormat, in the board's language, with its currency and period) and workplace; pages by the
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
- * links). A job page of a vacancy that has closed (the API's 410) says so, with no JobPosting and a robots
- * `noindex` in document.head while it shows. On a narrow screen the filters fold behind a button; a skip link is the
+ * links). A job page of a vacancy that has closed (the API's 410) says so — the company's, and when it closed — with
+ * no JobPosting and a robots `noindex` in document.head while it shows. On a narrow screen the filters fold behind a button; a skip link is the
  * keyboard's first stop. Stored text wraps anywhere and is isolated in its own direction. A plain ES module with no
  * dependency, in a shadow root: styled by `--vb-*` custom properties and `::part()`, nothing else leaks in or out.
  */
@@ -62,6 +62,7 @@ const TEXT = {
     apply: 'Müraciət et',
     back: '← Bütün vakansiyalar',
     closed: 'Bu vakansiya bağlanıb.',
+    closedAt: 'Bağlanıb',
     unreachable: 'API-yə qoşulmaq mümkün olmadı.',
     origin: (o) => `Bu səhifənin origin-i ${o}: açar onun üçün verilməyib.`,
     wait: (s) => `${s} saniyədən sonra yenidən cəhd edin.`,
@@ -100,6 +101,7 @@ const TEXT = {
     apply: 'Apply',
     back: '← All vacancies',
     closed: 'This vacancy has closed.',
+    closedAt: 'Closed',
     unreachable: 'The API could not be reached.',
     origin: (o) => `This page's origin is ${o}: the key was not issued for it.`,
     wait: (s) => `Try again in ${s} s.`,
@@ -161,12 +163,14 @@ class ApiError extends Error {
    * @param {number} [status]
    * @param {string | null} [retryAfter]
    * @param {Record<string, string[]>} [errors]
+   * @param {string} [closedAt] a 410's `closed_at`: when the vacancy closed
    */
-  constructor(message, status = 0, retryAfter = null, errors = undefined) {
+  constructor(message, status = 0, retryAfter = null, errors = undefined, closedAt = undefined) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
     this.errors = errors;
+    this.closedAt = closedAt;
   }
 }
 
@@ -472,6 +476,7 @@ export class VacancyBoard extends HTMLElement {
       response.status,
       response.headers.get('Retry-After'),
       body?.errors,
+      body?.closed_at,
     );
   }
 
@@ -513,7 +518,8 @@ export class VacancyBoard extends HTMLElement {
     } catch (error) {
       if (signal.aborted) return;
       // A vacancy of the vendor's that has closed, expired or been deleted: the API says so (410), not "not found".
-      if (job && error instanceof ApiError && error.status === 410) this.#closed();
+      if (job && error instanceof ApiError && error.status === 410)
+        await this.#closed(error.closedAt, signal);
       else this.#error(error instanceof ApiError ? error : new ApiError(String(error)));
     } finally {
       if (!signal.aborted) {
@@ -803,16 +809,40 @@ export class VacancyBoard extends HTMLElement {
   }
 
   /**
-   * The job page of a vacancy that has closed: it says so, with the way back to the list. No JobPosting, and — while
-   * it shows — a robots `noindex`, so that search engines drop the page rather than keep a job that is over.
+   * The job page of a vacancy that has closed: it says so, and when (the 410's `closed_at`, a date in the board's
+   * language), under the company's name as every page — the list's, shown already or asked for (the 410 has none) —
+   * with the way back to the list. No JobPosting, and — while it shows — a robots `noindex`, so that search engines
+   * drop the page rather than keep a job that is over.
    */
-  #closed() {
+  async #closed(/** @type {string | undefined} */ closedAt, /** @type {AbortSignal} */ signal) {
     const t = this.#t;
+    if (!this.#el.company.textContent)
+      try {
+        this.#company((await this.#get(this.#api('?per_page=1'), signal)).company);
+      } catch {}
+    if (signal.aborted) return;
+    const company = this.#el.company.textContent;
+    const when = closedAt && new Date(closedAt);
     this.#jsonLd('');
     this.#noindex(true);
-    this.#setTitle(t.closed);
+    this.#setTitle(company ? `${t.closed} — \u2068${company}\u2069` : t.closed);
     this.#el.status.textContent = '';
-    this.#show(this.#backLink(), h('article', { part: 'job closed' }, h('h3', { tabindex: -1 }, t.closed)));
+    this.#show(
+      this.#backLink(),
+      h(
+        'article',
+        { part: 'job closed' },
+        h('h3', { tabindex: -1 }, t.closed),
+        when &&
+          !Number.isNaN(when.getTime()) &&
+          h(
+            'p',
+            { class: 'm', part: 'meta' },
+            `${t.closedAt}: `,
+            h('bdi', {}, new Intl.DateTimeFormat(this.#s.lang, { dateStyle: 'long' }).format(when)),
+          ),
+      ),
+    );
   }
 
   #error(/** @type {ApiError} */ error) {

@@ -810,7 +810,7 @@ export interface components {
                  * @example {
                  *       "status": "error",
                  *       "message": "This vacancy is no longer open.",
-                 *       "closed_at": "2026-11-23T10:15:30.123Z",
+                 *       "closed_at": "2026-05-14T07:20:00.000Z",
                  *       "request_id": "744b54b1-40a4-442a-81e4-351799a2a04b"
                  *     }
                  */

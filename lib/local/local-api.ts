@@ -303,7 +303,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         rateTiers: Object.keys(settings.rateTiers),
       };
       const data = await readSeedFile(seedFile, rules);
-      const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier);
+      const summary = await loadSeed(documentClient, tables, data, settings.defaultRateTier, rules.clock);
       seed = { file: seedFile, data, summary };
     }
     // Tables that already held data: the demo seed's keys still stored there (and only those) can be shown again.

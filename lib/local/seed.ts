@@ -15,6 +15,7 @@ import {
 } from '../../lambda/domain/schema/vendors';
 import { normalizeUrl } from '../../lambda/domain/schema/web-url';
 import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lookup';
+import { parseRfc3339 } from '../../lambda/platform/time/rfc3339';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
 import { getVendorRecord, putVendor } from '../ops/vendors';
@@ -45,6 +46,11 @@ export interface SeedRules {
 export interface Seed {
   readonly vendors: readonly SeedVendor[];
   readonly vacancies: readonly Vacancy[];
+  /**
+   * When the seed's story last changed a vacancy (ms), by id, for those whose record says (`updated_at`): it is written
+   * as it was then — closed then, expired when its deadline passed — rather than at the moment the seed is loaded.
+   */
+  readonly updatedAt?: ReadonlyMap<number, number>;
 }
 
 function parseVendor(
@@ -132,13 +138,32 @@ export function parseSeed(input: unknown, rules: SeedRules): Seed {
   }
 
   const vacancyIds = new Set<number>();
+  const updatedAt = new Map<number, number>();
+  const loadedAt = Date.now();
   const vacancies = (seed.vacancies as unknown[]).flatMap((input, i) => {
-    const result = validateVacancyRecord(input, rules.clock);
+    // A seed's own field, not an import record's: when the story last changed the vacancy.
+    const record =
+      typeof input === 'object' && input !== null && !Array.isArray(input)
+        ? { ...(input as Record<string, unknown>) }
+        : undefined;
+    const changed = record?.updated_at;
+    if (record) delete record.updated_at;
+    const result = validateVacancyRecord(record ?? input, rules.clock);
     if (!result.ok) {
       problems.push(`vacancies[${i}]: ${result.reasons.join('; ')}`);
       return [];
     }
     const { vacancy } = result;
+    if (changed !== undefined) {
+      const at = typeof changed === 'string' ? parseRfc3339(changed) : undefined;
+      if (at === undefined)
+        problems.push(`vacancies[${i}].updated_at must be an RFC 3339 time with an offset`);
+      else if (at < vacancy.created_at.getTime())
+        problems.push(`vacancies[${i}].updated_at must not be before its created_at`);
+      else if (at > loadedAt)
+        problems.push(`vacancies[${i}].updated_at must not be after the seed is loaded`);
+      else updatedAt.set(vacancy.id, at);
+    }
     if (!vendorIds.has(vacancy.vendor_id))
       problems.push(`vacancies[${i}]: vendor ${vacancy.vendor_id} is not in vendors`);
     if (vacancyIds.has(vacancy.id)) problems.push(`vacancies[${i}]: id ${vacancy.id} is used twice`);
@@ -147,7 +172,7 @@ export function parseSeed(input: unknown, rules: SeedRules): Seed {
   });
 
   if (problems.length > 0) throw new InvalidSeedError(problems);
-  return { vendors, vacancies };
+  return { vendors, vacancies, ...(updatedAt.size > 0 && { updatedAt }) };
 }
 
 /**
@@ -175,13 +200,15 @@ export interface SeedSummary {
 /**
  * Writes a seed into the tables: vendors (each with its usage key, kept when loaded again), their keys (hashed;
  * loading again is harmless), then the vacancies through the import's write path, so an id that another vendor
- * already holds is refused here too.
+ * already holds is refused here too — those the story dates (`updated_at`) first, each as at its moment, in the
+ * service zone's day then (`clock`: one past its deadline is stored expired, as the import stores it).
  */
 export async function loadSeed(
   client: DynamoDBDocumentClient,
   tables: TableNames,
   seed: Seed,
   defaultRateTier?: string,
+  clock?: ZoneClock,
 ): Promise<SeedSummary> {
   let apiKeys = 0;
   for (const vendor of seed.vendors) {
@@ -217,14 +244,24 @@ export async function loadSeed(
       apiKeys += 1;
     }
   }
-  const report = await writeVacancies(
-    client,
-    tables,
-    seed.vacancies.map((vacancy, line) => ({ line, vacancy })),
-  );
-  if (report.interrupted) throw new Error(`Loading the seed failed: ${report.interrupted}.`);
-  if (report.rejected.length > 0) {
-    throw new InvalidSeedError(report.rejected.map((r) => `vacancies[${r.line}]: ${r.reasons.join('; ')}`));
+  // The story's changes first, oldest first, each written as at its moment (the writers' clock, which stamps
+  // `updated_at` and says what day it is); then the rest, now.
+  const lined = seed.vacancies.map((vacancy, line) => ({ line, vacancy }));
+  const moments = [...new Set(seed.updatedAt?.values())].sort((a, b) => a - b);
+  const batches = [
+    ...moments.map((at) => ({
+      now: () => at,
+      entries: lined.filter(({ vacancy }) => seed.updatedAt?.get(vacancy.id) === at),
+    })),
+    { now: undefined, entries: lined.filter(({ vacancy }) => !seed.updatedAt?.has(vacancy.id)) },
+  ];
+  for (const { now, entries } of batches) {
+    if (entries.length === 0) continue;
+    const report = await writeVacancies(client, tables, entries, { clock, ...(now && { now }) });
+    if (report.interrupted) throw new Error(`Loading the seed failed: ${report.interrupted}.`);
+    if (report.rejected.length > 0) {
+      throw new InvalidSeedError(report.rejected.map((r) => `vacancies[${r.line}]: ${r.reasons.join('; ')}`));
+    }
   }
   return { vendors: seed.vendors.length, apiKeys, vacancies: seed.vacancies.length };
 }

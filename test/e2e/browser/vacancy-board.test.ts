@@ -386,20 +386,32 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
     await other.close();
   }, 60_000);
 
-  it('says a vacancy has closed (the API’s 410), in both languages, with the way back; no JSON-LD, noindex while it shows; axe finds nothing serious', async () => {
-    // The demo's vacancy 1004 is Pasha Bank's, past its deadline: expired. A link to it may live on anywhere.
+  it('says a vacancy has closed (the API’s 410) — the company, and when, in both languages — with the way back; no JSON-LD, noindex while it shows; axe finds nothing serious', async () => {
+    // The demo's vacancy 1004 is Pasha Bank's, past its deadline of 2025-10-31: expired when that day ended in Baku
+    // (2025-10-31T20:00:00.000Z). A link to it may live on anywhere: this page is its first.
     const page = await browser.newPage();
+    await page.emulateTimezone('Asia/Baku');
     await page.goto(`${api.careerPageUrl}?job=1004`);
     await waitForBoard(page, ['Bu vakansiya bağlanıb.', '← Bütün vakansiyalar']);
     expect(await boardTexts(page, '[part~=closed] h3')).toEqual(['Bu vakansiya bağlanıb.']);
+    // The company, as on every other page, and the day it closed in the board's language.
+    expect(await boardTexts(page, '[part=company]')).toEqual(['Pasha Bank']);
+    // As the browser's Intl.DateTimeFormat writes the day in Azerbaijani (1 noyabr 2025; a browser without
+    // Azerbaijani's data writes it as its default locale does).
+    const day = await page.evaluate(() =>
+      new Intl.DateTimeFormat('az', { dateStyle: 'long' }).format(new Date('2025-10-31T20:00:00.000Z')),
+    );
+    expect(await boardTexts(page, '[part~=closed] [part=meta]')).toEqual([`Bağlanıb: ${day}`]);
     expect(await headJsonLd(page)).toBeNull();
     expect(await headRobots(page)).toEqual(['noindex']);
-    expect(await page.title()).toBe('Bu vakansiya bağlanıb.');
+    expect(await page.title()).toBe('Bu vakansiya bağlanıb. — \u2068Pasha Bank\u2069');
     await noViolations(page);
 
     await page.click(`${IN_BOARD}button[lang=en]`);
     await waitForBoard(page, ['This vacancy has closed.', '← All vacancies']);
     expect(search(page)).toBe('?job=1004&lang=en');
+    expect(await boardTexts(page, '[part=company]')).toEqual(['Pasha Bank']);
+    expect(await boardTexts(page, '[part~=closed] [part=meta]')).toEqual(['Closed: November 1, 2025']);
     expect(await headRobots(page)).toEqual(['noindex']);
     await noViolations(page);
 

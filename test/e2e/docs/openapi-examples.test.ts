@@ -2,9 +2,9 @@
  * Every example answer of docs/openapi.yaml — what /docs shows beside "Test Request" — is the answer `npm start`
  * gives on the demo data (lib/local/demo-seed.json) to the request it is the example of: each example is run, and its
  * answer compared whole. Only what differs from one start to another is set aside (docs/api.md#the-local-server): the
- * `request_id` (a new UUID per request), a cursor's value in a link (it holds the walk's start, a time), a link's
- * origin (the document shows `http://127.0.0.1:3000`, the test's server has a port of its own) and a `closed_at`
- * (when the seed closed the vacancy, i.e. when the server started).
+ * `request_id` (a new UUID per request), a cursor's value in a link (it holds the walk's start, a time) and a link's
+ * origin (the document shows `http://127.0.0.1:3000`, the test's server has a port of its own). A `closed_at` is
+ * compared as it is: the demo seed's closed vacancies closed at moments of its story, whenever it is loaded.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
@@ -81,7 +81,7 @@ function steady(value: unknown, origin: string): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         key,
-        key === 'request_id' || key === 'closed_at' ? `<${key}>` : steady(item, origin),
+        key === 'request_id' ? `<${key}>` : steady(item, origin),
       ]),
     );
   if (typeof value === 'string' && value.startsWith(origin))

@@ -2,15 +2,19 @@
  * A seed file's vendors (docs/operating.md#seed-files) are checked and stored as the ops CLI stores them: the website
  * and logo normalized by the one URL rule, each publishable key's origins without their default ports; what breaks a
  * rule is a problem naming its place in the file. In tables that already hold data, only the seed's keys still stored
- * for their vendor and not revoked are usable again.
+ * for their vendor and not revoked are usable again. A vacancy may say when the seed's story last changed it
+ * (`updated_at`): it is loaded as written then — a closed one closed then, one past its deadline expired then — and
+ * the demo seed's closed vacancies have dates of its story, not the moment it is loaded.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InvalidSeedError } from '../../../../lib/local/errors';
-import { loadSeed, parseSeed, usableSeedKeys } from '../../../../lib/local/seed';
+import { DEMO_SEED_FILE } from '../../../../lib/local/local-api';
+import { loadSeed, parseSeed, readSeedFile, usableSeedKeys } from '../../../../lib/local/seed';
 import { issueApiKey, listApiKeys, revokeApiKey, storeApiKey } from '../../../../lib/ops/api-keys';
 import { setVendorStatus } from '../../../../lib/ops/vendors';
 import { createTestTables, type TestTables } from '../../../../testkit/dynamodb';
-import { CLOCK } from '../../../../testkit/vacancies';
+import { CLOCK, vacancyRecord } from '../../../../testkit/vacancies';
 
 const RULES = { clock: CLOCK, rateTiers: ['standard'] };
 
@@ -113,5 +117,92 @@ describe('a seed’s keys in tables that already hold data', () => {
       { id: 'globex', status: 'suspended', api_keys: ['local-key-globex'] },
     ]);
     expect(JSON.stringify(usable)).not.toContain(issued?.apiKey);
+  });
+});
+
+describe('a seed’s vacancies with a moment of the story', () => {
+  let tables: TestTables;
+  const vendor = { id: 'acme', company: 'Acme', status: 'active', api_keys: ['local-key-acme'] };
+  const stored = async (id: number) =>
+    (
+      await tables.documentClient.send(
+        new GetCommand({ TableName: tables.names.vacancies, Key: { id }, ConsistentRead: true }),
+      )
+    ).Item;
+  beforeAll(async () => {
+    tables = await createTestTables();
+  });
+  afterAll(async () => tables.drop());
+
+  it('writes a vacancy as the story last changed it: closed then, expired when its deadline passed, the rest now', async () => {
+    const seed = parseSeed(
+      {
+        vendors: [vendor],
+        vacancies: [
+          { ...vacancyRecord({ id: 1, status: 'closed' }), updated_at: '2026-05-14T11:20:00+04:00' },
+          {
+            ...vacancyRecord({ id: 2, deadline: '2025-10-31', created_at: '2025-09-15 10:00:00' }),
+            updated_at: '2025-10-31T20:00:00Z',
+          },
+          vacancyRecord({ id: 3 }),
+        ],
+      },
+      RULES,
+    );
+    const before = Date.now();
+    expect(await loadSeed(tables.documentClient, tables.names, seed, undefined, CLOCK)).toMatchObject({
+      vacancies: 3,
+    });
+    expect(await stored(1)).toMatchObject({
+      status: 'closed',
+      updated_at: Date.parse('2026-05-14T07:20:00Z'),
+    });
+    expect(await stored(2)).toMatchObject({
+      status: 'expired',
+      updated_at: Date.parse('2025-10-31T20:00:00Z'),
+    });
+    // Now, by the writers' clock: DynamoDB's as this machine bounds it, at most about a second behind.
+    expect((await stored(3))?.updated_at).toBeGreaterThan(before - 2_000);
+  });
+
+  it.each([
+    ['not a time', 'vacancies[0].updated_at must be an RFC 3339 time with an offset'],
+    ['2026-05-14 11:20:00', 'vacancies[0].updated_at must be an RFC 3339 time with an offset'],
+    ['2026-02-30T10:00:00Z', 'vacancies[0].updated_at must be an RFC 3339 time with an offset'],
+    ['2026-01-10T05:29:59Z', 'vacancies[0].updated_at must not be before its created_at'],
+    ['2999-01-01T00:00:00Z', 'vacancies[0].updated_at must not be after the seed is loaded'],
+  ])('refuses the updated_at %p in one line naming it', (updatedAt, problem) => {
+    expect(() =>
+      parseSeed(
+        { vendors: [vendor], vacancies: [{ ...vacancyRecord({ id: 1 }), updated_at: updatedAt }] },
+        RULES,
+      ),
+    ).toThrow(expect.objectContaining({ problems: [problem] }));
+  });
+
+  it('gives the demo seed’s closed vacancies dates of its story, not the moment it is loaded', async () => {
+    const demo = await readSeedFile(DEMO_SEED_FILE, RULES);
+    const story = await createTestTables();
+    try {
+      await loadSeed(story.documentClient, story.names, demo, undefined, CLOCK);
+      const closed = [];
+      for (const id of [1004, 1023, 1036, 1042]) {
+        const item = (
+          await story.documentClient.send(
+            new GetCommand({ TableName: story.names.vacancies, Key: { id }, ConsistentRead: true }),
+          )
+        ).Item;
+        if (item?.status === 'closed' || item?.status === 'expired')
+          closed.push({ id, status: item.status, closedAt: new Date(item.updated_at).toISOString() });
+      }
+      expect(closed).toEqual([
+        { id: 1004, status: 'expired', closedAt: '2025-10-31T20:00:00.000Z' },
+        { id: 1023, status: 'expired', closedAt: '2026-06-30T20:00:00.000Z' },
+        { id: 1036, status: 'closed', closedAt: '2026-05-14T07:20:00.000Z' },
+        { id: 1042, status: 'expired', closedAt: '2026-08-31T20:00:00.000Z' },
+      ]);
+    } finally {
+      await story.drop();
+    }
   });
 });
