@@ -6,10 +6,16 @@
 // program catches `ApiProblem` at its top level, prints `error: <message>` and exits 1. Copy it with the example.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 
+/**
+ * Where the API is when `--base-url` is not given: the environment's `VACANCY_API_URL` (npm start's address on the
+ * port it was given, or a deployment's `ApiUrl`), else npm start's default address.
+ */
+export const DEFAULT_BASE_URL = process.env.VACANCY_API_URL || 'http://127.0.0.1:3000';
+
 /** The options every example takes: the API's base URL, a key, the language, and --help. */
 export const API_OPTIONS = {
   'api-key': { type: 'string' },
-  'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+  'base-url': { type: 'string', default: DEFAULT_BASE_URL },
   lang: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig;

@@ -108,7 +108,10 @@ const TEXT = {
     retry: 'Try again',
   },
 };
-/** The API's refusal of a publishable key from an origin not its own (CONTRACT §11): the board names the page's. */
+/**
+ * The API's 403 to a publishable key used from an origin not among its own (docs/api.md#from-a-web-page): the board
+ * names the page's origin under it.
+ */
 const ORIGIN_REFUSED = 'This origin may not use this key.';
 const LANGS = /** @type {const} */ ({ az: 'Azərbaycanca', en: 'English' });
 
@@ -795,14 +798,8 @@ export class VacancyBoard extends HTMLElement {
         ['requirements', 'responsibilities'].map(
           (n) => v[n] && [h('h4', {}, t[/** @type {'requirements'} */ (n)]), h('p', { dir: 'auto' }, v[n])],
         ),
-        h(
-          'p',
-          { part: 'salary' },
-          `${t.salary}: `,
-          salary
-            ? [h('bdi', {}, salary), ' (', h('bdi', {}, v.salary_type), ')']
-            : h('bdi', {}, v.salary_type),
-        ),
+        // The pay when it is stated (its amount says whether it is a range), else its type (Negotiable).
+        h('p', { part: 'salary' }, `${t.salary}: `, h('bdi', {}, salary || v.salary_type)),
         h('p', {}, h('a', { href: v.url, rel: 'noopener', part: 'apply' }, t.apply)),
       ),
     );

@@ -1,13 +1,14 @@
 // examples/generated-client/cli.ts — walk.ts from the command line: the walk, then a poll that answers 304
 //
-//   npx tsx examples/generated-client/cli.ts --base-url http://127.0.0.1:3000 --api-key <key> [--lang en]
-//                                           [--include pay,workplace]
+//   VACANCY_API_URL=<the API's base URL> npx tsx examples/generated-client/cli.ts --api-key <key> [--lang en]
+//                                                                          [--include pay,workplace]
 import { API_OPTIONS, readCommandLine, runProgram } from '../example-program';
 import { type Query, walkListing } from './walk';
 
-const USAGE = `usage: cli.ts --api-key <key> [--base-url http://127.0.0.1:3000] [--per-page 1..100] [--lang az|en]
+const USAGE = `usage: cli.ts --api-key <key> [--base-url <url>] [--per-page 1..100] [--lang az|en]
               [--include pay,workplace]
 
+--base-url: the API's base URL; absent, $VACANCY_API_URL, else http://127.0.0.1:3000 (npm start's default).
 Walks every page of the vendor's listing by its next links, prints the vacancies, then polls the first page again
 with its ETag: an unchanged listing answers 304. --include: each vacancy's pay and workplace too.`;
 

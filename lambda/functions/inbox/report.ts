@@ -17,8 +17,9 @@ export interface RejectedLine {
 /**
  * What became of a file: the folder it went to; `incoming` when it is left there for another try (the time ran out);
  * `rejected` when it was read to its end but every record of it was rejected — nothing of it written or found
- * unchanged, so nothing it carries is served. A rejected file is in `done/`, as every file whose import finished
- * (CONTRACT §13), and fails the invocation as a failed one does (the `ImportFailing` alarm).
+ * unchanged, so nothing it carries is served. A rejected file is in `done/`, as every file read to its end (its import
+ * finished, whatever its lines: docs/operating.md#the-inbox), and fails the invocation as a failed one does (the
+ * `ImportFailing` alarm).
  */
 export type FileOutcome = FileOutcomeFolder | 'incoming' | 'rejected';
 

@@ -51,6 +51,25 @@ describe('the request collection (examples/http)', () => {
     }
   });
 
+  it('takes every address from its variables: npm start on another port is one value to change', () => {
+    for (const file of FILES) {
+      const { variables, requests } = parseHttpFile(readFileSync(`${FOLDER}${file}`, 'utf8'));
+      expect([file, variables.get('port')]).toEqual([file, '3000']);
+      const moved = new Map(variables);
+      moved.set('port', '4000');
+      const addresses = [...variables].filter(([, value]) => value.includes('://') || value.includes('{{'));
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const [name, value] of addresses)
+        expect([file, name, substitute(value, moved, new Map())]).toEqual([
+          file,
+          name,
+          expect.stringMatching(/^http:\/\/127\.0\.0\.1:4000(\/|$)/),
+        ]);
+      // No request names a host of its own: each starts from a variable (or a link an earlier answer gave).
+      for (const request of requests) expect(`${file}: ${request.url}`).toMatch(/^[^:]+: \{\{/);
+    }
+  });
+
   it('says of every search that it finds something on the demo data, and how much', () => {
     const { requests } = parseHttpFile(readFileSync(`${FOLDER}vacancies.http`, 'utf8'));
     const searches = requests.filter((request) => request.title.startsWith('Search'));
