@@ -4,7 +4,7 @@
  */
 
 import { type ZoneClock, zoneClock } from '../../platform/time/zone-clock';
-import { SITEMAP_LOCATION_CHARACTERS, sitemapLocation, sitemapLocationFits } from '../feeds/sitemap';
+import { SITEMAP_LOCATION_CHARACTERS, sitemapLocation, sitemapLocationFits } from '../feed-formats/sitemap';
 import { characterCount } from '../schema/characters';
 import { ITEM } from '../schema/tables';
 import {

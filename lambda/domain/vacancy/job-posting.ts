@@ -64,7 +64,7 @@ export function textToHtml(text: string): string {
 /**
  * The description: the text, then Requirements and Responsibilities, each section left out when empty — and, when
  * all three are empty, the title, since a JobPosting without a description is not one (Google requires it). The
- * feeds (`domain/feeds/`) carry the same HTML.
+ * feeds (`domain/feed-formats/`) carry the same HTML.
  */
 export function descriptionHtml(vacancy: ListedVacancy, locale: Locale): string {
   const headings = SECTION_HEADINGS[locale];
