@@ -26,9 +26,7 @@ export const ESBUILD_SETTINGS = {
   alias: {
     '@aws-sdk/credential-provider-node': './lambda/platform/aws/environment-credentials.ts',
     // Imported by the MCP SDK, never run by the MCP function: left out of its bundle (lambda/functions/mcp/left-out.ts).
-    ajv: './lambda/functions/mcp/left-out.ts',
-    'ajv-formats': './lambda/functions/mcp/left-out.ts',
-    'zod-to-json-schema': './lambda/functions/mcp/left-out.ts',
+    '@modelcontextprotocol/server/_shims': './lambda/functions/mcp/left-out.ts',
   },
   // Some bundled CommonJS dependencies call `require` for Node built-ins; ESM has no `require` of its own.
   banner: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);",

@@ -1,12 +1,19 @@
 /**
  * The MCP function's handler, as wiring (docs/api.md#agents-mcp): `POST /mcp` from API Gateway — after its authorizer,
- * usage plans and the key's policy of use, as the listing's routes — handed to the MCP SDK's web-standard Streamable
- * HTTP transport, stateless (no session) and answering JSON (no stream), with one server per request
- * (`server.ts`). A refusal of the key or a failure of the reads is answered in the contract's envelope, as the
- * listing's; what the client sends is read only after that, by the SDK — JSON-RPC's errors for a malformed message.
+ * usage plans and the key's policy of use, as the listing's routes — handed to the official MCP SDK's v2 server,
+ * stateless (no session) and answering JSON (no stream), with one server per request (`server.ts`): a request of the
+ * 2026-07-28 revision (its version and client in `_meta`, its headers checked against its body) through the SDK's
+ * `createMcpHandler`, one of 2025-11-25 or 2025-06-18 (after `initialize`) through its stateless web-standard
+ * transport. A refusal of the key or a failure of the reads is answered in the contract's envelope, as the listing's;
+ * what the client sends is read only after that — JSON-RPC's errors for a malformed message.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler as createSdkHandler,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { AnswerDependencies } from '../../domain/answers/dependencies';
 import { HeldEntries } from '../../domain/answers/search/held-entries';
@@ -28,25 +35,50 @@ import { createMcpServer } from './server';
  */
 export const MCP_MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** What precedes a message and is no part of it: byte-order marks (the SDK's decoder drops one) and JSON's blanks. */
+const LEADING = /^[\ufeff \t\n\r]*/;
+
+/** A JSON-RPC error the server answers itself, before the SDK reads the message. */
+const jsonRpcError = (status: number, id: unknown, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
+
 /**
- * JSON-RPC's answer to a batch — a body that is a JSON array — within the size read (a larger body is the SDK's 413):
- * MCP's versions of this server (2025-06-18 on) have no batches, and one request carrying many calls would pass the
- * key's rate tier and its metering as one. The SDK still takes them for older clients; this server does not.
+ * What the server refuses of a message before the SDK reads it, within the size read (a larger body is the SDK's
+ * 413):
+ * - a batch — a body that is a JSON array, whatever precedes it (byte-order marks, blanks): 400 and JSON-RPC's
+ *   -32600. MCP's versions of this server have no batches, and one request carrying many calls would pass the key's
+ *   rate tier and its metering as one. The SDK's decoder drops a byte-order mark, so the check reads past it too;
+ * - a tool call whose `arguments` is not a JSON object (`null`, an array, a string …): JSON-RPC's -32602, saying so
+ *   in one line — the SDK's own answer would carry its schema library's list of issues.
+ * Anything else, a body that is not JSON included, is the SDK's to answer.
  */
-function batchRefused(event: APIGatewayProxyEvent): Response | undefined {
+function messageRefused(event: APIGatewayProxyEvent): Response | undefined {
   if (event.body === null) return undefined;
   const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(body) > MCP_MAX_MESSAGE_BYTES || !/^[ \t\n\r]*\[/.test(body)) return undefined;
+  if (Buffer.byteLength(body) > MCP_MAX_MESSAGE_BYTES) return undefined;
+  const text = body.replace(LEADING, '');
   // As the SDK's own refusals of a message: no request is known, so the id is null.
-  const refusal = {
-    jsonrpc: '2.0',
-    id: null,
-    error: {
-      code: ErrorCode.InvalidRequest,
-      message: 'Invalid Request: one JSON-RPC message per request, not a batch',
-    },
-  };
-  return Response.json(refusal, { status: 400 });
+  if (text.startsWith('['))
+    return jsonRpcError(
+      400,
+      null,
+      INVALID_REQUEST,
+      'Invalid Request: one JSON-RPC message per request, not a batch',
+    );
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method, params } = message as Record<string, unknown>;
+  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
+  if (!Object.hasOwn(params, 'arguments')) return undefined;
+  const args = (params as Record<string, unknown>).arguments;
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) return undefined;
+  const echoed = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return jsonRpcError(200, echoed, INVALID_PARAMS, 'Invalid params: the arguments must be a JSON object');
 }
 
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
@@ -62,61 +94,77 @@ export function createMcpHandler(dependencies: AnswerDependencies) {
     // Who may ask, as on the listing (docs/api.md#from-a-web-page): before anything the client sent is read.
     checkKeyUse(vendor, origin, false);
     let failed: { error: unknown } | undefined;
-    const server = createMcpServer(
-      {
-        vendor,
-        acceptLanguage: requestHeader(event, 'Accept-Language'),
-        now: now(),
-        signal: deadlineSignal(context, reserveMs),
-        repository,
-        settings,
-        heldEntries,
-      },
-      {
-        searched: (served) =>
-          recordServedPage(
-            logger,
-            metrics,
-            vendor.vendorId,
-            { ...served, items: served.vacancies.length },
-            event.requestContext.requestId,
-          ),
-        shown: (served) =>
-          recordServedVacancy(logger, metrics, vendor.vendorId, served, event.requestContext.requestId),
-        failed: (error) => {
-          failed ??= { error };
+    const server = () =>
+      createMcpServer(
+        {
+          vendor,
+          acceptLanguage: requestHeader(event, 'Accept-Language'),
+          now: now(),
+          signal: deadlineSignal(context, reserveMs),
+          repository,
+          settings,
+          heldEntries,
         },
-      },
-    );
-    // Stateless: no session id, one transport per request; JSON answers rather than an event stream.
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
-    });
-    try {
-      await server.connect(transport);
-      const response = batchRefused(event) ?? (await transport.handleRequest(webRequest(event)));
-      // A read that failed (DynamoDB's 503) or a bug (500) is the request's answer, in the envelope.
-      if (failed) throw failed.error;
-      const result = await proxyResult(response);
-      const tier = findTier(settings.rateTiers, vendor.rateTier);
-      return {
-        ...result,
-        headers: withHeaders(
-          {
-            ...result.headers,
-            'Cache-Control': 'no-store',
-            ...(tier &&
-              result.statusCode === 200 && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+        {
+          searched: (served) =>
+            recordServedPage(
+              logger,
+              metrics,
+              vendor.vendorId,
+              { ...served, items: served.vacancies.length },
+              event.requestContext.requestId,
+            ),
+          shown: (served) =>
+            recordServedVacancy(logger, metrics, vendor.vendorId, served, event.requestContext.requestId),
+          failed: (error) => {
+            failed ??= { error };
           },
-          crossOriginHeaders(origin, true),
-        ),
-      };
-    } finally {
-      await server.close();
-    }
+        },
+      );
+    const response = messageRefused(event) ?? (await serve(webRequest(event), server));
+    // A read that failed (DynamoDB's 503) or a bug (500) is the request's answer, in the envelope.
+    if (failed) throw failed.error;
+    const result = await proxyResult(response);
+    const tier = findTier(settings.rateTiers, vendor.rateTier);
+    return {
+      ...result,
+      headers: withHeaders(
+        {
+          ...result.headers,
+          'Cache-Control': 'no-store',
+          ...(tier &&
+            result.statusCode === 200 && { 'RateLimit-Policy': rateLimitPolicy(vendor.rateTier, tier) }),
+        },
+        crossOriginHeaders(origin, true),
+      ),
+    };
   };
 
   return httpRoute(route, { logger, metrics, reserveMs });
+}
+
+/**
+ * Serves one request with a server of its own (`server`): one of the 2026-07-28 revision through the SDK's
+ * `createMcpHandler`, which checks its version, `_meta` and headers (no 2025-era request: `legacy: 'reject'`); one of
+ * the 2025 revisions — an `initialize`, or a request after it — through the SDK's stateless web-standard transport,
+ * answering JSON rather than an event stream, which checks its `MCP-Protocol-Version` against the server's versions.
+ */
+async function serve(request: Request, server: () => ReturnType<typeof createMcpServer>): Promise<Response> {
+  if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: MCP_MAX_MESSAGE_BYTES }))) {
+    return createSdkHandler(server, { legacy: 'reject', maxRequestBodySize: MCP_MAX_MESSAGE_BYTES }).fetch(
+      request,
+    );
+  }
+  const legacy = server();
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MCP_MAX_MESSAGE_BYTES,
+  });
+  try {
+    await legacy.connect(transport);
+    return await transport.handleRequest(request);
+  } finally {
+    await legacy.close();
+  }
 }

@@ -6,9 +6,8 @@
  * (`tools.ts`); any other failure (DynamoDB's 503, a bug's 500) is the HTTP request's, answered by the route in the
  * contract's envelope (`factory.ts`).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { type CallToolResult, type jsonSchemaValidator, McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
 import { SERVICE_NAME } from '../../domain/service/limits';
 import { SEARCH_INPUT, SEARCH_OUTPUT, VACANCY_INPUT, VACANCY_OUTPUT } from './schemas';
 import {
@@ -25,6 +24,14 @@ import {
 
 /** The tools, by name: what a client lists and calls. */
 export const TOOL_NAMES = { search: 'search_vacancies', vacancy: 'get_vacancy' } as const;
+
+/**
+ * The protocol's revisions the server speaks, newest first (docs/api.md#agents-mcp): 2026-07-28 (stateless, by
+ * `server/discover` or by each request's `_meta`) and, by `initialize`, 2025-11-25 and 2025-06-18 — nothing older. An
+ * `initialize` asking for another is answered with 2025-11-25; a request naming another in `MCP-Protocol-Version`,
+ * 400.
+ */
+export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 /** The server's name and version in `initialize`'s answer. */
 export const SERVER_INFO = { name: SERVICE_NAME, title: 'Vendor Vacancy API', version: '1.0.0' } as const;
@@ -82,6 +89,7 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
+    supportedProtocolVersions: [...PROTOCOL_VERSIONS],
   });
   server.registerTool(
     TOOL_NAMES.search,
@@ -89,8 +97,8 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
       title: 'Search open jobs',
       description:
         "Search this employer's open jobs by words, city, field, type, experience, workplace; with counts by type, field, city or workplace.",
-      inputSchema: SEARCH_INPUT,
-      outputSchema: SEARCH_OUTPUT,
+      inputSchema: z.object(SEARCH_INPUT),
+      outputSchema: z.object(SEARCH_OUTPUT),
       annotations: READ_ONLY,
     },
     async (args: ToolArguments) => {
@@ -108,8 +116,8 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
     {
       title: 'Read one job',
       description: "Read one of this employer's jobs by its id: all it says, or that it is no longer open.",
-      inputSchema: VACANCY_INPUT,
-      outputSchema: VACANCY_OUTPUT,
+      inputSchema: z.object(VACANCY_INPUT),
+      outputSchema: z.object(VACANCY_OUTPUT),
       annotations: READ_ONLY,
     },
     async (args: ToolArguments) => {

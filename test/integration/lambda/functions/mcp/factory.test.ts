@@ -30,9 +30,12 @@ const SETTINGS = {
   rateTiers: DEFAULT_RATE_TIERS,
 };
 
-/** A `POST /mcp` event of vendor `acme`, its body the message as JSON (or as base64 when asked). */
-function mcpEvent(message: unknown, base64 = false) {
-  const text = JSON.stringify(message);
+/**
+ * A `POST /mcp` event of vendor `acme`, its body the message as JSON (or text as given; or as base64 when asked), with
+ * these headers besides.
+ */
+function mcpEvent(message: unknown, base64 = false, extraHeaders: Record<string, string> = {}) {
+  const text = typeof message === 'string' ? message : JSON.stringify(message);
   const event = listingEvent({
     route: MCP_PATH,
     path: `/prod${MCP_PATH}`,
@@ -43,6 +46,7 @@ function mcpEvent(message: unknown, base64 = false) {
     headers: new Map([
       ['Content-Type', ['application/json']],
       ['Accept', ['application/json, text/event-stream']],
+      ...Object.entries(extraHeaders).map(([name, value]) => [name, [value]] as [string, string[]]),
     ]),
     body: base64 ? Buffer.from(text).toString('base64') : text,
   });
@@ -167,5 +171,69 @@ describe('the MCP function’s handler', () => {
     const response = await handlerOf(repository)(event, lambdaContext('mcp'));
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('jsonrpc');
+  });
+
+  describe('what an attacker tried', () => {
+    const initialize = (protocolVersion: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'attacker', version: '1' } },
+    });
+
+    it('refuses a batch behind a byte-order mark and blanks (400, -32600) before any tool runs', async () => {
+      const calls = JSON.stringify([search(), { ...search(), id: 8 }]);
+      for (const body of [`\ufeff${calls}`, `\ufeff \r\n\t${calls}`, `\ufeff\ufeff${calls}`]) {
+        for (const base64 of [false, true]) {
+          const lines: Record<string, unknown>[] = [];
+          const response = await handlerOf(repository, recordingLogger(lines))(
+            mcpEvent(body, base64),
+            lambdaContext('mcp'),
+          );
+          expect(response.statusCode).toBe(400);
+          expect(JSON.parse(response.body)).toEqual({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message: 'Invalid Request: one JSON-RPC message per request, not a batch',
+            },
+          });
+          expect(lines.some((line) => line.message === LISTING_SERVED)).toBe(false);
+        }
+      }
+    });
+
+    it('agrees to nothing older than 2025-06-18, and serves no request that names an older version', async () => {
+      for (const asked of ['2024-11-05', '2025-03-26', '2024-10-07']) {
+        const response = await handlerOf(repository)(mcpEvent(initialize(asked)), lambdaContext('mcp'));
+        expect(response.statusCode).toBe(200);
+        const { result } = JSON.parse(response.body) as { result: { protocolVersion: string } };
+        expect(['2025-11-25', '2025-06-18']).toContain(result.protocolVersion);
+        const named = await handlerOf(repository)(
+          mcpEvent(search(), false, { 'MCP-Protocol-Version': asked }),
+          lambdaContext('mcp'),
+        );
+        expect(named.statusCode).toBe(400);
+        expect(named.body).not.toContain('structuredContent');
+      }
+    });
+
+    it('answers arguments that are not an object with -32602, naming no schema library', async () => {
+      for (const args of [null, [], 'x', 7, true]) {
+        const lines: Record<string, unknown>[] = [];
+        const message = { ...search(), params: { name: 'search_vacancies', arguments: args } };
+        const response = await handlerOf(repository, recordingLogger(lines))(
+          mcpEvent(message),
+          lambdaContext('mcp'),
+        );
+        const { error } = JSON.parse(response.body) as { error: { code: number; message: string } };
+        expect(error).toEqual({
+          code: -32602,
+          message: 'Invalid params: the arguments must be a JSON object',
+        });
+        expect(lines.some((line) => line.message === LISTING_SERVED)).toBe(false);
+      }
+    });
   });
 });

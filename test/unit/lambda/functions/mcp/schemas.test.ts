@@ -5,7 +5,6 @@
  * validation; `get_vacancy` takes `id` (required) and `lang`.
  */
 import { describe, expect, it } from '@jest/globals';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import * as z from 'zod/v4';
 import { FACET_NAMES, FILTER_CODES, LIMITS } from '../../../../../lambda/domain/answers/query';
 import { VACANCY_FIELDS } from '../../../../../lambda/domain/schema/vacancy';
@@ -14,7 +13,7 @@ import { SEARCH_ARGUMENTS } from '../../../../../lambda/functions/mcp/tools';
 import { RECOGNISED_PARAMETERS } from '../../../../../lambda/functions/vacancies/query-string';
 
 const jsonSchema = (shape: z.ZodRawShape) =>
-  toJsonSchemaCompat(z.object(shape), { pipeStrategy: 'input' }) as {
+  z.toJSONSchema(z.object(shape), { io: 'input' }) as {
     properties: Record<string, Record<string, unknown>>;
     required?: string[];
   };
@@ -52,7 +51,7 @@ describe('the tools’ schemas', () => {
   });
 
   it("describe a result's vacancies by the vacancy object's 15 fields, and what include adds after them", () => {
-    const output = toJsonSchemaCompat(z.object(SEARCH_OUTPUT), { pipeStrategy: 'output' }) as {
+    const output = z.toJSONSchema(z.object(SEARCH_OUTPUT), { io: 'output' }) as unknown as {
       properties: { data: { items: { properties: Record<string, unknown>; required: string[] } } };
     };
     expect(Object.keys(output.properties.data.items.properties)).toEqual([
