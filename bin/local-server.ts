@@ -230,6 +230,15 @@ async function main(): Promise<void> {
         '  or let the reference client do both (run it again: it fetches only what changed):',
         `  npx tsx examples/sync/sync.ts --base-url ${api.url} --api-key ${example} --db /tmp/${data.vendors.find((vendor) => vendor.api_keys[0] === example)?.id}.db`,
       );
+    const agent = data.vendors.find((vendor) => vendor.status === 'active' && vendor.agent_tokens?.length);
+    const token = agent?.agent_tokens?.[0];
+    if (agent && token)
+      lines.push(
+        '',
+        `For AI assistants (MCP): ${api.url}/mcp with a key above, or ${agent.id}'s public URL, no key`,
+        `  (add it to Claude or ChatGPT as a custom connector: docs/api.md#agents-mcp):`,
+        `  ${api.url}/mcp/${token}`,
+      );
   }
   if (!('key' in api.careerPageKey))
     lines.push(

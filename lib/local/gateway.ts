@@ -4,8 +4,8 @@
  * - CORS (docs/api.md#from-a-web-page): `OPTIONS` on a route is the preflight's 204, without a key; every
  *   gateway response to a request with an `Origin` carries the headers that let the page read it.
  * - Routing on the raw path, exactly: `/vendor/vacancies` and `/vendor/vacancies/{id}` (one non-empty segment,
- *   passed on decoded, as API Gateway decodes path parameters) to the listing function, GET only, and `/mcp` to the
- *   MCP function, POST only (its body passed on as text; past API Gateway's 10 MB, a 413) — nothing that merely
+ *   passed on decoded, as API Gateway decodes path parameters) to the listing function, GET only, and `/mcp` and
+ *   `/mcp/{token}` (a public agent endpoint, behind the REQUEST authorizer on its token) to the MCP function, POST only (its body passed on as text; past API Gateway's 10 MB, a 413) — nothing that merely
  *   normalises to them (no `//`, `.` or `..` segments): 404; another method: 405.
  * - The identity source and `validationRegex`: a missing, repeated or malformed `Authorization` header is a 401
  *   without running the authorizer.
@@ -31,12 +31,14 @@ import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
   APIGatewayProxyResult,
-  APIGatewayTokenAuthorizerEvent,
+  APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
 import { authorizedVendor } from '../../lambda/domain/keys/context';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/domain/service/limits';
 import {
+  AGENT_TOKEN_PARAMETER,
+  MCP_AGENT_RESOURCE,
   MCP_PATH,
   matchRoute,
   ROUTE_METHOD,
@@ -44,7 +46,9 @@ import {
   routeMethodNotAllowed,
   UNENCODED_QUERY,
 } from '../../lambda/domain/service/routes';
+import { AGENT_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
+import type { AuthorizerEvent } from '../../lambda/functions/authorizer/factory';
 import { preflightHeaders } from '../../lambda/platform/http/cors';
 import { ERROR_MESSAGES, RETRY_AFTER } from '../../lambda/platform/http/errors';
 import {
@@ -62,12 +66,13 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 
 /** The Lambda handlers behind the API, exactly as deployed. */
 export interface GatewayHandlers {
-  readonly authorizer: (
-    event: APIGatewayTokenAuthorizerEvent,
-    context: Context,
-  ) => Promise<APIGatewayAuthorizerResult>;
+  /** The keys' TOKEN authorizer, which is also the public agent endpoints' REQUEST authorizer. */
+  readonly authorizer: (event: AuthorizerEvent, context: Context) => Promise<APIGatewayAuthorizerResult>;
   readonly listing: ProxyHandler;
-  /** The MCP server's, `POST /mcp`; the route answers 404 without it, as a stage without the route would. */
+  /**
+   * The MCP server's, `POST /mcp` and `POST /mcp/{token}`; the routes answer 404 without it, as a stage without them
+   * would.
+   */
   readonly mcp?: ProxyHandler;
 }
 
@@ -402,7 +407,8 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     const queryStart = target.indexOf('?');
     const rawPath = pathOf(target);
     const matched = matchRoute(rawPath);
-    if (!matched || (matched.route === MCP_PATH && !handlers.mcp))
+    const mcpRoute = matched?.route === MCP_PATH || matched?.route === MCP_AGENT_RESOURCE;
+    if (!matched || (mcpRoute && !handlers.mcp))
       return gatewayResponse(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     if (request.method === 'OPTIONS') {
       // A page's preflight, answered by the gateway itself (a mock integration in AWS): no key, no function.
@@ -414,16 +420,39 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     if (request.method !== method) return gatewayResponse(routeMethodNotAllowed(matched.route));
     const vacancyId = matched.id === undefined ? undefined : decodedSegment(matched.id);
     if (vacancyId === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
+    const agentToken = matched.token === undefined ? undefined : decodedSegment(matched.token);
+    if (agentToken === null) return gatewayResponse(GATEWAY_RESPONSES.DEFAULT_4XX, 400);
 
     const { headers, authorization } = requestHeaders(request);
-    const [token] = authorization;
-    if (authorization.length !== 1 || token === undefined || !BEARER_HEADER.test(token)) {
-      return gatewayResponse(GATEWAY_RESPONSES.UNAUTHORIZED);
+    // The keys' routes: the TOKEN authorizer on the Authorization header (its identity source and validation
+    // regex); a public agent endpoint: its own REQUEST authorizer on the path's token, whatever the headers.
+    let authorizerEvent: AuthorizerEvent;
+    if (agentToken !== undefined) {
+      // What the authorizer reads of it: the path's token (its cache key on AWS) and the method's ARN.
+      authorizerEvent = {
+        type: 'REQUEST',
+        methodArn: methodArn(method, rawPath),
+        resource: MCP_AGENT_RESOURCE,
+        path: rawPath,
+        httpMethod: method,
+        pathParameters: { [AGENT_TOKEN_PARAMETER]: agentToken },
+        headers: null,
+        multiValueHeaders: null,
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        stageVariables: null,
+      } as unknown as APIGatewayRequestAuthorizerEvent;
+    } else {
+      const [token] = authorization;
+      if (authorization.length !== 1 || token === undefined || !BEARER_HEADER.test(token)) {
+        return gatewayResponse(GATEWAY_RESPONSES.UNAUTHORIZED);
+      }
+      authorizerEvent = { type: 'TOKEN', authorizationToken: token, methodArn: methodArn(method, rawPath) };
     }
 
     const authorized = await invoke(
       handlers.authorizer,
-      { type: 'TOKEN', authorizationToken: token, methodArn: methodArn(method, rawPath) },
+      authorizerEvent,
       'authorizer',
       options.timeoutsMs.authorizer,
     );
@@ -444,7 +473,9 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
     // throttles the request.
     const usageKey = policy.usageIdentifierKey;
     if (!usageKey) return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
-    const admission = options.rateLimiter?.admit(usageKey, authorizedVendor(policy.context)?.rateTier ?? '');
+    // A public endpoint's tier is the agent tier, whether or not its token is one (docs/api.md#agents-mcp).
+    const tier = agentToken !== undefined ? AGENT_TIER : (authorizedVendor(policy.context)?.rateTier ?? '');
+    const admission = options.rateLimiter?.admit(usageKey, tier);
     if (admission === 'invalid-key') return gatewayResponse(GATEWAY_RESPONSES.INVALID_API_KEY);
     if (admission === 'throttled') return gatewayResponse(GATEWAY_RESPONSES.THROTTLED);
 
@@ -466,10 +497,11 @@ export function createLocalGateway(handlers: GatewayHandlers, options: GatewayOp
       protocol: `HTTP/${request.httpVersion}`,
       route: matched.route,
       ...(vacancyId !== undefined && { vacancyId }),
+      ...(agentToken !== undefined && { agentToken }),
       ...(body !== null && { body }),
     });
     const [handler, name, timeoutMs] =
-      matched.route === MCP_PATH && handlers.mcp
+      mcpRoute && handlers.mcp
         ? ([handlers.mcp, 'mcp', options.timeoutsMs.mcp ?? options.timeoutsMs.listing] as const)
         : ([handlers.listing, 'listing', options.timeoutsMs.listing] as const);
     const listed = await invoke(handler, event, name, timeoutMs);

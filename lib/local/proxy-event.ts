@@ -1,11 +1,14 @@
 /**
- * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}` and `POST /mcp`, built one way for the local server's stand-in
+ * API Gateway's REST proxy event (v1) for `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}`, `POST /mcp` and `POST /mcp/{token}`, built one way for the local server's stand-in
  * for API Gateway, the tests and the benchmark: query and headers in the single- and multi-value maps API Gateway
  * fills (a repeated name keeps every value; the single map the last), client-chosen names in null-prototype maps.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import {
+  AGENT_TOKEN_PARAMETER,
   LISTING_PATH,
+  MCP_AGENT_RESOURCE,
+  MCP_PATH,
   ROUTE_METHOD,
   type Route,
   VACANCY_ID_PARAMETER,
@@ -56,26 +59,42 @@ export interface ListingEventInput {
   readonly route?: Route;
   /** The vacancy's route: its `{id}` segment, decoded as API Gateway decodes path parameters. */
   readonly vacancyId?: string;
+  /** A public agent endpoint's route: its `{token}` segment, decoded as API Gateway decodes path parameters. */
+  readonly agentToken?: string;
   /** A POST's body, as text (the MCP route's JSON-RPC message); none for a GET. */
   readonly body?: string;
 }
 
-/** The proxy event of a `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}` or `POST /mcp` request. */
+/**
+ * The proxy event of a `GET /vendor/vacancies`, `GET /vendor/vacancies/{id}`, `POST /mcp` or `POST /mcp/{token}`
+ * request.
+ */
 export function listingEvent(input: ListingEventInput): APIGatewayProxyEvent {
   const query = queryParameters(input.query ?? '');
   const headers = [...(input.headers ?? new Map<string, readonly string[]>())];
   const route = input.route ?? LISTING_PATH;
   const id = route === VACANCY_RESOURCE ? (input.vacancyId ?? '') : undefined;
+  const token = route === MCP_AGENT_RESOURCE ? (input.agentToken ?? '') : undefined;
   const method = ROUTE_METHOD[route];
   return {
     resource: route,
-    path: id === undefined ? route : `${LISTING_PATH}/${id}`,
+    path:
+      id !== undefined
+        ? `${LISTING_PATH}/${id}`
+        : token !== undefined
+          ? `${MCP_PATH}/${encodeURIComponent(token)}`
+          : route,
     httpMethod: method,
     headers: namedMap(headers.map(([name, values]) => [name, values.at(-1) ?? ''] as const)),
     multiValueHeaders: namedMap(headers.map(([name, values]) => [name, [...values]] as const)),
     queryStringParameters: query.single,
     multiValueQueryStringParameters: query.multi,
-    pathParameters: id === undefined ? null : namedMap([[VACANCY_ID_PARAMETER, id]]),
+    pathParameters:
+      id !== undefined
+        ? namedMap([[VACANCY_ID_PARAMETER, id]])
+        : token !== undefined
+          ? namedMap([[AGENT_TOKEN_PARAMETER, token]])
+          : null,
     stageVariables: null,
     body: input.body ?? null,
     isBase64Encoded: false,

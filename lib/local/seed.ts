@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AGENT_TOKEN, agentIdOf, MAX_AGENTS_PER_VENDOR } from '../../lambda/domain/agent-registry/agent';
+import { AgentStore } from '../../lambda/domain/agent-registry/agent-store';
 import { writeVacancies } from '../../lambda/domain/import/import';
 import { parseRecordJson, validateVacancyRecord } from '../../lambda/domain/import/record';
 import type { TableNames } from '../../lambda/domain/schema/tables';
@@ -18,7 +20,7 @@ import { findApiKey, hashApiKey } from '../../lambda/functions/authorizer/key-lo
 import { parseRfc3339 } from '../../lambda/platform/time/rfc3339';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { storeApiKey } from '../ops/api-keys';
-import { getVendorRecord, putVendor } from '../ops/vendors';
+import { generateUsageKey, getVendorRecord, putVendor } from '../ops/vendors';
 import { InvalidSeedError } from './errors';
 
 /** A vendor of a seed file, with its API keys in plain text (local use only; they are hashed on load). */
@@ -31,6 +33,8 @@ export interface SeedVendor {
   readonly api_keys: readonly string[];
   /** Publishable keys (docs/api.md#from-a-web-page): each key and the origins it works from. */
   readonly publishable_keys?: readonly { readonly key: string; readonly origins: readonly string[] }[];
+  /** Tokens of its public agent endpoints (`POST /mcp/<token>`, docs/api.md#agents-mcp), as `agent add` makes them. */
+  readonly agent_tokens?: readonly string[];
   /** Its website and logo, absolute https URLs, named by its JobPostings. */
   readonly website?: string;
   readonly logo?: string;
@@ -102,6 +106,15 @@ function parseVendor(
     if (checked.ok) links[link] = checked.url;
     else problems.push(checked.reason);
   }
+  const agentTokens: unknown = vendor.agent_tokens ?? [];
+  if (
+    !Array.isArray(agentTokens) ||
+    agentTokens.length > MAX_AGENTS_PER_VENDOR ||
+    !agentTokens.every((token: unknown) => typeof token === 'string' && AGENT_TOKEN.test(token))
+  )
+    problems.push(
+      `${where}.agent_tokens must be a list of at most ${MAX_AGENTS_PER_VENDOR} tokens of 32 characters a-z, A-Z, 0-9, "_" and "-"`,
+    );
   if (problems.length > before) return undefined;
   // Each origin as `key issue` stores it: its default port dropped.
   const publishableKeys = (publishable as { key: string; origins: string[] }[]).map(({ key, origins }) => ({
@@ -242,6 +255,11 @@ export async function loadSeed(
         { replace: true },
       );
       apiKeys += 1;
+    }
+    const agents = new AgentStore(client, tables.vendors);
+    for (const token of vendor.agent_tokens ?? []) {
+      if ((await agents.get(agentIdOf(token)))?.vendorId === vendor.id) continue;
+      await agents.add(vendor.id, () => ({ usageKey: generateUsageKey() }), { token });
     }
   }
   // The story's changes first, oldest first, each written as at its moment (the writers' clock, which stamps

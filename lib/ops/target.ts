@@ -315,6 +315,8 @@ export async function resolveTarget(
       defaultLocale: local.defaultLocale ?? settingsOfCdkJson().defaultLocale,
       jobCountry: local.jobCountry ?? settingsOfCdkJson().jobCountry,
       feeds: localFeeds(recorded, endpoint),
+      // The server's own address is its API's base, as its feeds' (public agent endpoints' URLs).
+      ...(recorded?.feeds && { apiUrl: recorded.feeds.base }),
       client,
       documentClient,
       tables,

@@ -14,7 +14,7 @@ import {
   GetUsagePlanKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BROWSER_TIER } from '../../lambda/domain/settings/rate-tiers';
+import { AGENT_TIER, BROWSER_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { awsFailure } from '../../lambda/platform/aws/failure';
 import { generateUsageKey, saveVendorBrowserUsage, saveVendorUsage, type VendorRecord } from './vendors';
 
@@ -384,4 +384,36 @@ export async function removeStackUsageKeys(
     }
   }
   return { deleted };
+}
+
+/**
+ * Creates the API key of a public agent endpoint of a vendor, with this value, in the `agent` tier's usage plan (a
+ * bucket of its own: docs/api.md#agents-mcp); its id. Named `<stack>.<vendor>.agent`, so that
+ * `removeStackUsageKeys` finds it with the vendors' keys.
+ */
+export async function createAgentUsageKey(
+  context: UsageKeyContext,
+  vendorId: string,
+  value: string,
+): Promise<string> {
+  const plan = planOf(context, AGENT_TIER);
+  const created = await call(context, 'CreateApiKey', {
+    name: `${keyName(context.usagePlans.stackName, vendorId)}.${AGENT_TIER}`,
+    value,
+    enabled: true,
+    description: `Usage key of a public agent endpoint of vendor ${vendorId}; never given to anyone`,
+    tags: { stack: context.usagePlans.stackName, vendor: vendorId },
+  });
+  if (!created.id) throw new Error('API Gateway created an API key without an id.');
+  await call(context, 'CreateUsagePlanKey', { usagePlanId: plan, keyId: created.id, keyType: 'API_KEY' });
+  return created.id;
+}
+
+/** Deletes a public agent endpoint's API key, which takes it out of its plan; one already gone is fine. */
+export async function deleteAgentUsageKey(context: ControlPlane, keyId: string): Promise<void> {
+  try {
+    await call(context, 'DeleteApiKey', { apiKey: keyId });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
 }

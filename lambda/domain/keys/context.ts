@@ -20,6 +20,11 @@ export interface AuthorizedVendor {
   readonly keyKind?: KeyKind;
   /** A publishable key's origins: the only ones it works from. */
   readonly origins?: readonly string[];
+  /**
+   * The public agent endpoint the request came through (`POST /mcp/{token}`, docs/api.md#agents-mcp), instead of a
+   * key: it answers as a secret key of its vendor would, from any origin.
+   */
+  readonly agentId?: string | undefined;
 }
 
 /** The context an authorizer returns for a vendor: string values only, as API Gateway requires. */
@@ -31,6 +36,7 @@ export function authorizerContext({
   logo,
   keyKind = 'secret',
   origins = [],
+  agentId,
 }: AuthorizedVendor): Record<string, string> {
   return {
     vendorId,
@@ -39,6 +45,7 @@ export function authorizerContext({
     ...(website && { website }),
     ...(logo && { logo }),
     keyKind,
+    ...(agentId && { agentId }),
     // An origin has no blank: one string, as API Gateway's context requires.
     ...(keyKind === 'publishable' && { origins: origins.join(' ') }),
   };
@@ -50,7 +57,10 @@ export function authorizerContext({
  */
 export function authorizedVendor(context: unknown): AuthorizedVendor | undefined {
   if (typeof context !== 'object' || context === null) return undefined;
-  const { vendorId, company, rateTier, website, logo, keyKind, origins } = context as Record<string, unknown>;
+  const { vendorId, company, rateTier, website, logo, keyKind, origins, agentId } = context as Record<
+    string,
+    unknown
+  >;
   if (typeof vendorId !== 'string' || vendorId === '' || typeof company !== 'string') return undefined;
   if (typeof rateTier !== 'string' || rateTier === '') return undefined;
   // A publishable key works only from its origins: one that names none works from nowhere.
@@ -62,6 +72,7 @@ export function authorizedVendor(context: unknown): AuthorizedVendor | undefined
     ...(typeof website === 'string' && website !== '' && { website }),
     ...(typeof logo === 'string' && logo !== '' && { logo }),
     keyKind: publishable ? 'publishable' : 'secret',
+    ...(!publishable && typeof agentId === 'string' && agentId !== '' && { agentId }),
     origins:
       publishable && typeof origins === 'string'
         ? origins.split(' ').filter(Boolean).slice(0, MAX_KEY_ORIGINS)

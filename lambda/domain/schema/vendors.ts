@@ -98,7 +98,13 @@ export interface ApiKey {
 }
 
 /** Item kinds of the vendors table (the partition key of its `by-kind` index). */
-export const ITEM_KIND = { vendor: 'vendor', apiKey: 'key', webhook: 'webhook', feed: 'feed' } as const;
+export const ITEM_KIND = {
+  vendor: 'vendor',
+  apiKey: 'key',
+  webhook: 'webhook',
+  feed: 'feed',
+  agent: 'agent',
+} as const;
 
 /** Key of a vendor item. */
 export const vendorItemKey = (vendorId: string) => ({ pk: `vendor#${vendorId}` });

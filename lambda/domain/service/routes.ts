@@ -22,8 +22,17 @@ export const ROUTES = [LISTING_PATH, VACANCY_RESOURCE] as const;
 /** `POST /mcp`: the MCP server (Streamable HTTP), a route of the MCP function. */
 export const MCP_PATH = '/mcp';
 
+/** The path parameter of a public agent endpoint: its token. */
+export const AGENT_TOKEN_PARAMETER = 'token';
+
+/**
+ * `POST /mcp/{token}`: a vendor's MCP server with no key, the token its identity (docs/api.md#agents-mcp) — a route of
+ * the MCP function behind an authorizer of its own, as API Gateway names the resource.
+ */
+export const MCP_AGENT_RESOURCE = `${MCP_PATH}/{${AGENT_TOKEN_PARAMETER}}`;
+
 /** Every route of the API, as API Gateway names its resource. */
-export type Route = (typeof ROUTES)[number] | typeof MCP_PATH;
+export type Route = (typeof ROUTES)[number] | typeof MCP_PATH | typeof MCP_AGENT_RESOURCE;
 
 /** What a preflight of the vacancies routes allows: a GET, with the request headers a page sends. */
 export const PREFLIGHT = {
@@ -38,7 +47,19 @@ export const PREFLIGHT = {
  */
 export const MCP_PREFLIGHT = {
   methods: 'POST, OPTIONS',
-  headers: 'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id',
+  headers:
+    'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id',
+  maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
+} as const satisfies Preflight;
+
+/**
+ * What a preflight of a public agent endpoint allows (docs/api.md#agents-mcp): the MCP route's POST, from any origin
+ * and without credentials — no `Authorization`: the token in the path is all there is.
+ */
+export const MCP_AGENT_PREFLIGHT = {
+  methods: MCP_PREFLIGHT.methods,
+  headers:
+    'Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id',
   maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
 } as const satisfies Preflight;
 
@@ -47,6 +68,7 @@ export const ROUTE_METHOD = {
   [LISTING_PATH]: 'GET',
   [VACANCY_RESOURCE]: 'GET',
   [MCP_PATH]: 'POST',
+  [MCP_AGENT_RESOURCE]: 'POST',
 } as const satisfies Record<Route, string>;
 
 /** What a preflight of each route allows. */
@@ -54,6 +76,7 @@ export const ROUTE_PREFLIGHT: Readonly<Record<Route, Preflight>> = {
   [LISTING_PATH]: PREFLIGHT,
   [VACANCY_RESOURCE]: PREFLIGHT,
   [MCP_PATH]: MCP_PREFLIGHT,
+  [MCP_AGENT_RESOURCE]: MCP_AGENT_PREFLIGHT,
 };
 
 /** Another method on a route: a 405 naming those it answers, OPTIONS included (served by mock integrations in AWS). */
@@ -71,12 +94,17 @@ export const UNENCODED_QUERY: GatewayResponseDefinition = {
 };
 
 /**
- * The route of a raw request path, and the vacancy's id segment as sent (undecoded) — or undefined when no route
- * has the path, exactly: `/vendor/vacancies/` (an empty segment) and deeper paths have none.
+ * The route of a raw request path, and the vacancy's id or the public endpoint's token segment as sent (undecoded) —
+ * or undefined when no route has the path, exactly: `/vendor/vacancies/`, `/mcp/` (an empty segment) and deeper paths
+ * have none.
  */
-export function matchRoute(path: string): { route: Route; id?: string } | undefined {
+export function matchRoute(path: string): { route: Route; id?: string; token?: string } | undefined {
   if (path === LISTING_PATH) return { route: LISTING_PATH };
   if (path === MCP_PATH) return { route: MCP_PATH };
+  if (path.startsWith(`${MCP_PATH}/`)) {
+    const token = path.slice(MCP_PATH.length + 1);
+    return token === '' || token.includes('/') ? undefined : { route: MCP_AGENT_RESOURCE, token };
+  }
   const prefix = `${LISTING_PATH}/`;
   if (!path.startsWith(prefix)) return undefined;
   const id = path.slice(prefix.length);

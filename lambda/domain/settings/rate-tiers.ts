@@ -59,6 +59,14 @@ export const KEY_KIND_TIERS = {
  */
 export const BROWSER_TIER = KEY_KIND_TIERS.publishable.tier;
 
+/**
+ * The tier of every public agent endpoint (`POST /mcp/{token}`, docs/api.md#agents-mcp): 5 requests a second, burst
+ * 10, a bucket per endpoint — its own API key in its own usage plan — so that a flood on a public URL never takes the
+ * budget of the vendor's keys, nor of another endpoint.
+ */
+export const AGENT_TIER = 'agent';
+export const AGENT_RATES: RateTier = { rate: 5, burst: 10 };
+
 /** The tier a vendor is on unless an operator moves it (setting `defaultRateTier`). */
 export const DEFAULT_RATE_TIER = KEY_KIND_TIERS.secret.defaultTier;
 
@@ -91,25 +99,30 @@ export const checkRateTiers: Check<Readonly<Record<string, RateTier>>> = (value)
 /** What `checkRateTiers` allows, in words, for the setting's one-line error. */
 export const RATE_TIERS_ALLOWED = `an object of tiers named a-z, 0-9 and "-", each {"rate": 1-${RATE_LIMIT_MAX}, "burst": 1-${BURST_LIMIT_MAX}}`;
 
-/** Whether a tier may be a vendor's own: any but the publishable keys'. */
-export const isVendorTier = (name: string): boolean => name !== BROWSER_TIER;
+/** Whether a tier may be a vendor's own: any but the publishable keys' and the public agent endpoints'. */
+export const isVendorTier = (name: string): boolean => name !== BROWSER_TIER && name !== AGENT_TIER;
 
-/** Why `isVendorTier` refuses the browser tier, in words, for a one-line error. */
-export const NOT_A_VENDOR_TIER = `"${BROWSER_TIER}" is the tier of every vendor's publishable keys, not a vendor's own tier`;
+/** Why `isVendorTier` refuses the browser and agent tiers, in words, for a one-line error. */
+export const NOT_A_VENDOR_TIER = `"${BROWSER_TIER}" is the tier of every vendor's publishable keys and "${AGENT_TIER}" that of its public agent endpoints, not a vendor's own tier`;
 
 /**
- * A deployment's tiers with the publishable keys' always among them: the default browser tier, never faster than
- * the stage (`stage`, its throttling), unless the tiers name it.
+ * A deployment's tiers with the publishable keys' and the public agent endpoints' always among them: the default
+ * browser and agent tiers, never faster than the stage (`stage`, its throttling), unless the tiers name them.
  */
 export function withBrowserTier(
   tiers: Readonly<Record<string, RateTier>>,
   stage: RateTier,
 ): Readonly<Record<string, RateTier>> {
-  if (Object.hasOwn(tiers, BROWSER_TIER)) return tiers;
-  const browser = KEY_KIND_TIERS.publishable.defaultRates;
+  const capped = ({ rate, burst }: RateTier) => ({
+    rate: Math.min(rate, stage.rate),
+    burst: Math.min(burst, stage.burst),
+  });
   return {
     ...tiers,
-    [BROWSER_TIER]: { rate: Math.min(browser.rate, stage.rate), burst: Math.min(browser.burst, stage.burst) },
+    ...(!Object.hasOwn(tiers, BROWSER_TIER) && {
+      [BROWSER_TIER]: capped(KEY_KIND_TIERS.publishable.defaultRates),
+    }),
+    ...(!Object.hasOwn(tiers, AGENT_TIER) && { [AGENT_TIER]: capped(AGENT_RATES) }),
   };
 }
 

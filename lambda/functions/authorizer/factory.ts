@@ -7,15 +7,22 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayRequestAuthorizerEvent,
+  APIGatewayTokenAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { notFoundAgentsUsageKey } from '../../domain/agent-registry/agent';
 import { authorizerContext } from '../../domain/keys/context';
 import { FUNCTION_LIMITS } from '../../domain/service/limits';
 import type { FunctionMetrics } from '../../domain/service/metrics';
-import { MCP_PATH } from '../../domain/service/routes';
-import { keyTier } from '../../domain/settings/rate-tiers';
+import { AGENT_TOKEN_PARAMETER, MCP_AGENT_RESOURCE, MCP_PATH } from '../../domain/service/routes';
+import { AGENT_TIER, keyTier } from '../../domain/settings/rate-tiers';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import type { ReadClient } from '../../platform/dynamodb/read-client';
 import { AUTHORIZER_UNAUTHORIZED_MESSAGE } from '../../platform/http/gateway-responses';
+import { findAgent } from './agent-lookup';
 import { bearerToken } from './bearer';
 import { KeyCheckFailedError, KeyRefusedError, MissingUsageKeyError } from './errors';
 import { findApiKey, hashApiKey } from './key-lookup';
@@ -43,19 +50,32 @@ export function stageMethods(methodArn: string): string[] {
   return [`${apiArn}/${stage}/GET/*`, `${apiArn}/${stage}/POST${MCP_PATH}`];
 }
 
+/**
+ * The resource a public agent endpoint's Allow covers: the public MCP route's POST, any token — the answer is cached
+ * per token, and a token is only ever one path. `…:apiId/stage/POST/mcp/<token>` → `…:apiId/stage/POST/mcp/*`.
+ */
+export function agentMethods(methodArn: string): string[] {
+  const [apiArn, stage] = methodArn.split('/');
+  return [`${apiArn}/${stage}/POST${MCP_AGENT_RESOURCE.replace(`{${AGENT_TOKEN_PARAMETER}}`, '*')}`];
+}
+
 function policy(
   effect: 'Allow' | 'Deny',
   principalId: string,
   methodArn: string,
+  resources: (methodArn: string) => string[] = stageMethods,
 ): APIGatewayAuthorizerResult {
   return {
     principalId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: stageMethods(methodArn) }],
+      Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resources(methodArn) }],
     },
   };
 }
+
+/** An event of either of the API's authorizers: the keys' TOKEN authorizer, or the public endpoints' REQUEST one. */
+export type AuthorizerEvent = APIGatewayTokenAuthorizerEvent | APIGatewayRequestAuthorizerEvent;
 
 /**
  * The TOKEN authorizer: `Authorization` header → SHA-256 → key item → vendor (two GetItems; the vendor is not
@@ -70,10 +90,52 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
   const { client, vendorsTable, logger, metrics } = dependencies;
   const reserveMs = dependencies.reserveMs ?? FUNCTION_LIMITS.authorizer.reserveMs;
 
-  const decide = async (
-    event: APIGatewayTokenAuthorizerEvent,
+  /**
+   * The public agent endpoints' REQUEST authorizer (docs/api.md#agents-mcp), on the path's `{token}`: the endpoint of
+   * an active vendor is an Allow carrying the endpoint's usage key (the `agent` tier's plan throttles each endpoint
+   * apart) and the vendor's context, as a secret key's; any other token — malformed, unknown, removed, a suspended
+   * vendor's — an Allow with no vendor, which the MCP function answers 404, the same bytes whatever the token, under
+   * one usage key for all of them. The token is never logged.
+   */
+  const decideAgent = async (
+    event: APIGatewayRequestAuthorizerEvent,
     signal: AbortSignal,
   ): Promise<APIGatewayAuthorizerResult> => {
+    const agent = await findAgent(
+      client,
+      vendorsTable,
+      event.pathParameters?.[AGENT_TOKEN_PARAMETER],
+      signal,
+    );
+    const vendor = agent && (await getVendor(client, vendorsTable, agent.vendorId, signal));
+    if (!agent || !vendor || vendor.status !== 'active') {
+      logger.info('Public endpoint not found', {
+        ...(agent && { agentId: agent.agentId, vendorId: agent.vendorId }),
+      });
+      return {
+        ...policy('Allow', 'agent-not-found', event.methodArn, agentMethods),
+        usageIdentifierKey: notFoundAgentsUsageKey(vendorsTable),
+        context: {},
+      };
+    }
+    logger.info('Allowed', { agentId: agent.agentId, vendorId: vendor.vendorId, rateTier: AGENT_TIER });
+    return {
+      ...policy('Allow', vendor.vendorId, event.methodArn, agentMethods),
+      usageIdentifierKey: agent.usageKey,
+      context: authorizerContext({
+        vendorId: vendor.vendorId,
+        company: vendor.company,
+        rateTier: AGENT_TIER,
+        website: vendor.website,
+        logo: vendor.logo,
+        keyKind: 'secret',
+        agentId: agent.agentId,
+      }),
+    };
+  };
+
+  const decide = async (event: AuthorizerEvent, signal: AbortSignal): Promise<APIGatewayAuthorizerResult> => {
+    if (event.type === 'REQUEST') return decideAgent(event, signal);
     const token = bearerToken(event.authorizationToken);
     if (!token) {
       logger.info('Rejected: not a Bearer header');
@@ -124,10 +186,7 @@ export function createAuthorizerHandler(dependencies: AuthorizerDependencies) {
 
   // The edge: the only place that speaks API Gateway's language ("Unauthorized" means 401, any other error a
   // failed authorizer).
-  const authorize = async (
-    event: APIGatewayTokenAuthorizerEvent,
-    context: Context,
-  ): Promise<APIGatewayAuthorizerResult> => {
+  const authorize = async (event: AuthorizerEvent, context: Context): Promise<APIGatewayAuthorizerResult> => {
     try {
       return await decide(event, deadlineSignal(context, reserveMs));
     } catch (error) {

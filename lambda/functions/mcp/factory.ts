@@ -18,12 +18,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { AnswerDependencies } from '../../domain/answers/dependencies';
 import { HeldEntries } from '../../domain/answers/search/held-entries';
 import { recordServedPage, recordServedVacancy } from '../../domain/answers/served';
-import { requestVendor } from '../../domain/keys/context';
+import { authorizedVendor, requestVendor } from '../../domain/keys/context';
 import { checkKeyUse } from '../../domain/keys/key-use';
 import { FUNCTION_LIMITS } from '../../domain/service/limits';
+import { MCP_AGENT_RESOURCE } from '../../domain/service/routes';
 import { findTier, rateLimitPolicy } from '../../domain/settings/rate-tiers';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
 import { crossOriginHeaders, withHeaders } from '../../platform/http/cors';
+import { HttpError } from '../../platform/http/errors';
 import { requestHeader } from '../../platform/http/headers';
 import { httpRoute } from '../../platform/http/middleware';
 import { proxyResult, webRequest } from '../../platform/http/web-standard';
@@ -89,10 +91,11 @@ export function createMcpHandler(dependencies: AnswerDependencies) {
 
   const route = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     logger.setCorrelationId(event.requestContext.requestId);
-    const vendor = requestVendor(event);
     const origin = requestHeader(event, 'Origin');
-    // Who may ask, as on the listing (docs/api.md#from-a-web-page): before anything the client sent is read.
-    checkKeyUse(vendor, origin, false);
+    const vendor = publicEndpoint(event) ? endpointVendor(event) : requestVendor(event);
+    // Who may ask, as on the listing (docs/api.md#from-a-web-page): before anything the client sent is read. A public
+    // endpoint is for anyone, from any origin.
+    if (vendor.agentId === undefined) checkKeyUse(vendor, origin, false);
     let failed: { error: unknown } | undefined;
     const server = () =>
       createMcpServer(
@@ -141,6 +144,20 @@ export function createMcpHandler(dependencies: AnswerDependencies) {
   };
 
   return httpRoute(route, { logger, metrics, reserveMs });
+}
+
+/** Whether the request came through a public agent endpoint, `POST /mcp/{token}`, rather than with a key. */
+const publicEndpoint = (event: APIGatewayProxyEvent) => event.resource === MCP_AGENT_RESOURCE;
+
+/**
+ * The vendor of a public agent endpoint, from its authorizer's context; a token that is no endpoint (unknown, removed,
+ * malformed, a suspended vendor's: the authorizer names no vendor) is the 404 in the envelope — the same bytes whatever
+ * the token, its request id aside.
+ */
+function endpointVendor(event: APIGatewayProxyEvent) {
+  const vendor = authorizedVendor(event.requestContext.authorizer);
+  if (vendor?.agentId === undefined) throw new HttpError(404);
+  return vendor;
 }
 
 /**

@@ -3,6 +3,7 @@
  * docs/operating.md's command table can be held to the commands there are.
  */
 import type { Command } from 'commander';
+import { addAgentCommands } from './agent-commands';
 import { addFeedCommands } from './feed-commands';
 import { addKeyCommands } from './key-commands';
 import { createProgram } from './program';
@@ -21,6 +22,7 @@ const COMMAND_GROUPS: readonly ((program: Command) => void)[] = [
   addTableCommands,
   addWebhookCommands,
   addFeedCommands,
+  addAgentCommands,
   addUsageKeyCommands,
   addSmokeCommand,
 ];

@@ -30,6 +30,7 @@ describe('the rate tiers', () => {
     expect(BROWSER_TIER).toBe('browser');
     expect(isVendorTier('standard')).toBe(true);
     expect(isVendorTier('browser')).toBe(false);
+    expect(isVendorTier('agent')).toBe(false);
   });
 
   it("counts a secret key against the vendor's tier and a publishable one against the browser tier", () => {
@@ -38,14 +39,23 @@ describe('the rate tiers', () => {
     expect(keyTier('publishable', { rateTier: 'partner' })).toEqual({ tier: 'browser', usageKey: undefined });
   });
 
-  it('gives a deployment the browser tier, never faster than the stage, unless it names its own', () => {
+  it('gives a deployment the browser and agent tiers, never faster than the stage, unless it names its own', () => {
     const stage = { rate: 15, burst: 100 };
     expect(withBrowserTier({ standard: { rate: 5, burst: 5 } }, stage)).toEqual({
       standard: { rate: 5, burst: 5 },
       browser: { rate: 15, burst: 40 },
+      agent: { rate: 5, burst: 10 },
     });
-    const own = { standard: { rate: 5, burst: 5 }, browser: { rate: 1, burst: 2 } };
-    expect(withBrowserTier(own, stage)).toBe(own);
+    expect(withBrowserTier({ standard: { rate: 5, burst: 5 } }, { rate: 2, burst: 3 }).agent).toEqual({
+      rate: 2,
+      burst: 3,
+    });
+    const own = {
+      standard: { rate: 5, burst: 5 },
+      browser: { rate: 1, burst: 2 },
+      agent: { rate: 1, burst: 1 },
+    };
+    expect(withBrowserTier(own, stage)).toEqual(own);
   });
 
   it('checks tiers: named a-z, 0-9 and "-", whole rates within the usage plans\' limits', () => {
