@@ -10,7 +10,7 @@ import { expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { MCP_PATH, matchRoute, ROUTE_METHOD } from '../lambda/domain/service/routes';
+import { MCP_AGENT_RESOURCE, MCP_PATH, matchRoute, ROUTE_METHOD } from '../lambda/domain/service/routes';
 
 const DOCUMENT_URL = new URL('../docs/openapi.yaml', import.meta.url);
 const DOCUMENT_ID = 'https://vendor-vacancy-api.invalid/openapi.yaml';
@@ -86,9 +86,13 @@ function describedAt(method: string, target: string, status: number): string | u
     return pointer('paths', path, method.toLowerCase(), 'responses', String(status));
   }
   if (status === 400) return pointer('components', 'responses', 'BadRequest');
-  const mcp = route === MCP_PATH;
+  const mcp = route === MCP_PATH || route === MCP_AGENT_RESOURCE;
   if (route && method === 'OPTIONS' && status === 204)
-    return pointer('components', 'responses', mcp ? 'McpPreflight' : 'Preflight');
+    return pointer(
+      'components',
+      'responses',
+      route === MCP_AGENT_RESOURCE ? 'McpPublicPreflight' : mcp ? 'McpPreflight' : 'Preflight',
+    );
   if (route && method !== ROUTE_METHOD[route] && status === 405) {
     return pointer('components', 'responses', mcp ? 'McpMethodNotAllowed' : 'MethodNotAllowed');
   }

@@ -7,7 +7,10 @@
  * offered. Every answer held to docs/openapi.yaml.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentIdOf } from '../../../lambda/domain/agent-registry/agent';
@@ -44,7 +47,12 @@ async function answersOf(client: AnyClient): Promise<Answers> {
   });
   const vacancy = await client.callTool({ name: 'get_vacancy', arguments: { id: 1, lang: 'en' } });
   const refusal = await client.callTool({ name: 'search_vacancies', arguments: { per_page: 500 } });
-  return { tools, search: search.structuredContent, vacancy: vacancy.structuredContent, refusal: refusal.content };
+  return {
+    tools,
+    search: search.structuredContent,
+    vacancy: vacancy.structuredContent,
+    refusal: refusal.content,
+  };
 }
 
 describe('POST /mcp/{token}, a public agent endpoint, with real clients and no key', () => {
