@@ -6,7 +6,14 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { MCP_PATH, ROUTE_PREFLIGHT, ROUTES, routeMethodNotAllowed } from '../../lambda/domain/service/routes';
+import {
+  AGENT_TOKEN_PARAMETER,
+  MCP_AGENT_RESOURCE,
+  MCP_PATH,
+  ROUTE_PREFLIGHT,
+  ROUTES,
+  routeMethodNotAllowed,
+} from '../../lambda/domain/service/routes';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
 import { EXPOSED_HEADERS, type Preflight, preflightHeaders } from '../../lambda/platform/http/cors';
 import { ERROR_HEADERS } from '../../lambda/platform/http/errors';
@@ -197,6 +204,29 @@ export class ServiceApi extends Construct {
     Validations.of(post).acknowledge(COGNITO_NOT_FOR_MACHINES);
     this.addPreflight(mcp, ROUTE_PREFLIGHT[MCP_PATH]);
     this.addMethodNotAllowed(mcp, routeMethodNotAllowed(MCP_PATH));
+
+    // The public agent endpoints (docs/api.md#agents-mcp): the MCP function again, with no key, behind a REQUEST
+    // authorizer of its own on the path's token — the same function as the keys' — whose answer is cached per token
+    // for the settings' authorizer cache time (so a removal takes that long), naming the endpoint's API key in the
+    // `agent` usage plan.
+    const agent = mcp.addResource(`{${AGENT_TOKEN_PARAMETER}}`);
+    const tokenSource = `method.request.path.${AGENT_TOKEN_PARAMETER}`;
+    const publicPost = agent.addMethod(
+      'POST',
+      new apigateway.LambdaIntegration(functions.mcp.function, { allowTestInvoke: false }),
+      {
+        apiKeyRequired: true,
+        requestParameters: { [tokenSource]: true },
+        authorizer: new apigateway.RequestAuthorizer(this, 'AgentAuthorizer', {
+          handler: functions.authorizer.function,
+          identitySources: [tokenSource],
+          resultsCacheTtl: Duration.seconds(settings.authorizerCacheSeconds),
+        }),
+      },
+    );
+    Validations.of(publicPost).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    this.addPreflight(agent, ROUTE_PREFLIGHT[MCP_AGENT_RESOURCE]);
+    this.addMethodNotAllowed(agent, routeMethodNotAllowed(MCP_AGENT_RESOURCE));
   }
 
   /** API Gateway's own answers (401, 403, 404, 429, 5XX …) in the contract's envelope, with its headers. */

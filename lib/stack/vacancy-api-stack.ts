@@ -1,5 +1,5 @@
 import {
-  type aws_apigateway as apigateway,
+  aws_apigateway as apigateway,
   CfnOutput,
   aws_logs as logs,
   RemovalPolicy,
@@ -7,7 +7,9 @@ import {
   type StackProps,
 } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { notFoundAgentsUsageKey } from '../../lambda/domain/agent-registry/agent';
 import { LISTING_PATH } from '../../lambda/domain/service/routes';
+import { AGENT_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { FUNCTION_SETTINGS } from '../../lambda/domain/settings/settings';
 import { STACK_OUTPUTS, type SummaryGuardsOutput } from '../deployment/stack-outputs';
 import { linksBaseUrl, type ServiceSettings } from '../settings';
@@ -80,6 +82,17 @@ export class VacancyApiStack extends Stack {
     if (!linksBaseUrl(settings))
       functions.webhooks.function.addEnvironment(FUNCTION_SETTINGS.publicBaseUrl.variable, this.api.url);
     const rateTiers = new RateTiers(this, 'RateLimits', { settings, api: this.api });
+    // Every request on a token that is no public agent endpoint counts under one API key of the agent plan, which the
+    // authorizer names from the vendors table's name (docs/api.md#agents-mcp).
+    const notFoundAgents = new apigateway.ApiKey(this, 'AgentNotFoundKey', {
+      value: notFoundAgentsUsageKey(data.vendors.tableName),
+      description: 'Usage key of every request on a token that is no public agent endpoint',
+    });
+    new apigateway.CfnUsagePlanKey(this, 'AgentNotFoundKeyInPlan', {
+      usagePlanId: rateTiers.planIds[AGENT_TIER] as string,
+      keyId: notFoundAgents.keyId,
+      keyType: 'API_KEY',
+    });
     const domain = settings.domainName
       ? new CustomDomain(this, 'Domain', { settings, api: this.api })
       : undefined;
