@@ -1,27 +1,25 @@
 /**
- * The MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the reference client of the protocol's authors)
- * against `npm start`, as a developer would point it at the local server's `/mcp` with a demo key: it lists the
- * tools and calls `search_vacancies`, whose answer is the listing's for the same query (docs/api.md#agents-mcp).
+ * The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`, the reference client of the protocol's authors)
+ * against `npm start`, run as docs/api.md#agents-mcp writes it — `npx @modelcontextprotocol/inspector --cli …` from
+ * the project's root — pointed at the local server's `/mcp` with a demo key and at the demo vendor's public URL with
+ * none: it lists the tools and calls `search_vacancies`, whose answer is the listing's for the same query.
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const INSPECTOR = `${ROOT}node_modules/@modelcontextprotocol/inspector-cli/build/cli.js`;
 const DEMO_KEY = 'vvk_demo_pasha_bank_primary';
+/** The demo seed's public agent endpoint of pasha-bank. */
+const DEMO_TOKEN = 'vva_demo_pasha_bank_public_agent';
 
-/**
- * Runs the Inspector's CLI, as `npx @modelcontextprotocol/inspector-cli --cli <url> …` would. From a folder one
- * below the project's: version 1.0.3 looks for its own package.json at `../package.json` of the working folder
- * before it imports it relative to itself, and fails when none is there.
- */
+/** Runs `npx @modelcontextprotocol/inspector --cli <url> …` from the project's root, as the docs write it. */
 function inspector(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [INSPECTOR, ...args],
-      { cwd: `${ROOT}test`, timeout: 60_000 },
+      'npx',
+      ['@modelcontextprotocol/inspector', ...args],
+      { cwd: ROOT, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -81,5 +79,19 @@ describe('the MCP Inspector CLI against npm start', () => {
     expect(result.structuredContent.data).toEqual(listing.data);
     expect(result.structuredContent.pagination.total).toBe(listing.pagination.total);
     expect(listing.pagination.total).toBeGreaterThan(0);
+  }, 90_000);
+
+  it("lists the tools at the demo vendor's public URL, with no key", async () => {
+    const run = await inspector([
+      '--cli',
+      `${server.url}/mcp/${DEMO_TOKEN}`,
+      '--transport',
+      'http',
+      '--method',
+      'tools/list',
+    ]);
+    expect(run.code).toBe(0);
+    const { tools } = JSON.parse(run.stdout) as { tools: { name: string }[] };
+    expect(tools.map((tool) => tool.name)).toEqual(['search_vacancies', 'get_vacancy']);
   }, 90_000);
 });
