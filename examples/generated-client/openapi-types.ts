@@ -127,7 +127,9 @@ export interface paths {
         /**
          * The MCP server, for AI assistants
          * @description A read-only Model Context Protocol server (Streamable HTTP, stateless: no `Mcp-Session-Id`; JSON answers, no
-         *     event stream), protocol versions `2025-11-25` and `2025-06-18` negotiated in `initialize`. The body is one
+         *     event stream), protocol versions `2026-07-28` (no `initialize`: `server/discover`, the version and client in
+         *     each request's `_meta`, the `Mcp-Method` and `Mcp-Name` headers checked against the body) and, negotiated in
+         *     `initialize`, `2025-11-25` and `2025-06-18` — nothing older. The body is one
          *     JSON-RPC message; the answer to a request is its JSON-RPC response, a notification's is a 202. Its tools:
          *     `search_vacancies` — the listing's parameters as JSON arguments (integers, arrays of codes), the listing's
          *     answer without URLs but with a `cursor` for the next page — and `get_vacancy` — `id` and `lang`, the
@@ -139,6 +141,31 @@ export interface paths {
          *     `-32600`: one message per request). A call reads what the same listing request reads.
          */
         post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor's public MCP server, with no key
+         * @description The vendor's MCP server as `POST /mcp` serves it to a secret key of that vendor — the same tools, schemas,
+         *     answers and refusals — with no key: the token in the path, made by `vacancy-admin agent add`, is its identity.
+         *     For assistants that connect to a remote MCP server without a key (Claude's custom connectors, ChatGPT's
+         *     developer mode). From any origin, without credentials. Its own rate tier, `agent` (5 requests a second, burst
+         *     10, each endpoint apart). A token that is no endpoint — unknown, malformed, removed, or a suspended vendor's
+         *     — is a 404, the same bytes whatever the token (docs/api.md#agents-mcp).
+         */
+        post: operations["mcpPublic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -838,12 +865,40 @@ export interface components {
         McpPreflight: {
             headers: {
                 "Access-Control-Allow-Methods": "POST, OPTIONS";
-                "Access-Control-Allow-Headers": "Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id";
+                "Access-Control-Allow-Headers": "Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id";
                 "Access-Control-Max-Age": "7200";
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /**
+         * @description `OPTIONS` on `/mcp/{token}`: a browser's CORS preflight, answered by the gateway for any origin, without
+         *     credentials. No body.
+         */
+        McpPublicPreflight: {
+            headers: {
+                "Access-Control-Allow-Methods": "POST, OPTIONS";
+                "Access-Control-Allow-Headers": "Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id";
+                "Access-Control-Max-Age": "7200";
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description The token is no public agent endpoint: unknown, malformed, removed, or a suspended vendor's — one answer for
+         *     every case, the same bytes whatever the token (its request id aside).
+         */
+        AgentNotFound: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorNotFound"];
+            };
         };
         /** @description Any method other than POST and OPTIONS on `/mcp` (GET and DELETE too), before authentication. */
         McpMethodNotAllowed: {
@@ -1409,8 +1464,8 @@ export interface operations {
                  *     example `en-GB, az;q=0.5`.
                  */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
-                /** @description The protocol version negotiated in `initialize`, on every later request (MCP sends it). */
-                "Mcp-Protocol-Version"?: "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05" | "2024-10-07";
+                /** @description The protocol version (negotiated in `initialize`, or the request's own under 2026-07-28), on every later request (MCP sends it); another version is a 400. */
+                "Mcp-Protocol-Version"?: "2026-07-28" | "2025-11-25" | "2025-06-18";
             };
             path?: never;
             cookie?: never;
@@ -1445,6 +1500,62 @@ export interface operations {
             400: components["responses"]["McpProtocolError"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["McpProtocolError"];
+            413: components["responses"]["McpPayloadTooLarge"];
+            415: components["responses"]["McpProtocolError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    mcpPublic: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Used when `lang` is absent (RFC 9110): the supported language with the highest quality wins; `en-US`
+                 *     counts as `en`; a range naming a language exactly outranks more specific ones; `q=0` excludes; `*`
+                 *     stands for the languages not named. When nothing decides, the deployment's default locale (`az`). For
+                 *     example `en-GB, az;q=0.5`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /** @description The endpoint's token (32 base64url characters). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response to the request. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                };
+            };
+            /** @description A notification (or a response) accepted. No body. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["McpProtocolError"];
+            404: components["responses"]["AgentNotFound"];
             406: components["responses"]["McpProtocolError"];
             413: components["responses"]["McpPayloadTooLarge"];
             415: components["responses"]["McpProtocolError"];
