@@ -74,6 +74,11 @@ export interface Target {
   readonly buildFeeds?: (vendorId: string) => Promise<void>;
   /** The deployed API's base URL, from the stack's outputs (`--stack`); unknown for any other target. */
   readonly apiUrl?: string;
+  /**
+   * The base of the URLs the deployment hands out for its API (a public agent endpoint's): the stack's `ApiUrl`, or
+   * the address the local server recorded in its tables; unknown when neither is.
+   */
+  readonly publicBase?: string;
   /** The deployment's default language (`defaultLocale`): a feed's unless `feed add --lang` says. */
   readonly defaultLocale: Locale;
   /** The deployment's `jobCountry`: in the EU, an import warns of a listable vacancy without pay. */
@@ -214,7 +219,7 @@ export async function describeStack(
   const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
     tables: { vacancies, vendors },
-    ...(apiUrl && { apiUrl }),
+    ...(apiUrl && { apiUrl, publicBase: apiUrl }),
     ...(feedBase && { feedBase }),
     ...(feedBucket && { feedBucket }),
     ...(feedFunction && { feedFunction }),
@@ -316,7 +321,7 @@ export async function resolveTarget(
       jobCountry: local.jobCountry ?? settingsOfCdkJson().jobCountry,
       feeds: localFeeds(recorded, endpoint),
       // The server's own address is its API's base, as its feeds' (public agent endpoints' URLs).
-      ...(recorded?.feeds && { apiUrl: recorded.feeds.base }),
+      ...(recorded?.feeds && { publicBase: recorded.feeds.base }),
       client,
       documentClient,
       tables,
@@ -406,7 +411,7 @@ export async function resolveTarget(
             ? `stack ${options.stack} has no ${STACK_OUTPUTS.feedBaseUrl} output: it serves no feeds (deploy a version that does)`
             : `feed URLs need the deployment's feed base: give --stack <name>, whose ${STACK_OUTPUTS.feedBaseUrl} output names it`,
         },
-    ...(apiUrl && { apiUrl }),
+    ...(apiUrl && { apiUrl, publicBase: apiUrl }),
     ...(apiGateway &&
       deployedTiers && {
         usageKeys: {

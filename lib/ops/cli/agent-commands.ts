@@ -12,13 +12,13 @@ import { action, parse } from './program';
 
 /** The base of the target's public URLs; a one-line error when the CLI cannot know it. */
 function apiBase(target: Target): string {
-  if (!target.apiUrl)
+  if (!target.publicBase)
     throw new UserError(
       target.local
         ? 'no local server has recorded its address in these tables: start npm start on them, or restart it.'
         : 'the stack has no ApiUrl output: deploy a version that has.',
     );
-  return target.apiUrl;
+  return target.publicBase;
 }
 
 const agentTarget = (target: Target): AgentTarget => ({
