@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { encodeSyncCursor } from '../../../../../lambda/domain/answers/cursor';
+import { syncBinding } from '../../../../../lambda/domain/answers/query';
+import { CHANGE_KEY_BYTES } from '../../../../../lambda/domain/schema/change-index';
 import { parseVacancyId } from '../../../../../lambda/functions/vacancies/query-string';
 import { parseQueryString as parse, parseListingQuery } from '../../../../../testkit/query-string';
 
@@ -219,5 +222,33 @@ describe('parseVacancyId', () => {
     expect(parseVacancyId('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
     for (const segment of ['0', '01', '1e3', '0x1', ' 1', '1 ', '١', '9007199254740992', '99999999999999999'])
       expect(parseVacancyId(segment)).toBeUndefined();
+  });
+});
+
+describe('readVacanciesQuery: a cursor beside an invalid parameter', () => {
+  const since = Date.parse('2026-01-01T00:00:00Z');
+  const syncCursor = encodeSyncCursor(
+    { position: new Uint8Array(CHANGE_KEY_BYTES).fill(3), snapshot: since + 60_000, total: 40 },
+    syncBinding('acme', since),
+  );
+
+  it("checks a sync's cursor against its own walk, whatever else is invalid: only the other parameter is named", () => {
+    const result = parse(`updated_since=2026-01-01T00:00:00Z&per_page=500&cursor=${syncCursor}`);
+    expect(result.ok ? undefined : result.errors).toEqual({
+      per_page: ['The per_page must be between 1 and 100.'],
+    });
+  });
+
+  it("names a sync's cursor made for another updated_since, beside the other parameter", () => {
+    const result = parse(`updated_since=2026-01-02T00:00:00Z&per_page=500&cursor=${syncCursor}`);
+    expect(result.ok ? undefined : result.errors).toEqual({
+      per_page: ['The per_page must be between 1 and 100.'],
+      cursor: ['The cursor is invalid.'],
+    });
+  });
+
+  it("takes a sync's cursor of its walk, and reads it back", () => {
+    const result = parse(`updated_since=2026-01-01T00:00:00Z&per_page=5&cursor=${syncCursor}&page=2`);
+    expect(result).toMatchObject({ ok: true, query: { cursor: syncCursor, page: 2, perPage: 5 } });
   });
 });
