@@ -10,6 +10,7 @@ import { ITEM } from '../schema/tables';
 import {
   defaultWorkplace,
   LOCALES,
+  MAX_ADDITIONAL_CITIES,
   PAY_AND_PLACE_FIELDS,
   RECORD_FIELDS,
   REMOTE_TYPE,
@@ -24,11 +25,11 @@ import {
   type VacancyStatus,
   WORKPLACES,
 } from '../schema/vacancy';
-import { toVacancyItem } from '../schema/vacancy-item';
+import { toVacancyItem, withCities } from '../schema/vacancy-item';
 import { isVendorId, VENDOR_ID_RULE } from '../schema/vendors';
 import { MAX_URL_CHARACTERS, normalizeUrl } from '../schema/web-url';
 import { isDictionaryCode } from '../vacancy/dictionary';
-import { isCurrencyCode } from '../vacancy/pay-and-place';
+import { INCLUDE_NAMES, isCurrencyCode } from '../vacancy/pay-and-place';
 import { toVacancyObjects } from '../vacancy/presenter';
 
 /**
@@ -131,6 +132,33 @@ function parseCreatedAt(value: unknown, clock: ZoneClock | undefined): Date | st
   return instant.getTime() < 0 ? 'created_at must not be before 1970-01-01T00:00:00Z' : instant;
 }
 
+/**
+ * Reasons the additional cities break their rules (docs/operating.md#many-places-in-an-import): absent, or an array of
+ * at most `MAX_ADDITIONAL_CITIES` city codes of the dictionary, none twice and none the primary `city`. A reason names
+ * an entry by its place, never by a value that is not a code (it could be any text).
+ */
+function additionalCitiesReasons(additional: unknown, city: unknown): string[] {
+  if (additional === undefined) return [];
+  const name = 'additional_cities';
+  if (!Array.isArray(additional)) return [`${name} must be an array of city codes of the dictionary`];
+  // Too many: said once, not entry by entry (the array could be of any length).
+  if (additional.length > MAX_ADDITIONAL_CITIES)
+    return [`${name} must have at most ${MAX_ADDITIONAL_CITIES} cities`];
+  const reasons: string[] = [];
+  const seen = new Set<string>();
+  additional.forEach((code: unknown, i) => {
+    if (typeof code !== 'string' || !isDictionaryCode('city', code)) {
+      reasons.push(`${name}[${i}] must be a city code of the dictionary`);
+    } else if (code === city) {
+      reasons.push(`${name}[${i}] is the primary city (${code}): list it in city only`);
+    } else if (seen.has(code)) {
+      reasons.push(`${name}[${i}] repeats ${code}: name each city once`);
+    }
+    if (typeof code === 'string') seen.add(code);
+  });
+  return reasons;
+}
+
 /** Reasons a text field breaks its rules. */
 function textReasons(name: TextField, value: unknown): string[] {
   if (typeof value !== 'string') return [`${name} must be a string`];
@@ -151,21 +179,34 @@ function textReasons(name: TextField, value: unknown): string[] {
 // `created_at` is always 19 characters in a response, whatever the zone: any clock measures the same.
 const UTC_CLOCK = zoneClock('UTC');
 
-/** Bytes the vacancy adds to a listing response as Lambda returns it, in its longest locale. */
+/**
+ * What the longest answer states of a vacancy's pay where its record gave none: any currency takes three letters, and
+ * `month` is the longest period.
+ */
+const LONGEST_PAY_DEFAULTS = { salaryCurrency: 'AZN', salaryPeriod: 'MONTH' } as const;
+
+/**
+ * Bytes the vacancy adds to a listing response as Lambda returns it, in its longest form: its longest locale, with
+ * everything `include` can add (docs/api.md#pay-and-place).
+ */
 export function vacancyResponseBytes(vacancy: Vacancy): number {
   // When it changed does not show in the vacancy object: any time will do.
-  const item = toVacancyItem(vacancy, 0);
+  const item = withCities(toVacancyItem(vacancy, 0));
+  const inclusion = { include: INCLUDE_NAMES, defaults: LONGEST_PAY_DEFAULTS };
   return Math.max(
     ...LOCALES.map((locale) => {
-      const [object] = toVacancyObjects([item], locale, UTC_CLOCK);
+      const [object] = toVacancyObjects([item], locale, UTC_CLOCK, inclusion);
       // Once as the body's JSON, once more as a string inside the JSON of Lambda's response, plus a comma.
       return Buffer.byteLength(JSON.stringify(JSON.stringify(object)), 'utf8') - 1;
     }),
   );
 }
 
-// Field names, numbers, dates, labels and JSON punctuation of one vacancy object, escaped twice: well under 2 KB.
+// Field names, numbers, dates, labels and JSON punctuation of one vacancy object, what `include` adds but the
+// locations, escaped twice: well under 2 KB.
 const FIXED_PART_BYTES = 2_048;
+// A city of `locations` (`{"city":"…","label":"…"}`, escaped twice): well under 128 bytes.
+const LOCATION_BYTES = 128;
 
 /**
  * Whether a vacancy could exceed the response budget at all: no character of a text takes more than four bytes
@@ -174,7 +215,8 @@ const FIXED_PART_BYTES = 2_048;
  */
 function mayExceedResponseBudget(vacancy: Vacancy): boolean {
   const units = TEXT_FIELDS.reduce((sum, field) => sum + vacancy[field].length, 0);
-  return 4 * units + FIXED_PART_BYTES > MAX_VACANCY_RESPONSE_BYTES;
+  const locations = (1 + (vacancy.additional_cities?.length ?? 0)) * LOCATION_BYTES;
+  return 4 * units + FIXED_PART_BYTES + locations > MAX_VACANCY_RESPONSE_BYTES;
 }
 
 /**
@@ -230,6 +272,7 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
       reasons.push(`${kind} must be a ${kind} code of the dictionary`);
     }
   }
+  reasons.push(...additionalCitiesReasons(value.additional_cities, value.city));
   if (!VACANCY_TYPES.includes(value.type as never))
     reasons.push(integerRule('type', `type must be one of ${VACANCY_TYPES.join(', ')}`));
 
@@ -300,6 +343,9 @@ export function validateVacancyRecord(input: unknown, clock: ZoneClock | undefin
   if (reasons.length > 0 || typeof createdAt === 'string' || !url.ok) return { ok: false, reasons };
   const given = { ...value };
   for (const name of PAY_AND_PLACE_FIELDS) if (given[name] === null) delete given[name];
+  // No additional city is the same as none given (docs/operating.md#many-places-in-an-import).
+  if (Array.isArray(given.additional_cities) && given.additional_cities.length === 0)
+    delete given.additional_cities;
   const vacancy: Vacancy = {
     ...(given as unknown as Omit<Vacancy, 'created_at'>),
     url: url.url,

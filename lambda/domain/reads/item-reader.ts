@@ -1,7 +1,7 @@
 /**
  * Reads of vacancy items by id (docs/design.md#how-a-listing-reads): one BatchGetItem (retrying what DynamoDB left
  * unprocessed) of the ids a page named, projected to what the page shows, each item checked to be the vendor's; and
- * one GetItem of the one vacancy a job page shows.
+ * one GetItem of the one vacancy a job page shows. Each item comes with its cities read back (`withCities`).
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -12,7 +12,7 @@ import { underDeadline } from '../../platform/dynamodb/deadline';
 import { attributeValues, type ReadClient } from '../../platform/dynamodb/read-client';
 import { ITEM } from '../schema/tables';
 import { PAY_AND_PLACE_FIELDS, VACANCY_FIELDS } from '../schema/vacancy';
-import type { ListedVacancy, StoredItem, StoredVacancy } from '../schema/vacancy-item';
+import { type ListedVacancy, type StoredItem, type StoredVacancy, withCities } from '../schema/vacancy-item';
 
 /**
  * An item as the one-vacancy route reads it: the vacancy object's fields, the vendor, the status and when it last
@@ -63,7 +63,9 @@ export interface ItemReaderTarget {
 }
 
 /** Items by id, the vendor's only, in the order of `ids` (a vacancy gone since the index was read is left out). */
-export async function readItems<T extends { readonly id: number; readonly [ITEM.vendor]?: string }>(
+export async function readItems<
+  T extends { readonly id: number; readonly [ITEM.vendor]?: string; readonly city?: string },
+>(
   target: ItemReaderTarget,
   vendorId: string,
   ids: readonly number[],
@@ -89,7 +91,7 @@ export async function readItems<T extends { readonly id: number; readonly [ITEM.
   const found = new Map<number, T>();
   let foreignItems = 0;
   for (const item of items as unknown as T[]) {
-    if (item[ITEM.vendor] === vendorId) found.set(item.id, item);
+    if (item[ITEM.vendor] === vendorId) found.set(item.id, withCities(item));
     else foreignItems += 1;
   }
   return { items: ids.flatMap((id) => found.get(id) ?? []), readUnits, calls, foreignItems };
@@ -115,7 +117,7 @@ export async function readItem(
     }),
     underDeadline(signal),
   );
-  const item = Item && (unmarshall(Item) as ShownItem);
+  const item = Item && withCities(unmarshall(Item) as ShownItem);
   return {
     item: item?.[ITEM.vendor] === vendorId ? item : undefined,
     readUnits: capacityUnits(ConsumedCapacity),

@@ -1,12 +1,13 @@
 /**
  * A vacancy as an item of the vacancies table, and back (docs/design.md#data-model). The item keeps the record's
  * field names (so the listing reads exactly the vacancy object's fields), with the vendor as `v`, `created_at` as a
- * UTC instant, null fields left out, when it last changed (`updated_at`, and the change index's key), and — while
- * active — the attributes of the active and expiry indexes. A deleted vacancy is a tombstone: its id, vendor,
- * status and change time only.
+ * UTC instant, null fields left out, the additional cities in `city` after the primary (`cities.ts`), when it last
+ * changed (`updated_at`, and the change index's key), and — while active — the attributes of the active and expiry
+ * indexes. A deleted vacancy is a tombstone: its id, vendor, status and change time only.
  */
 import { activeIndexAttributes } from './active-index';
 import { changeKey } from './change-index';
+import { citiesOfStored, storedCities } from './cities';
 import { ITEM, type ItemAttribute } from './tables';
 import {
   NULLABLE_FIELDS,
@@ -34,11 +35,14 @@ interface ItemHead {
   readonly [ITEM.write]?: string;
 }
 
-/** A vacancy as stored: null fields absent, `created_at` in UTC. */
+/**
+ * A vacancy as stored: null fields absent, `created_at` in UTC, `city` the primary's code then the additional cities'
+ * (`storedCities`; the code alone when there are none).
+ */
 export type StoredVacancy = ItemHead & {
   readonly [F in Exclude<
     keyof Vacancy,
-    NullableField | PayAndPlaceField | 'vendor_id' | 'created_at' | 'id' | 'status'
+    NullableField | PayAndPlaceField | 'vendor_id' | 'created_at' | 'id' | 'status' | 'additional_cities'
   >]: Vacancy[F];
 } & { readonly [F in NullableField]?: number } & Pick<Vacancy, PayAndPlaceField> & {
     readonly status: Exclude<StoredStatus, 'deleted'>;
@@ -56,10 +60,26 @@ export type Tombstone = ItemHead & { readonly status: 'deleted' };
 export type StoredItem = VacancyItem | Tombstone;
 
 /**
- * What the listing reads of an item: the vacancy object's fields, pay and place (absent: the defaults), and the vendor
- * (to check it owns the item).
+ * What the listing reads of an item, its cities read back (`withCities`): the vacancy object's fields — `city` the
+ * primary's code — pay and place (absent: the defaults), the additional cities (absent: none), and the vendor (to
+ * check it owns the item).
  */
-export type ListedVacancy = Pick<StoredVacancy, VacancyField | PayAndPlaceField | typeof ITEM.vendor>;
+export type ListedVacancy = Pick<StoredVacancy, VacancyField | PayAndPlaceField | typeof ITEM.vendor> &
+  Pick<Vacancy, 'additional_cities'>;
+
+/**
+ * An item as read, with its cities read back (`cities.ts`): `city` the primary's code, and `additional_cities` the
+ * others in the record's order — absent when it has none, as on every item stored before they existed. What every
+ * read of items for an answer, a feed or a status change goes through.
+ */
+export function withCities<T extends { readonly city?: string | undefined }>(
+  item: T,
+): T & Pick<Vacancy, 'additional_cities'> {
+  if (item.city === undefined) return item;
+  const [city = '', ...additional] = citiesOfStored(item.city);
+  if (additional.length === 0) return item;
+  return { ...item, city, additional_cities: additional };
+}
 
 /** `2026-03-01T05:30:00Z`: an instant in UTC, to the second. */
 export function utcInstant(instant: Date): string {
@@ -80,8 +100,10 @@ export function toVacancyItem(vacancy: Vacancy, updatedAt: number): VacancyItem 
     if (value !== null && value !== undefined) item[field] = value;
   }
   delete item.vendor_id;
+  delete item.additional_cities;
   return {
     ...(item as Omit<VacancyItem, ItemAttribute | 'created_at'>),
+    city: storedCities(vacancy.city, vacancy.additional_cities),
     [ITEM.vendor]: vacancy.vendor_id,
     created_at: utcInstant(vacancy.created_at),
     [ITEM.updatedAt]: updatedAt,
@@ -114,8 +136,9 @@ export function toTombstone(id: number, vendorId: string, updatedAt: number): To
 /** The vacancy a stored item was made from: the inverse of `toVacancyItem` (for status changes). */
 export function fromVacancyItem(item: VacancyItem): Vacancy {
   const vacancy: Record<string, unknown> = {};
+  const read = withCities(item);
   for (const field of RECORD_FIELDS) {
-    const value = item[field as keyof VacancyItem];
+    const value = read[field as keyof typeof read];
     if (value !== undefined) vacancy[field] = value;
   }
   for (const field of NULLABLE_FIELDS) vacancy[field] ??= null;

@@ -138,6 +138,11 @@ export type Vacancy = { readonly [F in TextField]: string } & {
   readonly salary_period?: ServedSalaryPeriod;
   /** Absent: the type's default (`defaultWorkplace`). */
   readonly workplace?: Workplace;
+  /**
+   * The cities besides `city` (the primary), in the record's order (docs/api.md#many-places); absent when there are
+   * none, never empty.
+   */
+  readonly additional_cities?: readonly string[];
 };
 
 /**
@@ -150,6 +155,9 @@ export const PAY_AND_PLACE_FIELDS = [
   'workplace',
 ] as const satisfies readonly (keyof Vacancy)[];
 
+/** Cities a vacancy may name besides its primary `city`, at most (docs/api.md#many-places). */
+export const MAX_ADDITIONAL_CITIES = 19;
+
 /** Every field of an import record. */
 export const RECORD_FIELDS = [
   'id',
@@ -159,6 +167,7 @@ export const RECORD_FIELDS = [
   'experience_min',
   'experience_max',
   ...PAY_AND_PLACE_FIELDS,
+  'additional_cities',
 ] as const satisfies readonly (keyof Vacancy)[];
 
 /** Record fields that may be null (or absent, meaning null). */

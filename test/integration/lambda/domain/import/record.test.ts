@@ -211,6 +211,72 @@ describe('validateVacancyRecord', () => {
     expect(reasonsOf(overrides)).toEqual([reason]);
   });
 
+  it('takes additional cities as given, in their order, and leaves out none given or an empty list', () => {
+    expect(validate({ city: 'baku', additional_cities: ['sumgait', 'ganja'] })).toMatchObject({
+      ok: true,
+      vacancy: { city: 'baku', additional_cities: ['sumgait', 'ganja'] },
+    });
+    for (const overrides of [{}, { additional_cities: [] }]) {
+      const result = validate(overrides);
+      expect(result.ok && Object.hasOwn(result.vacancy, 'additional_cities')).toBe(false);
+    }
+    // Every other city of the dictionary, eleven of them: within the limit.
+    const others = ['ganja', 'sumgait', 'mingachevir', 'lankaran', 'shaki', 'shirvan', 'nakhchivan'];
+    expect(
+      validate({ city: 'baku', additional_cities: [...others, 'quba', 'khirdalan', 'gabala', 'shamakhi'] })
+        .ok,
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ additional_cities: null }, ['additional_cities must be an array of city codes of the dictionary']],
+    [{ additional_cities: 'ganja' }, ['additional_cities must be an array of city codes of the dictionary']],
+    [
+      { additional_cities: { 0: 'ganja' } },
+      ['additional_cities must be an array of city codes of the dictionary'],
+    ],
+    [
+      { additional_cities: ['ganja', 'paris'] },
+      ['additional_cities[1] must be a city code of the dictionary'],
+    ],
+    [{ additional_cities: ['Ganja'] }, ['additional_cities[0] must be a city code of the dictionary']],
+    [
+      { additional_cities: [7, ''] },
+      [
+        'additional_cities[0] must be a city code of the dictionary',
+        'additional_cities[1] must be a city code of the dictionary',
+      ],
+    ],
+    [
+      { additional_cities: ['ganja', 'quba', 'ganja'] },
+      ['additional_cities[2] repeats ganja: name each city once'],
+    ],
+    [
+      { city: 'baku', additional_cities: ['ganja', 'baku'] },
+      ['additional_cities[1] is the primary city (baku): list it in city only'],
+    ],
+    [
+      { additional_cities: Array.from({ length: 20 }, () => 'ganja') },
+      ['additional_cities must have at most 19 cities'],
+    ],
+    [
+      { additional_cities: Array.from({ length: 100_000 }, () => 'x') },
+      ['additional_cities must have at most 19 cities'],
+    ],
+  ])('rejects additional cities %j in one line, naming the field', (overrides, reasons) => {
+    expect(reasonsOf(overrides)).toEqual(reasons);
+  });
+
+  it('keeps the largest allowed vacancy in every city under the response budget, locations and all', () => {
+    const others = ['ganja', 'sumgait', 'mingachevir', 'lankaran', 'shaki', 'shirvan', 'nakhchivan', 'quba'];
+    const everywhere = { city: 'baku', additional_cities: [...others, 'khirdalan', 'gabala', 'shamakhi'] };
+    const alone = vacancyResponseBytes(fixtureVacancy(vacancyRecord(LARGEST_TEXTS)));
+    const bytes = vacancyResponseBytes(fixtureVacancy(vacancyRecord({ ...LARGEST_TEXTS, ...everywhere })));
+    // Each city's label and code, escaped twice, in the longer locale.
+    expect(bytes).toBeGreaterThan(alone + 11 * 40);
+    expect(bytes).toBeLessThanOrEqual(MAX_VACANCY_RESPONSE_BYTES);
+  });
+
   it('rejects what is not an object', () => {
     expect(validateVacancyRecord([1], CLOCK)).toEqual({
       ok: false,

@@ -219,4 +219,26 @@ describe('when a vacancy changed', () => {
     expect(await importRecords(vacancyRecord({ id: 4, vendor_id: 'globex' }))).toMatchObject({ imported: 1 });
     expect(await stored(4)).toMatchObject({ [ITEM.vendor]: 'globex', status: 'active' });
   });
+
+  it('stamps a vacancy whose additional cities change — added, reordered, dropped — and not one imported as it is', async () => {
+    const record = (additional?: string[]) =>
+      vacancyRecord({ id: 70, city: 'baku', ...(additional && { additional_cities: additional }) });
+    const created = clock.advance();
+    await importRecords(record());
+    for (const additional of [['ganja', 'quba'], ['quba', 'ganja'], ['quba'], undefined]) {
+      const changed = clock.advance();
+      expect(await importRecords(record(additional))).toMatchObject({ imported: 1 });
+      expect(await updatedAt(70)).toBe(changed);
+      clock.advance();
+      expect(await importRecords(record(additional))).toMatchObject({ imported: 0, unchanged: 1 });
+      expect(await updatedAt(70)).toBe(changed);
+    }
+    // Back to none: the item is what it was before additional cities existed.
+    expect((await stored(70))?.city).toBe('baku');
+    expect(created).toBeLessThan((await updatedAt(70)) as number);
+    // A status change keeps them.
+    await importRecords(record(['shaki']));
+    await setVacancyStatus(tables.documentClient, tables.names, 70, 'inactive', { now: clock.now });
+    expect(await stored(70)).toMatchObject({ status: 'inactive', city: 'baku,shaki' });
+  });
 });

@@ -3,7 +3,12 @@ import { describe, expect, it } from '@jest/globals';
 import { ACTIVE_ATTRIBUTES, dayNumber, orderKey } from '../../../../../lambda/domain/schema/active-index';
 import { changeKey } from '../../../../../lambda/domain/schema/change-index';
 import { ITEM } from '../../../../../lambda/domain/schema/tables';
-import { fromVacancyItem, toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
+import {
+  fromVacancyItem,
+  sameContent,
+  toVacancyItem,
+  withCities,
+} from '../../../../../lambda/domain/schema/vacancy-item';
 import { fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
 
 /** When the fixtures changed (ms). */
@@ -70,9 +75,40 @@ describe('toVacancyItem', () => {
     for (const overrides of [
       {},
       { status: 'draft', salary_type: 'negotiable', salary_min: null, salary_max: null },
+      { additional_cities: ['ganja', 'quba'] },
     ]) {
       const vacancy = fixtureVacancy(vacancyRecord(overrides));
       expect(fromVacancyItem(toVacancyItem(vacancy, CHANGED))).toEqual(vacancy);
+    }
+  });
+});
+
+describe('a vacancy in several cities, as an item', () => {
+  it("keeps the additional cities in the item's city, after the primary, and no attribute of their own", () => {
+    const stored = item({ city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    expect(stored.city).toBe('sumgait,baku,ganja');
+    expect(stored).not.toHaveProperty('additional_cities');
+    // Without additional cities, the item is what it was before they existed: the code alone.
+    expect(item({ city: 'sumgait' }).city).toBe('sumgait');
+    expect(item({ city: 'sumgait', additional_cities: [] })).toEqual(item({ city: 'sumgait' }));
+  });
+
+  it('reads the cities back: the primary as city, the others in order; an item stored before reads as before', () => {
+    const stored = item({ city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    expect(withCities(stored)).toMatchObject({ city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    const before = item({ city: 'quba' });
+    expect(withCities(before)).toBe(before);
+    const tombstone: { id: number; city?: string } = { id: 1 };
+    expect(withCities(tombstone)).toEqual({ id: 1 });
+  });
+
+  it('is a change a client can see when the additional cities change, and not when they stay', () => {
+    const toItem = (overrides: Record<string, unknown>) =>
+      toVacancyItem(fixtureVacancy(vacancyRecord(overrides)), CHANGED);
+    const base = toItem({ additional_cities: ['ganja', 'quba'] });
+    expect(sameContent(base, toItem({ additional_cities: ['ganja', 'quba'] }))).toBe(true);
+    for (const changed of [[], ['quba', 'ganja'], ['ganja'], ['ganja', 'quba', 'shaki']]) {
+      expect(sameContent(base, toItem({ additional_cities: changed }))).toBe(false);
     }
   });
 });
