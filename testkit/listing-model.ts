@@ -39,6 +39,45 @@ export const modelledWorkplace = fc.option(fc.constantFrom(...WORKPLACES), { nil
 export const withWorkplace = <V extends ModelledVacancy>(v: V): V =>
   v.type === 3 && v.workplace !== null ? { ...v, workplace: defaultWorkplace(v.type) } : v;
 
+/** A vacancy's cities as the model holds them: the primary, and the others (docs/api.md#many-places). */
+export interface ModelledCities {
+  readonly city: string;
+  /** In the record's order; empty: none (the record leaves `additional_cities` out, or gives `[]`). */
+  readonly additionalCities: readonly string[];
+}
+
+/**
+ * Random cities of `codes`: a primary, and most often no other — else up to `most` others, never the primary, in any
+ * order.
+ */
+export const modelledCities = (codes: readonly string[], most = 3): fc.Arbitrary<ModelledCities> =>
+  fc
+    .tuple(
+      fc.constantFrom(...codes),
+      fc.oneof(
+        { arbitrary: fc.constant([]), weight: 2 },
+        {
+          arbitrary: fc.uniqueArray(fc.constantFrom(...codes), { minLength: 1, maxLength: most + 1 }),
+          weight: 3,
+        },
+      ),
+    )
+    .map(([city, others]) => ({
+      city,
+      additionalCities: others.filter((other) => other !== city).slice(0, most),
+    }));
+
+/** Every city of a modelled vacancy, the primary first: what `city` matches, `q` reads and a facet counts. */
+export const citiesOf = (v: ModelledCities): readonly string[] => [v.city, ...v.additionalCities];
+
+/** The record's fields of modelled cities: `additional_cities` left out or `[]` when there are none. */
+export const cityFields = (v: ModelledCities & { readonly id: number }) => ({
+  city: v.city,
+  ...(v.additionalCities.length > 0
+    ? { additional_cities: v.additionalCities }
+    : v.id % 2 === 0 && { additional_cities: [] }),
+});
+
 /** A modelled vacancy's statuses as imported, active most often. */
 const MODELLED_STATUSES = ['active', 'active', 'active', 'inactive', 'closed'] as const;
 

@@ -88,9 +88,9 @@ function facetValues(
 }
 
 /**
- * Answers a request from a vendor's entries (newest first): filters AND-ed (a code list OR-ed within), `q`'s every
- * word a prefix of a word of the title or of the category's or city's label; a facet counted over what matches every
- * filter but its own (docs/api.md#facets).
+ * Answers a request from a vendor's entries (newest first): filters AND-ed (a code list OR-ed within; `city` met by
+ * any city of the vacancy), `q`'s every word a prefix of a word of the title or of the category's or any city's label;
+ * a facet counted over what matches every filter but its own (docs/api.md#facets), a vacancy under each of its cities.
  */
 export function searchEntries(entries: readonly SearchEntry[], request: SearchRequest): SearchOutcome {
   const { filters, search } = request;
@@ -108,7 +108,7 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
   const cityMasks = labelMasks(
     'city',
     q,
-    entries.map((entry) => entry.city),
+    entries.flatMap((entry) => entry.cities),
   );
   const asked = new Set(search.facets ?? []);
   const counts = new Map<FacetName, Map<string | number, number>>(
@@ -132,7 +132,7 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
     if (
       all !== 0 &&
       ((categoryMasks.get(entry.category) ?? 0) |
-        (cityMasks.get(entry.city) ?? 0) |
+        entry.cities.reduce((mask, city) => mask | (cityMasks.get(city) ?? 0), 0) |
         wordMask(q, entry.words)) !==
         all
     ) {
@@ -140,11 +140,12 @@ export function searchEntries(entries: readonly SearchEntry[], request: SearchRe
     }
     const typeOk = filters.type === undefined || entry.type === filters.type;
     const categoryOk = !categories || categories.has(entry.category);
-    const cityOk = !cities || cities.has(entry.city);
+    // Any of the vacancy's cities (docs/api.md#many-places); a facet counts it under each of them.
+    const cityOk = !cities || entry.cities.some((city) => cities.has(city));
     const workplaceOk = !workplaces || workplaces.has(entry.workplace);
     if (categoryOk && cityOk && workplaceOk) count('type', entry.type);
     if (typeOk && cityOk && workplaceOk) count('category', entry.category);
-    if (typeOk && categoryOk && workplaceOk) count('city', entry.city);
+    if (typeOk && categoryOk && workplaceOk) for (const city of entry.cities) count('city', city);
     if (typeOk && categoryOk && cityOk) count('workplace', entry.workplace);
     if (typeOk && categoryOk && cityOk && workplaceOk) matching.push(entry);
   }

@@ -4,6 +4,7 @@
  */
 
 import { typeOfIndexed, workplaceOfIndexed } from '../../schema/active-index';
+import { citiesOfStored } from '../../schema/cities';
 import { searchWords } from '../../schema/search-words';
 import { ITEM } from '../../schema/tables';
 import type { Workplace } from '../../schema/vacancy';
@@ -22,7 +23,8 @@ export interface SearchEntry {
   /** The deadline as a day number. */
   readonly deadline: number;
   readonly category: string;
-  readonly city: string;
+  /** Every city of the vacancy, the primary first: read off the entry's `city` (`domain/schema/cities.ts`). */
+  readonly cities: readonly string[];
   /** The title's folded words (`domain/schema/search-words.ts`). */
   readonly words: readonly string[];
 }
@@ -51,7 +53,21 @@ export function toSearchEntry(item: Readonly<Record<string, unknown>>): SearchEn
     experienceMax: item[ITEM.experienceMax] as number | undefined,
     deadline: item[ITEM.deadline] as number,
     category: String(item.category ?? ''),
-    city: String(item.city ?? ''),
+    cities: citiesOf(String(item.city ?? '')),
     words: searchWords(String(item.title ?? '')),
   };
+}
+
+/** The cities of a one-city entry, one list per code: most entries have one city, and share its list. */
+const ONE_CITY = new Map<string, readonly string[]>();
+/** Codes `ONE_CITY` keeps a list for, at most: the dictionary's cities, with room to spare. */
+const ONE_CITY_CODES = 1_000;
+
+/** The cities of an entry's `city`: a list shared by every entry of one city alone, a list of its own otherwise. */
+function citiesOf(stored: string): readonly string[] {
+  const shared = ONE_CITY.get(stored);
+  if (shared) return shared;
+  const cities = citiesOfStored(stored);
+  if (cities.length === 1 && ONE_CITY.size < ONE_CITY_CODES) ONE_CITY.set(stored, Object.freeze(cities));
+  return cities;
 }

@@ -1,7 +1,8 @@
 /**
  * Search, filters by code and facets against a brute-force filter over what was written
  * (docs/api.md#search-filters-and-facets, docs/design.md#search): random vendors — titles in both languages with diacritics, every category,
- * city and workplace, random types and experience — random writes, and random requests. Every page of every walk by
+ * city and workplace, vacancies in several cities (docs/api.md#many-places), random types and experience — random
+ * writes, and random requests. Every page of every walk by
  * `next_page_url`, `total` and every facet count equal the brute force; a walk yields each listable match once, in
  * order; and one made while writes land between its pages still visits exactly once every vacancy that stayed
  * active and matching throughout.
@@ -19,9 +20,13 @@ import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
 import {
+  citiesOf,
+  cityFields,
   type ListingWrite,
   listingWrites,
+  type ModelledCities,
   type ModelledVacancy,
+  modelledCities,
   modelledVendor,
   modelledWorkplace,
   withWorkplace,
@@ -58,10 +63,9 @@ const CATEGORIES = FILTER_CODES.category;
 const CITIES = FILTER_CODES.city;
 const WORKPLACES = FILTER_CODES.workplace;
 
-interface Modelled extends ModelledVacancy {
+interface Modelled extends ModelledVacancy, ModelledCities {
   readonly title: string;
   readonly category: string;
-  readonly city: string;
 }
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
@@ -70,7 +74,7 @@ const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
       id: fc.constant(slot),
       title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
       category: fc.constantFrom(...CATEGORIES),
-      city: fc.constantFrom(...CITIES),
+      cities: modelledCities(CITIES),
       type: fc.integer({ min: 1, max: 4 }),
       workplace: modelledWorkplace,
       min: fc.integer({ min: 0, max: 3 }),
@@ -84,7 +88,7 @@ const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
           new Date(Date.UTC(2026, 8, 1) + minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
         ),
     })
-    .map(withWorkplace);
+    .map(({ cities, ...v }) => withWorkplace({ ...v, ...cities }));
 
 type Write = ListingWrite<Modelled>;
 
@@ -117,17 +121,37 @@ const request = fc.record(
     facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 4 }),
     per_page: fc.integer({ min: 1, max: 5 }),
     lang: fc.constantFrom('az', 'en'),
+    include: fc.constant('locations'),
   },
   { requiredKeys: [] },
 );
 type Request = typeof request extends fc.Arbitrary<infer R> ? R : never;
+
+/**
+ * A request about places: words of city labels (which an additional city alone may match), cities, and the city facet
+ * — what a vacancy in several cities answers differently from one in its primary city alone.
+ */
+const cityLabelWords = Object.values(DICTIONARY.city).flatMap((l) => [l.az, l.en]);
+const placesRequest: fc.Arbitrary<Request> = fc.record(
+  {
+    q: fc
+      .tuple(fc.constantFrom(...cityLabelWords), fc.integer({ min: 2, max: 6 }))
+      .map(([word, length]) => [...word].slice(0, length).join('').toLowerCase()),
+    city: fc.uniqueArray(fc.constantFrom(...CITIES), { minLength: 1, maxLength: 2 }),
+    facets: fc.constant(['city'] as (typeof FACET_NAMES)[number][]),
+    per_page: fc.integer({ min: 1, max: 5 }),
+    lang: fc.constantFrom('az', 'en'),
+    include: fc.constant('locations'),
+  },
+  { requiredKeys: [] },
+);
 
 /** The brute force: whether a modelled vacancy is listable on `today` (day offsets) and matches `r`, but for `except`. */
 function matches(v: Modelled, r: Request, except?: (typeof FACET_NAMES)[number]): boolean {
   if (v.status !== 'active' || v.dayOffset < 0) return false;
   if (except !== 'type' && r.type !== undefined && v.type !== r.type) return false;
   if (except !== 'category' && r.category && !r.category.includes(v.category)) return false;
-  if (except !== 'city' && r.city && !r.city.includes(v.city)) return false;
+  if (except !== 'city' && r.city && !citiesOf(v).some((city) => r.city?.includes(city))) return false;
   if (except !== 'workplace' && r.workplace && !r.workplace.includes(workplaceOf(v))) return false;
   if (r.experience_min !== undefined && v.min < r.experience_min) return false;
   if (r.experience_max !== undefined && (v.max === null || v.max > r.experience_max)) return false;
@@ -136,7 +160,7 @@ function matches(v: Modelled, r: Request, except?: (typeof FACET_NAMES)[number])
       ...searchWords(v.title),
       ...(['az', 'en'] as const).flatMap((l) => [
         ...searchWords(localize('category', v.category, l)),
-        ...searchWords(localize('city', v.city, l)),
+        ...citiesOf(v).flatMap((city) => searchWords(localize('city', city, l))),
       ]),
     ];
     if (!searchWords(r.q).every((q) => words.some((w) => w.startsWith(q)))) return false;
@@ -163,8 +187,13 @@ function expectedFacets(model: readonly Modelled[], r: Request) {
             ? CITIES
             : WORKPLACES;
     const counts = new Map<string | number, number>();
-    const codeOf = (v: Modelled) => (name === 'workplace' ? workplaceOf(v) : v[name]);
-    for (const v of model) if (matches(v, r, name)) counts.set(codeOf(v), (counts.get(codeOf(v)) ?? 0) + 1);
+    // A vacancy counts once under each of its cities.
+    const codesOf = (v: Modelled) =>
+      name === 'workplace' ? [workplaceOf(v)] : name === 'city' ? citiesOf(v) : [v[name]];
+    for (const v of model) {
+      if (!matches(v, r, name)) continue;
+      for (const code of codesOf(v)) counts.set(code, (counts.get(code) ?? 0) + 1);
+    }
     facets[name] = order
       .filter((code) => counts.has(code))
       .map((code) => ({ code, label: localize(name, code, locale), count: counts.get(code) as number }))
@@ -198,7 +227,7 @@ describe('search, filters by code and facets, against a brute force over the tab
       fc.asyncProperty(
         fc.tuple(...Array.from({ length: SLOTS }, (_, i) => vacancy(i))),
         fc.array(write, { maxLength: 4 }),
-        fc.array(request, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.oneof(request, placesRequest), { minLength: 1, maxLength: 4 }),
         fc.array(write, { minLength: 1, maxLength: 3 }),
         async (initial, writes, requests, racing) => {
           run += 1;
@@ -207,7 +236,7 @@ describe('search, filters by code and facets, against a brute force over the tab
           const vendor = await modelledVendor<Modelled>(tables, vendorId, firstId, (v) => ({
             title: v.title,
             category: v.category,
-            city: v.city,
+            ...cityFields(v),
           }));
           const model = vendor.vacancies;
           const apply = (change: Write) => vendor.apply(change);
@@ -245,6 +274,12 @@ describe('search, filters by code and facets, against a brute force over the tab
                 listable.slice(page * perPage, (page + 1) * perPage).map((v) => v.id),
               );
               expect(body.facets).toEqual(facets);
+              // With include=locations, each vacancy's cities, the primary first.
+              if (r.include) {
+                expect(body.data.map((v) => v.locations?.map((location) => location.city))).toEqual(
+                  body.data.map((v) => citiesOf(model.get(v.id - firstId) as Modelled)),
+                );
+              }
               pages.push(body.data.map((v) => v.id - firstId));
               seen.push(...body.data.map((v) => v.id - firstId));
               query = next(body);

@@ -1,6 +1,6 @@
 /**
  * `search_vacancies` is the listing in another envelope (docs/api.md#agents-mcp): random vendors — random titles,
- * categories, cities, types, experience and statuses — and random calls, valid and not. Every call's result equals the
+ * categories, cities (one or several a vacancy), types, experience and statuses — and random calls, valid and not. Every call's result equals the
  * listing's answer to the same parameters as a query string — its company, page of vacancies, total, pages and facets —
  * and a walk by the tool's cursor reads the very pages a walk by `next_page_url` reads; an invalid call is refused
  * with the listing's 422, each parameter named with the listing's message. Both answer from one table, one clock.
@@ -20,7 +20,14 @@ import { createTestTables, type TestTables } from '../../../../../testkit/dynamo
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
-import { type ModelledVacancy, modelledVacancy, modelledVendor } from '../../../../../testkit/listing-model';
+import {
+  cityFields,
+  type ModelledCities,
+  type ModelledVacancy,
+  modelledCities,
+  modelledVacancy,
+  modelledVendor,
+} from '../../../../../testkit/listing-model';
 import { CLOCK } from '../../../../../testkit/vacancies';
 
 const WORDS = [
@@ -37,10 +44,9 @@ const WORDS = [
 const CATEGORIES = FILTER_CODES.category;
 const CITIES = FILTER_CODES.city;
 
-interface Modelled extends ModelledVacancy {
+interface Modelled extends ModelledVacancy, ModelledCities {
   readonly title: string;
   readonly category: string;
-  readonly city: string;
 }
 
 const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
@@ -49,9 +55,9 @@ const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
       modelledVacancy(slot),
       fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
       fc.constantFrom(...CATEGORIES.slice(0, 4)),
-      fc.constantFrom(...CITIES.slice(0, 4)),
+      modelledCities(CITIES.slice(0, 5), 2),
     )
-    .map(([v, title, category, city]) => ({ ...v, title, category, city }));
+    .map(([v, title, category, cities]) => ({ ...v, title, category, ...cities }));
 
 const SLOTS = 12;
 
@@ -63,7 +69,7 @@ const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
 const call = fc.record(
   {
     q: mostly(
-      fc.constantFrom('eng', 'mühəndis', 'muhendis', 'sen back', 'baku', 'data an', 'zzz', ''),
+      fc.constantFrom('eng', 'mühəndis', 'muhendis', 'sen back', 'baku', 'gəncə', 'data an', 'zzz', ''),
       fc.constantFrom('  ', '!!', 'a b c d e f g h i j k'),
     ),
     category: mostly(
@@ -83,7 +89,7 @@ const call = fc.record(
     per_page: mostly(fc.integer({ min: 1, max: 4 }), fc.constant(101)),
     lang: mostly(fc.constantFrom('az', 'en', 'EN'), fc.constant('fr')),
     include: mostly(
-      fc.uniqueArray(fc.constantFrom(...INCLUDE_NAMES), { minLength: 1, maxLength: 2 }),
+      fc.uniqueArray(fc.constantFrom(...INCLUDE_NAMES), { minLength: 1, maxLength: INCLUDE_NAMES.length }),
       fc.constant(['salary']),
     ),
   },
@@ -131,7 +137,7 @@ describe('search_vacancies against the listing, for random vendors and calls', (
           const vendor = await modelledVendor<Modelled>(tables, vendorId, run * 100, (v) => ({
             title: v.title,
             category: v.category,
-            city: v.city,
+            ...cityFields(v),
           }));
           await vendor.importAll(initial);
           now = Date.now() + INDEX_SETTLE_MS + 1_000;
