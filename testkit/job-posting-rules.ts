@@ -43,11 +43,16 @@ export function jobPostingProblems(document: unknown): string[] {
     if (organization?.[link] !== undefined && !String(organization[link]).startsWith('https://'))
       problems.push(`hiringOrganization.${link} is not an absolute URL`);
   const remote = doc.jobLocationType === 'TELECOMMUTE';
-  const address = object(object(doc.jobLocation)?.address);
-  if (!remote && (object(doc.jobLocation)?.['@type'] !== 'Place' || address?.['@type'] !== 'PostalAddress'))
-    problems.push('jobLocation is not a Place with a PostalAddress');
-  if (address && !/^[A-Z]{2}$/.test(String(address.addressCountry)))
-    problems.push('jobLocation.address.addressCountry is not an ISO 3166-1 alpha-2 code');
+  // A Place, or an array of them (a job in several places).
+  const places = Array.isArray(doc.jobLocation) ? doc.jobLocation : [doc.jobLocation];
+  if (!remote && places.length === 0) problems.push('jobLocation is an empty array');
+  for (const place of places) {
+    const address = object(object(place)?.address);
+    if (!remote && (object(place)?.['@type'] !== 'Place' || address?.['@type'] !== 'PostalAddress'))
+      problems.push('jobLocation is not a Place with a PostalAddress');
+    if (address && !/^[A-Z]{2}$/.test(String(address.addressCountry)))
+      problems.push('jobLocation.address.addressCountry is not an ISO 3166-1 alpha-2 code');
+  }
   if (remote && !text(object(doc.applicantLocationRequirements)?.name))
     problems.push('a TELECOMMUTE job has no applicantLocationRequirements');
   if (doc.employmentType !== undefined && !EMPLOYMENT_TYPES.has(String(doc.employmentType)))

@@ -30,11 +30,14 @@ export interface paths {
          *     start of a word of the title or of the category or city label, case and diacritics ignored) and `facets`
          *     combine with the other filters by AND; each facet counts what matches every filter but its own. Not with
          *     `updated_since`. `workplace` (a comma list of `onsite`, `hybrid`, `remote`) filters and counts where the
-         *     work is done the same way.
+         *     work is done the same way. A vacancy in several cities is kept by `city` when any of them is asked for,
+         *     found by `q` by any of their labels, and counted by the `city` facet under each of them (so the city counts
+         *     may add up to more than `total`).
          *
-         *     Pay and place on request: with `include=pay` and/or `include=workplace` (the listing and a sync alike),
-         *     each vacancy object has, after its 15 fields (and after a sync's `status` and `updated_at`),
-         *     `salary_currency` and `salary_period` (for `pay`) and `workplace` (for `workplace`), in that order. Without
+         *     Pay and place on request: with `include=pay`, `include=workplace` and/or `include=locations` (the listing
+         *     and a sync alike), each vacancy object has, after its 15 fields (and after a sync's `status` and
+         *     `updated_at`), `salary_currency` and `salary_period` (for `pay`), `workplace` (for `workplace`) and
+         *     `locations` (for `locations`: every city of the vacancy, its `city` first), in that order. Without
          *     `include`, the 15 fields exactly. The links keep `include`; a cursor is not bound to it.
          *
          *     Query parameters: an integer is ASCII digits only (`7`, `007`; not `+7`, `1.5`, `1e2`); an empty value
@@ -71,7 +74,7 @@ export interface paths {
          *     element of type `application/ld+json`: every `<`, `>`, `&`, U+2028 and U+2029 in it is written as its JSON
          *     escape (`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`), so no stored string can end the element, and
          *     the values parse back unchanged. `lang` and `Accept-Language` choose the locale as in the listing, and
-         *     `include` adds pay and place as in the listing; other query parameters are ignored. Reads one item: at most one read unit, a 304 and a 410 too.
+         *     `include` adds pay and place and the locations as in the listing; other query parameters are ignored. Reads one item: at most one read unit, a 304 and a 410 too.
          */
         get: operations["getVacancy"];
         put?: never;
@@ -283,16 +286,11 @@ export interface components {
                 /** Format: uri */
                 logo?: string;
             };
-            jobLocation: {
-                /** @constant */
-                "@type": "Place";
-                address: {
-                    /** @constant */
-                    "@type": "PostalAddress";
-                    addressLocality: string;
-                    addressCountry: string;
-                };
-            };
+            /**
+             * @description Where the job is: a Place for its city, or — for a vacancy in several cities — an array of one Place per
+             *     city, the primary first.
+             */
+            jobLocation: components["schemas"]["JobPlace"] | components["schemas"]["JobPlace"][];
             baseSalary?: {
                 /** @constant */
                 "@type": "MonetaryAmount";
@@ -314,6 +312,17 @@ export interface components {
             inLanguage: "az" | "en";
             /** @constant */
             directApply: false;
+        };
+        /** @description A city of a JobPosting, as a schema.org Place. */
+        JobPlace: {
+            /** @constant */
+            "@type": "Place";
+            address: {
+                /** @constant */
+                "@type": "PostalAddress";
+                addressLocality: string;
+                addressCountry: string;
+            };
         };
         /**
          * @description A page of the listing — or, with `updated_since`, of a sync — in Azerbaijani or in English
@@ -388,19 +397,39 @@ export interface components {
             /** @description When it was created, `YYYY-MM-DD HH:MM:SS` in the service time zone (Asia/Baku by default). */
             created_at: string;
         };
-        /** @description The coded fields of a vacancy object, in Azerbaijani. */
+        /** @description The coded fields of a vacancy object, and its `locations` when `include` asks for them, in Azerbaijani. */
         LabelsAz: {
             category?: components["schemas"]["CategoryAz"];
             city?: components["schemas"]["CityAz"];
             type?: components["schemas"]["TypeAz"];
             salary_type?: components["schemas"]["SalaryTypeAz"];
+            /**
+             * @description With `include=locations`, after the fields of pay and place: every city of the vacancy, its `city`
+             *     (the primary) first, then the others in the order the vendor gave them.
+             */
+            locations?: components["schemas"]["LocationAz"][];
         };
-        /** @description The coded fields of a vacancy object, in English. */
+        /** @description A city of a vacancy, its label in Azerbaijani. */
+        LocationAz: {
+            city: string;
+            label: components["schemas"]["CityAz"];
+        };
+        /** @description The coded fields of a vacancy object, and its `locations` when `include` asks for them, in English. */
         LabelsEn: {
             category?: components["schemas"]["CategoryEn"];
             city?: components["schemas"]["CityEn"];
             type?: components["schemas"]["TypeEn"];
             salary_type?: components["schemas"]["SalaryTypeEn"];
+            /**
+             * @description With `include=locations`, after the fields of pay and place: every city of the vacancy, its `city`
+             *     (the primary) first, then the others in the order the vendor gave them.
+             */
+            locations?: components["schemas"]["LocationEn"][];
+        };
+        /** @description A city of a vacancy, its label in English. */
+        LocationEn: {
+            city: string;
+            label: components["schemas"]["CityEn"];
         };
         /**
          * @description A vacancy object with its coded fields in Azerbaijani; no other field but those `include` asks
@@ -1064,7 +1093,7 @@ export interface components {
         Category: string;
         /**
          * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
-         *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
+         *     vacancies with any of them among their cities (the primary `city` or another). The codes, in the dictionary's order: baku, ganja, sumgait,
          *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
          *     `baku,ganja`.
          */
@@ -1076,15 +1105,16 @@ export interface components {
          */
         Workplace: string;
         /**
-         * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
-         *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
-         *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+         * @description One or more of `pay`, `workplace`, `locations`, comma-separated: each vacancy object gains, after its 15
+         *     fields (and a sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`,
+         *     `workplace` for `workplace`, `locations` for `locations` — in that order, whatever order `include` names
+         *     them in. For example `pay,workplace`.
          */
         Include: string;
         /**
          * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
          *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
-         *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
+         *     category's label or of one of its cities' labels in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
          *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
          *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
          */
@@ -1092,7 +1122,7 @@ export interface components {
         /**
          * @description One or more of `type`, `category`, `city`, `workplace`, comma-separated: the response gains `facets`, a
          *     list per facet of its codes with their label and how many vacancies match every filter but the facet's
-         *     own. For example `city,category`.
+         *     own — a vacancy in several cities under each of them. For example `city,category`.
          */
         Facets: string;
         /** @description Vacancies per page. */
@@ -1190,7 +1220,7 @@ export interface operations {
                 category?: components["parameters"]["Category"];
                 /**
                  * @description One or more city codes, comma-separated, at most 20 entries (repeats included, counted once): keeps
-                 *     vacancies whose city is any of them. The codes, in the dictionary's order: baku, ganja, sumgait,
+                 *     vacancies with any of them among their cities (the primary `city` or another). The codes, in the dictionary's order: baku, ganja, sumgait,
                  *     mingachevir, lankaran, shaki, shirvan, nakhchivan, quba, khirdalan, gabala, shamakhi. For example
                  *     `baku,ganja`.
                  */
@@ -1204,7 +1234,7 @@ export interface operations {
                 /**
                  * @description Words to find: 1–100 characters once trimmed, at least one letter or digit, at most 10 words (runs of
                  *     letters and digits). Keeps vacancies where every word is the start of some word of the title, or of the
-                 *     category's or city's label in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
+                 *     category's label or of one of its cities' labels in `az` or `en`; case and diacritics are ignored (`ə→e`, `ı→i`, `İ→i`, `ş→s`,
                  *     `ç→c`, `ğ→g`, `ö→o`, `ü→u`, other Latin letters without their marks): `mutexessis` finds "Mütəxəssis",
                  *     `baki` a vacancy in Bakı, `sen back` "Senior Backend Engineer". No ranking: newest first, as always.
                  */
@@ -1212,13 +1242,14 @@ export interface operations {
                 /**
                  * @description One or more of `type`, `category`, `city`, `workplace`, comma-separated: the response gains `facets`, a
                  *     list per facet of its codes with their label and how many vacancies match every filter but the facet's
-                 *     own. For example `city,category`.
+                 *     own — a vacancy in several cities under each of them. For example `city,category`.
                  */
                 facets?: components["parameters"]["Facets"];
                 /**
-                 * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
-                 *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
-                 *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+                 * @description One or more of `pay`, `workplace`, `locations`, comma-separated: each vacancy object gains, after its 15
+                 *     fields (and a sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`,
+                 *     `workplace` for `workplace`, `locations` for `locations` — in that order, whatever order `include` names
+                 *     them in. For example `pay,workplace`.
                  */
                 include?: components["parameters"]["Include"];
                 /** @description Vacancies per page. */
@@ -1302,9 +1333,10 @@ export interface operations {
                 /** @description The locale of the translated fields, `az` or `en`, in any case; it overrides `Accept-Language`. */
                 lang?: components["parameters"]["Lang"];
                 /**
-                 * @description One or both of `pay`, `workplace`, comma-separated: each vacancy object gains, after its 15 fields (and a
-                 *     sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`, `workplace` for
-                 *     `workplace` — in that order, whatever order `include` names them in. For example `pay,workplace`.
+                 * @description One or more of `pay`, `workplace`, `locations`, comma-separated: each vacancy object gains, after its 15
+                 *     fields (and a sync's `status` and `updated_at`), `salary_currency` and `salary_period` for `pay`,
+                 *     `workplace` for `workplace`, `locations` for `locations` — in that order, whatever order `include` names
+                 *     them in. For example `pay,workplace`.
                  */
                 include?: components["parameters"]["Include"];
             };

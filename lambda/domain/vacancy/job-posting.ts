@@ -5,11 +5,12 @@
  * jobLocation (or TELECOMMUTE with applicantLocationRequirements) — and a property whose value is unknown is left
  * out, never `null` or `""`.
  */
-import type { JobPosting, MonetaryAmount, WithContext } from 'schema-dts';
+import type { JobPosting, MonetaryAmount, Place, WithContext } from 'schema-dts';
 import type { ZoneClock } from '../../platform/time/zone-clock';
 import type { Locale, SalaryPeriod, VacancyObject, VacancyType } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
-import { type PayDefaults, payAndPlace } from './pay-and-place';
+import { localize } from './dictionary';
+import { citiesOf, type PayDefaults, payAndPlace } from './pay-and-place';
 
 /**
  * The document: a schema.org JobPosting, and the language it is written in. schema.org defines `inLanguage` on
@@ -123,6 +124,26 @@ export function serializeJobPosting(document: JobPostingDocument): string {
 }
 
 /**
+ * Where the job is (docs/api.md#jobposting): a Place in the deployment's country for each of the vacancy's cities, the
+ * primary first — the Place alone for a vacancy in one city, as Google's examples give it, an array for one in
+ * several.
+ */
+function jobLocation(
+  vacancy: ListedVacancy,
+  shown: VacancyObject,
+  locale: Locale,
+  settings: JobPostingSettings,
+): Place | Place[] {
+  const place = (locality: string): Place => ({
+    '@type': 'Place',
+    address: { '@type': 'PostalAddress', addressLocality: locality, addressCountry: settings.jobCountry },
+  });
+  const [primary, ...others] = citiesOf(vacancy);
+  if (others.length === 0 || primary === undefined) return place(String(shown.city));
+  return [place(String(shown.city)), ...others.map((city) => place(localize('city', city, locale)))];
+}
+
+/**
  * The JobPosting of a vacancy: `vacancy` as stored (codes, texts, amounts), `shown` as the response's locale shows it
  * (its labels: the city), `organization` the employer.
  */
@@ -157,14 +178,7 @@ export function toJobPosting(
       ...(organization.website && { sameAs: organization.website }),
       ...(organization.logo && { logo: organization.logo }),
     },
-    jobLocation: {
-      '@type': 'Place',
-      address: {
-        '@type': 'PostalAddress',
-        addressLocality: String(shown.city),
-        addressCountry: settings.jobCountry,
-      },
-    },
+    jobLocation: jobLocation(vacancy, shown, locale, settings),
     ...(salary && { baseSalary: salary }),
     inLanguage: locale,
     directApply: false,

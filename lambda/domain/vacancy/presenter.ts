@@ -48,7 +48,8 @@ export function toVacancyObjects(
           object[field] = value;
       }
     }
-    if (inclusion) Object.assign(object, includedFields(vacancy, inclusion.include, inclusion.defaults));
+    if (inclusion)
+      Object.assign(object, includedFields(vacancy, inclusion.include, inclusion.defaults, locale));
     return object as unknown as ShownVacancy;
   });
 }

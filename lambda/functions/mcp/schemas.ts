@@ -39,7 +39,7 @@ const lang = stated({
 const include = codes(
   INCLUDE_NAMES,
   INCLUDE_NAMES.length,
-  "Add to each job its pay's currency and period (pay) and where the work is done (workplace).",
+  "Add to each job its pay's currency and period (pay), where the work is done (workplace) and every city it is in (locations).",
 );
 
 /** `search_vacancies`' arguments: the listing's query parameters (docs/api.md#query-parameters), by the same names. */
@@ -100,6 +100,10 @@ const vacancyObject = z.object({
   salary_currency: z.string().optional(),
   salary_period: z.enum(SERVED_SALARY_PERIODS).nullable().optional(),
   workplace: z.enum(WORKPLACES).optional(),
+  locations: z
+    .array(z.object({ city: z.string(), label: z.string() }))
+    .optional()
+    .describe('Every city of the job, the main one first.'),
 });
 
 const facetValues = z.array(

@@ -193,7 +193,7 @@ describe('include, the workplace filter and facet', () => {
     expect(refused.response.statusCode).toBe(422);
     expect(refused.body.errors).toEqual({
       lang: ['The lang must be one of az, en.'],
-      include: ['The include must be one or more of: pay, workplace.'],
+      include: ['The include must be one or more of: pay, workplace, locations.'],
     });
   });
 
@@ -226,5 +226,146 @@ describe('include, the workplace filter and facet', () => {
     settle();
     const { body } = await call('workplace=hybrid&include=pay,workplace');
     expect((body as ListingResponse).data.map((v) => v.id)).toEqual([2, 1]);
+  });
+});
+
+describe('include=locations, and the city filter, search and facet of a vacancy in several cities', () => {
+  const vendor = 'places-acme';
+  let tables: TestTables;
+  let now = Date.now();
+  let handler: ReturnType<typeof testListingHandler>;
+  const call = async (query: string, vacancyId?: string, accept?: string) => {
+    const response = await handler(
+      listingEvent({
+        authorizer: { vendorId: vendor, company: 'Acme' },
+        query,
+        ...(vacancyId && { vacancyId }),
+        ...(accept && { headers: { Accept: accept } }),
+      }),
+      lambdaContext('listing'),
+    );
+    return { response, body: JSON.parse(response.body || '{}') };
+  };
+  const place = (id: number, fields: Record<string, unknown>) =>
+    vacancyRecord({
+      id,
+      vendor_id: vendor,
+      title: 'Cashier',
+      category: 'sales',
+      created_at: `2026-01-${String(10 + id).padStart(2, '0')} 09:30:00`,
+      ...fields,
+    });
+
+  beforeAll(async () => {
+    tables = await createTestTables();
+    handler = testListingHandler(tables, {
+      now: () => new Date(now),
+      settings: { rateTiers: { standard: { rate: 10, burst: 20 } } },
+    });
+    await putVendor(tables.documentClient, tables.names.vendors, { vendorId: vendor, company: 'Acme' });
+    await importRecords(tables, [
+      place(1, { city: 'baku' }),
+      place(2, { city: 'sumgait', additional_cities: ['baku', 'ganja'] }),
+      place(3, { city: 'ganja', additional_cities: [] }),
+      place(4, { city: 'quba', additional_cities: ['shaki'] }),
+    ]);
+    now = Date.now() + INDEX_SETTLE_MS + 1_000;
+  });
+  afterAll(async () => tables.drop());
+
+  it('keeps the 15 fields, city the primary, and adds locations last: the primary first, labels in the locale', async () => {
+    const plain = (await call('lang=az')).body as ListingResponse;
+    expect(plain.data.map((v) => [v.id, v.city])).toEqual([
+      [4, 'Quba'],
+      [3, 'Gəncə'],
+      [2, 'Sumqayıt'],
+      [1, 'Bakı'],
+    ]);
+    for (const vacancy of plain.data) expect(Object.keys(vacancy)).toEqual(VACANCY_FIELDS);
+
+    const query = 'include=locations,pay,workplace&lang=az';
+    const { response, body } = await call(query);
+    expect(response.statusCode).toBe(200);
+    const listing = body as ListingResponse;
+    expect(Object.keys(listing.data[0] ?? {}).slice(15)).toEqual([
+      'salary_currency',
+      'salary_period',
+      'workplace',
+      'locations',
+    ]);
+    expect(listing.data.map((v) => v.locations)).toEqual([
+      [
+        { city: 'quba', label: 'Quba' },
+        { city: 'shaki', label: 'Şəki' },
+      ],
+      [{ city: 'ganja', label: 'Gəncə' }],
+      [
+        { city: 'sumgait', label: 'Sumqayıt' },
+        { city: 'baku', label: 'Bakı' },
+        { city: 'ganja', label: 'Gəncə' },
+      ],
+      [{ city: 'baku', label: 'Bakı' }],
+    ]);
+    documented(query, response);
+    const english = (await call('include=locations&lang=en&per_page=1&page=3')).body as ListingResponse;
+    expect(english.data[0]?.locations?.map((l) => l.label)).toEqual(['Sumgait', 'Baku', 'Ganja']);
+  });
+
+  it('finds a vacancy by any of its cities, by the words of any city, and counts it under each', async () => {
+    const query = 'city=ganja&include=locations&facets=city&lang=az';
+    const { response, body } = await call(query);
+    expect(response.statusCode).toBe(200);
+    const listing = body as ListingResponse;
+    expect(listing.data.map((v) => v.id)).toEqual([3, 2]);
+    expect(listing.pagination.total).toBe(2);
+    // Over every filter but its own: all four vacancies, each under each of its cities — 7 counts for 4 vacancies.
+    expect(listing.facets?.city).toEqual([
+      { code: 'baku', label: 'Bakı', count: 2 },
+      { code: 'ganja', label: 'Gəncə', count: 2 },
+      { code: 'sumgait', label: 'Sumqayıt', count: 1 },
+      { code: 'shaki', label: 'Şəki', count: 1 },
+      { code: 'quba', label: 'Quba', count: 1 },
+    ]);
+    documented(query, response);
+    expect(((await call('q=gence')).body as ListingResponse).data.map((v) => v.id)).toEqual([3, 2]);
+    expect(((await call('q=shaki cashier')).body as ListingResponse).data.map((v) => v.id)).toEqual([4]);
+    expect(((await call('city=shaki,sumgait')).body as ListingResponse).data.map((v) => v.id)).toEqual([
+      4, 2,
+    ]);
+    const within = (await call('city=baku&facets=category')).body as ListingResponse;
+    expect(within.facets?.category).toEqual([{ code: 'sales', label: 'Sales', count: 2 }]);
+  });
+
+  it('adds locations to a sync, after status and updated_at, and to one vacancy', async () => {
+    const query = 'updated_since=1970-01-01T00:00:00Z&include=locations';
+    const { response, body } = await call(query);
+    expect(response.statusCode).toBe(200);
+    const sync = body as SyncResponse;
+    const second = sync.data.find((v) => v.id === 2) as Record<string, unknown>;
+    expect(Object.keys(second)).toEqual([...VACANCY_FIELDS, 'status', 'updated_at', 'locations']);
+    expect(second.locations).toEqual([
+      { city: 'sumgait', label: 'Sumgait' },
+      { city: 'baku', label: 'Baku' },
+      { city: 'ganja', label: 'Ganja' },
+    ]);
+    expect(new URL(sync.pagination.next_sync_url).searchParams.get('include')).toBe('locations');
+    documented(query, response);
+    const one = await call('include=locations&lang=az', '4');
+    expect(one.response.statusCode).toBe(200);
+    expect(one.body.data).toMatchObject({
+      city: 'Quba',
+      locations: [
+        { city: 'quba', label: 'Quba' },
+        { city: 'shaki', label: 'Şəki' },
+      ],
+    });
+    // Its JobPosting: a Place per city.
+    const posting = (await call('lang=az', '4', 'application/ld+json')).body as { jobLocation: unknown };
+    expect(posting.jobLocation).toEqual(
+      ['Quba', 'Şəki'].map((addressLocality) => ({
+        '@type': 'Place',
+        address: { '@type': 'PostalAddress', addressLocality, addressCountry: 'AZ' },
+      })),
+    );
   });
 });

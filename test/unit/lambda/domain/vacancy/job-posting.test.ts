@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { LOCALES, type Locale } from '../../../../../lambda/domain/schema/vacancy';
-import { toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
+import { toVacancyItem, withCities } from '../../../../../lambda/domain/schema/vacancy-item';
 import {
   type JobPostingSettings,
   textToHtml,
@@ -31,7 +31,7 @@ function posting(
   organization: { company: string; website?: string; logo?: string } = ORGANIZATION,
 ) {
   const clock = zoneClock(zone);
-  const item = toVacancyItem(fixtureVacancy(record, clock), 0);
+  const item = withCities(toVacancyItem(fixtureVacancy(record, clock), 0));
   const [shown] = toVacancyObjects([item], locale, clock);
   const settings: JobPostingSettings = { ...SETTINGS, clock };
   return toJobPosting(item, shown as NonNullable<typeof shown>, organization, locale, settings);
@@ -217,6 +217,22 @@ describe('the JobPosting of a vacancy', () => {
       applicantLocationRequirements: { '@type': 'Country', name: 'AZ' },
       jobLocation: { address: { addressLocality: 'Bakı', addressCountry: 'AZ' } },
     });
+  });
+
+  it('gives a vacancy in several cities one Place per city, the primary first, in the response’s locale', () => {
+    const place = (addressLocality: string) => ({
+      '@type': 'Place',
+      address: { '@type': 'PostalAddress', addressLocality, addressCountry: 'AZ' },
+    });
+    const record = vacancyRecord({ city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    const document = posting(record, 'az');
+    expect(document.jobLocation).toEqual([place('Sumqayıt'), place('Bakı'), place('Gəncə')]);
+    expect(posting(record, 'en').jobLocation).toEqual([place('Sumgait'), place('Baku'), place('Ganja')]);
+    expect(jobPostingProblems(document)).toEqual([]);
+    // One city: the Place alone, as before.
+    expect(posting(vacancyRecord({ city: 'sumgait', additional_cities: [] })).jobLocation).toEqual(
+      place('Sumgait'),
+    );
   });
 
   it.each([

@@ -27,18 +27,37 @@ describe('payAndPlace', () => {
 
 describe('includedFields', () => {
   it('gives what include asks for, in one order, the period null for a negotiable salary', () => {
-    expect(includedFields(vacancy({}), [], DEFAULTS)).toEqual({});
-    expect(Object.keys(includedFields(vacancy({}), ['pay', 'workplace'], DEFAULTS))).toEqual([
-      'salary_currency',
-      'salary_period',
-      'workplace',
-    ]);
-    expect(includedFields(vacancy({ salary_type: 'negotiable' }), ['pay'], DEFAULTS)).toEqual({
+    expect(includedFields(vacancy({}), [], DEFAULTS, 'en')).toEqual({});
+    expect(
+      Object.keys(
+        includedFields(vacancy({ city: 'baku' }), ['pay', 'workplace', 'locations'], DEFAULTS, 'en'),
+      ),
+    ).toEqual(['salary_currency', 'salary_period', 'workplace', 'locations']);
+    expect(includedFields(vacancy({ salary_type: 'negotiable' }), ['pay'], DEFAULTS, 'en')).toEqual({
       salary_currency: 'AZN',
       salary_period: null,
     });
-    expect(includedFields(vacancy({ workplace: 'remote' }), ['workplace'], DEFAULTS)).toEqual({
+    expect(includedFields(vacancy({ workplace: 'remote' }), ['workplace'], DEFAULTS, 'en')).toEqual({
       workplace: 'remote',
+    });
+  });
+
+  it('gives every city for locations, the primary first, then the others in their order, labelled in the locale', () => {
+    const many = vacancy({ city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    expect(includedFields(many, ['locations'], DEFAULTS, 'az')).toEqual({
+      locations: [
+        { city: 'sumgait', label: 'Sumqayıt' },
+        { city: 'baku', label: 'Bakı' },
+        { city: 'ganja', label: 'Gəncə' },
+      ],
+    });
+    expect(includedFields(many, ['locations'], DEFAULTS, 'en').locations?.map((l) => l.label)).toEqual([
+      'Sumgait',
+      'Baku',
+      'Ganja',
+    ]);
+    expect(includedFields(vacancy({ city: 'quba' }), ['locations'], DEFAULTS, 'en')).toEqual({
+      locations: [{ city: 'quba', label: 'Quba' }],
     });
   });
 });

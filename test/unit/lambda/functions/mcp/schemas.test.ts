@@ -59,6 +59,7 @@ describe('the tools’ schemas', () => {
       'salary_currency',
       'salary_period',
       'workplace',
+      'locations',
     ]);
     expect(output.properties.data.items.required).toEqual(VACANCY_FIELDS);
   });

@@ -148,8 +148,8 @@ describe('readVacanciesQuery: search, filters by code and facets', () => {
       'workplace',
       'The workplace must have at most 20 entries.',
     ],
-    ['include=salary', 'include', 'The include must be one or more of: pay, workplace.'],
-    ['include=pay,', 'include', 'The include must be one or more of: pay, workplace.'],
+    ['include=salary', 'include', 'The include must be one or more of: pay, workplace, locations.'],
+    ['include=pay,', 'include', 'The include must be one or more of: pay, workplace, locations.'],
     ['include=pay&include=workplace', 'include', 'The include must not be given more than once.'],
     ['category=it&category=finance', 'category', 'The category must not be given more than once.'],
   ])('refuses %p', (query, name, message) => {
