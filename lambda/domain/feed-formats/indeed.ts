@@ -1,7 +1,7 @@
 /**
  * The `indeed` feed (docs/design.md#feeds-as-xml): the XML job feed Indeed reads, and Jooble, Careerjet, Adzuna and
- * ZipRecruiter accept — a `<source>` with the publisher, then one `<job>` per listable vacancy, in the order given
- * (§2's, newest first: the caller reads them so). Written as text, streamed: the head, each job, the end, each a
+ * ZipRecruiter accept — a `<source>` with the publisher, then one `<job>` per listable vacancy and city, in the order
+ * given (§2's, newest first: the caller reads them so). Written as text, streamed: the head, each job, the end, each a
  * string of its own, so a builder pipes them through gzip into an upload and never holds the feed.
  *
  * Every value is what the API serves: the title, URL and id as stored; the city and category the dictionary's
@@ -15,7 +15,7 @@ import type { Locale, VacancyType, Workplace } from '../schema/vacancy';
 import type { ListedVacancy, StoredVacancy } from '../schema/vacancy-item';
 import { localize } from '../vacancy/dictionary';
 import { descriptionHtml, type JobPostingSettings } from '../vacancy/job-posting';
-import { payAndPlace } from '../vacancy/pay-and-place';
+import { citiesOf, payAndPlace } from '../vacancy/pay-and-place';
 import { cdataSections, XML_DECLARATION } from './xml-text';
 
 /**
@@ -99,8 +99,32 @@ export function indeedFeedStart(head: IndeedFeedHead): string {
   );
 }
 
-/** One `<job>`: each element §15 lists, in its order; those without a value for this vacancy left out. */
-export function indeedJob(vacancy: IndeedVacancy, head: IndeedFeedHead, settings: FeedSettings): string {
+/**
+ * The `<job>`s of a vacancy: one per city (docs/api.md#many-places), the primary's first — its `<referencenumber>` the
+ * id, each other city's `<id>-<city code>`, a reference of its own as a board keys jobs by it — each the same job
+ * (`<requisitionid>` the id, the same `<url>`) but for its `<city>`.
+ */
+export function indeedJobs(vacancy: IndeedVacancy, head: IndeedFeedHead, settings: FeedSettings): string {
+  const [primary = vacancy.city, ...others] = citiesOf(vacancy);
+  const description = descriptionHtml(vacancy, head.locale);
+  return [
+    indeedJob(vacancy, head, settings, { reference: String(vacancy.id), city: primary, description }),
+    ...others.map((city) =>
+      indeedJob(vacancy, head, settings, { reference: `${vacancy.id}-${city}`, city, description }),
+    ),
+  ].join('');
+}
+
+/**
+ * One `<job>` of a vacancy, in one of its cities: each element §15 lists, in its order; those without a value for this
+ * vacancy left out.
+ */
+function indeedJob(
+  vacancy: IndeedVacancy,
+  head: IndeedFeedHead,
+  settings: FeedSettings,
+  job: { readonly reference: string; readonly city: string; readonly description: string },
+): string {
   const { locale } = head;
   const indent = '    ';
   const optional = (name: string, value: string | undefined) =>
@@ -109,15 +133,15 @@ export function indeedJob(vacancy: IndeedVacancy, head: IndeedFeedHead, settings
     '  <job>\n' +
     line(indent, 'title', vacancy.title) +
     line(indent, 'date', rfc1123(new Date(vacancy.created_at))) +
-    line(indent, 'referencenumber', String(vacancy.id)) +
+    line(indent, 'referencenumber', job.reference) +
     line(indent, 'requisitionid', String(vacancy.id)) +
     line(indent, 'url', vacancy.url) +
     line(indent, 'company', head.company) +
-    line(indent, 'city', localize('city', vacancy.city, locale)) +
+    line(indent, 'city', localize('city', job.city, locale)) +
     `${indent}<state/>\n` +
     line(indent, 'country', settings.jobCountry) +
     `${indent}<postalcode/>\n` +
-    line(indent, 'description', descriptionHtml(vacancy, locale)) +
+    line(indent, 'description', job.description) +
     line(indent, 'expirationdate', vacancy.deadline) +
     line(indent, 'category', localize('category', vacancy.category, locale)) +
     optional('jobtype', JOB_TYPES[vacancy.type]) +
@@ -132,8 +156,9 @@ export function indeedJob(vacancy: IndeedVacancy, head: IndeedFeedHead, settings
 export const INDEED_FEED_END = '</source>\n';
 
 /**
- * The whole feed as chunks of text — the opening, one chunk a job, the closing — pulled one at a time: what it holds
- * at once is one job, whatever the number of vacancies. `vacancies` in §2's order (newest first).
+ * The whole feed as chunks of text — the opening, one chunk a vacancy (its jobs), the closing — pulled one at a time:
+ * what it holds at once is one vacancy's jobs, whatever the number of vacancies. `vacancies` in §2's order (newest
+ * first).
  */
 export async function* indeedFeed(
   head: IndeedFeedHead,
@@ -141,6 +166,6 @@ export async function* indeedFeed(
   vacancies: AsyncIterable<IndeedVacancy> | Iterable<IndeedVacancy>,
 ): AsyncGenerator<string, void, undefined> {
   yield indeedFeedStart(head);
-  for await (const vacancy of vacancies) yield indeedJob(vacancy, head, settings);
+  for await (const vacancy of vacancies) yield indeedJobs(vacancy, head, settings);
   yield INDEED_FEED_END;
 }

@@ -14,7 +14,7 @@ import {
   INDEED_FEED_END,
   type IndeedFeedHead,
   indeedFeedStart,
-  indeedJob,
+  indeedJobs,
 } from '../../domain/feed-formats/indeed';
 import { type SitemapOutput, SitemapWriter } from '../../domain/feed-formats/sitemap';
 import type { Feed } from '../../domain/feed-registry/feed';
@@ -113,7 +113,7 @@ function indeedWriter(
   return {
     async add(vacancy: FedItem) {
       await start();
-      await write(out.gzip, indeedJob(vacancy, head, settings));
+      await write(out.gzip, indeedJobs(vacancy, head, settings));
     },
     async end() {
       await start();

@@ -13,11 +13,11 @@ import {
   type IndeedVacancy,
   indeedFeed,
   indeedFeedStart,
-  indeedJob,
+  indeedJobs,
   salaryWording,
 } from '../../../../../lambda/domain/feed-formats/indeed';
 import type { Locale } from '../../../../../lambda/domain/schema/vacancy';
-import { toVacancyItem } from '../../../../../lambda/domain/schema/vacancy-item';
+import { toVacancyItem, withCities } from '../../../../../lambda/domain/schema/vacancy-item';
 import { toJobPosting } from '../../../../../lambda/domain/vacancy/job-posting';
 import { toVacancyObjects } from '../../../../../lambda/domain/vacancy/presenter';
 import { CLOCK, fixtureVacancy, vacancyRecord } from '../../../../../testkit/vacancies';
@@ -33,11 +33,11 @@ const HEAD: IndeedFeedHead = {
 
 /** A vacancy item as the table holds it, from an import record's fields. */
 const item = (overrides: Record<string, unknown> = {}): IndeedVacancy =>
-  toVacancyItem(fixtureVacancy(vacancyRecord(overrides)), 0);
+  withCities(toVacancyItem(fixtureVacancy(vacancyRecord(overrides)), 0));
 
 /** The values of the one `<job>` a feed of `vacancy` has, as fast-xml-parser reads them. */
 function jobOf(vacancy: IndeedVacancy, head = HEAD, settings = SETTINGS): Record<string, string> {
-  const text = indeedFeedStart(head) + indeedJob(vacancy, head, settings) + INDEED_FEED_END;
+  const text = indeedFeedStart(head) + indeedJobs(vacancy, head, settings) + INDEED_FEED_END;
   const { job } = (parseXml(text, ['job']) as { source: { job: Record<string, string>[] } }).source;
   return job[0] as Record<string, string>;
 }
@@ -50,7 +50,7 @@ async function collect(chunks: AsyncIterable<string>): Promise<string[]> {
 
 describe('the indeed feed', () => {
   it('is written as §15 lists it', () => {
-    const text = indeedFeedStart(HEAD) + indeedJob(item(), HEAD, SETTINGS) + INDEED_FEED_END;
+    const text = indeedFeedStart(HEAD) + indeedJobs(item(), HEAD, SETTINGS) + INDEED_FEED_END;
     expect(text).toBe(
       [
         '<?xml version="1.0" encoding="utf-8"?>',
@@ -185,12 +185,39 @@ describe('the indeed feed', () => {
     const chunks = await collect(indeedFeed(HEAD, SETTINGS, read()));
     expect(chunks).toHaveLength(5);
     expect(chunks[0]).toBe(indeedFeedStart(HEAD));
-    expect(chunks.slice(1, 4)).toEqual(vacancies.map((vacancy) => indeedJob(vacancy, HEAD, SETTINGS)));
+    expect(chunks.slice(1, 4)).toEqual(vacancies.map((vacancy) => indeedJobs(vacancy, HEAD, SETTINGS)));
     expect(chunks[4]).toBe(INDEED_FEED_END);
     const read_back = parseXml(await canonicalForm(chunks.join('')), ['job']) as {
       source: { job: Record<string, string>[] };
     };
     expect(read_back.source.job.map((job) => job.referencenumber)).toEqual(['3', '2', '1']);
+  });
+
+  it('has one job per city of a vacancy: the primary’s reference the id, each other’s the id and its code', async () => {
+    const vacancy = item({ id: 7, city: 'sumgait', additional_cities: ['baku', 'ganja'] });
+    const text = (await collect(indeedFeed({ ...HEAD, locale: 'az' }, SETTINGS, [vacancy]))).join('');
+    const read = parseXml(await canonicalForm(text), ['job']) as {
+      source: { job: Record<string, string>[] };
+    };
+    expect(
+      read.source.job.map(({ referencenumber, requisitionid, city }) => [
+        referencenumber,
+        requisitionid,
+        city,
+      ]),
+    ).toEqual([
+      ['7', '7', 'Sumqayıt'],
+      ['7-baku', '7', 'Bakı'],
+      ['7-ganja', '7', 'Gəncə'],
+    ]);
+    // The same job in each: but for its reference and city, every value alike.
+    const [first, ...others] = read.source.job.map(({ referencenumber, city, ...rest }) => rest);
+    for (const other of others) expect(other).toEqual(first);
+    expect(first?.url).toBe(vacancy.url);
+    // One city: one job, as before.
+    expect(
+      indeedJobs(item({ id: 7, city: 'sumgait', additional_cities: [] }), HEAD, SETTINGS).match(/<job>/g),
+    ).toHaveLength(1);
   });
 
   it('is a source with no job for a vendor with nothing listable', async () => {
