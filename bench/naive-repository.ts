@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } fr
 import type { VacancyRepository } from '../lambda/domain/reads/repository';
 import { activeIndexCondition, type OrderBound } from '../lambda/domain/schema/active-index';
 import { ITEM } from '../lambda/domain/schema/tables';
-import type { ListedVacancy } from '../lambda/domain/schema/vacancy-item';
+import { type ListedVacancy, withCities } from '../lambda/domain/schema/vacancy-item';
 
 const units = (capacity: ConsumedCapacity | undefined) => capacity?.CapacityUnits ?? 0;
 
@@ -47,7 +47,8 @@ export function createNaiveRepository(client: DynamoDBDocumentClient, tableName:
         );
         calls += 1;
         readUnits += units(output.ConsumedCapacity);
-        matched.push(...((output.Items ?? []) as (ListedVacancy & { o: Uint8Array })[]));
+        // Each item with its cities read back, as the repository's item reads give them.
+        matched.push(...((output.Items ?? []) as (ListedVacancy & { o: Uint8Array })[]).map(withCities));
         startKey = output.LastEvaluatedKey;
       } while (startKey && matched.length < end);
       const page = matched.slice(skip, skip + query.limit);

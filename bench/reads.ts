@@ -32,6 +32,7 @@ import { quietMetrics, silentLogger } from '../testkit/quiet-runtime';
 import { type FeedBuildResult, measureFeedBuild } from './feeds';
 import { indexEntries, itemSize } from './item-size';
 import { createNaiveRepository } from './naive-repository';
+import { measurePlaces, type PlacesResult } from './places';
 import { percentile, round } from './stats';
 
 /** The page size of every request measured: the deployed default. */
@@ -158,6 +159,16 @@ export const SEARCHES = [
   `${FILTERS}&workplace=hybrid,remote&facets=type,workplace&include=pay,workplace`,
 ] as const;
 
+/**
+ * The searches measured for a vendor with vacancies in several cities (`places.ts`): the city filter with the
+ * locations and the city facet, as a career page's city menu asks; and a page filtered by type, experience, cities
+ * and words, with every facet.
+ */
+export const PLACES_SEARCHES = [
+  'city=ganja&include=locations&facets=city',
+  `${FILTERS}&city=ganja,sumgait&q=senior&facets=type,category,city,workplace&include=locations`,
+] as const;
+
 /** Index entry sizes of a data set, by DynamoDB's rules: what a read of the index pays per vacancy. */
 export interface IndexEntryResult {
   vacancies: number;
@@ -232,6 +243,8 @@ export interface ReadOptions {
   /** Syncs are measured at this vendor's size: an empty one, and one of `syncChanges` changes. */
   readonly syncSize: number;
   readonly syncChanges: number;
+  /** A vendor of this size with vacancies in several cities, and its one-city twin, after the others (`places.ts`). */
+  readonly placesSize?: number;
 }
 
 /**
@@ -253,6 +266,7 @@ export async function measureReads(
   searches: SearchResult[];
   feedBuilds: FeedBuildResult[];
   mcpReads: McpReadResult[];
+  places: PlacesResult[];
 }> {
   const tables = localTableNames('bench-');
   const naiveTable = 'bench-NaiveVacancies';
@@ -510,7 +524,17 @@ export async function measureReads(
       process.stderr.write(`  ${size} syncs: done\n`);
     }
   }
-  return { reads, entries, walks, polls, vacancyReads, syncs, searches, feedBuilds, mcpReads };
+  // After every other vendor, so that theirs are loaded as before: ids from where theirs end.
+  const places =
+    options.placesSize === undefined
+      ? []
+      : await measurePlaces(
+          { documentClient, tables, handlerOf, metered: ours },
+          options.placesSize,
+          firstId,
+          PLACES_SEARCHES,
+        );
+  return { reads, entries, walks, polls, vacancyReads, syncs, searches, feedBuilds, mcpReads, places };
 }
 
 /** Follows `next_page_url` from a first query to the end, handing each page's body on; the number of pages. */

@@ -103,3 +103,22 @@ export function storedItems(records: readonly Record<string, unknown>[]): Record
 export function dataSetItems(vendorId: string, firstId: number, active: number) {
   return storedItems(vacancyRecords(vendorId, firstId, active, active));
 }
+
+/**
+ * Records of a data set with some vacancies in several cities (docs/api.md#many-places), chosen by id (drawing
+ * nothing from the random stream, so the records are otherwise the same): a fifth in two cities, a tenth in three to
+ * five — the others in their one city. The additional cities follow the primary in the dictionary's order, from an
+ * offset by id, never the primary.
+ */
+export function inSeveralCities(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const cities = Object.keys(DICTIONARY.city);
+  return records.map((record) => {
+    const id = record.id as number;
+    const more = id % 5 === 1 ? 1 : id % 10 === 2 ? 2 + (id % 3) : 0;
+    if (more === 0) return record;
+    const at = cities.indexOf(String(record.city));
+    const skip = id % 7;
+    const additional = Array.from({ length: more }, (_, i) => cities[(at + 1 + skip + i) % cities.length]);
+    return { ...record, additional_cities: additional };
+  });
+}
