@@ -5,7 +5,7 @@
  *   <vacancy-board api="https://api.example.az" key="vvp_…" lang="az"></vacancy-board>
  *
  * The list with search, type, city, category and workplace choices (with the API's facet counts) and experience;
- * each vacancy's pay (Intl.NumberFormat, in the board's language, with its currency and period) and workplace; pages by the
+ * each vacancy's cities (a city choice finds a vacancy by any of them), pay (Intl.NumberFormat, in the board's language, with its currency and period) and workplace; pages by the
  * links the API hands out (opaque: they carry a cursor); Azerbaijani and English; a job page that puts the
  * vacancy's schema.org JobPosting into document.head. Its state lives in the page's URL (back, forward, shareable
  * links). A job page of a vacancy that has closed (the API's 410) says so — the company's, and when it closed — with
@@ -493,7 +493,7 @@ export class VacancyBoard extends HTMLElement {
     for (const n of PARAMS) if (this.#s.f[n]) p.set(n, this.#s.f[n]);
     const facets = FACETS.filter((n) => shown.includes(n));
     if (facets.length) p.set('facets', facets.join(','));
-    p.set('include', 'pay,workplace');
+    p.set('include', 'pay,workplace,locations');
     if (this.#s.page > 1) p.set('page', String(this.#s.page));
     return url.href;
   }
@@ -513,7 +513,7 @@ export class VacancyBoard extends HTMLElement {
       if (job) {
         const url = this.#api(`/${encodeURIComponent(job)}`);
         const [body, posting] = await Promise.all([
-          this.#get(`${url}?include=pay,workplace`, signal),
+          this.#get(`${url}?include=pay,workplace,locations`, signal),
           this.#get(url, signal, 'application/ld+json'),
         ]);
         this.#job(body, posting);
@@ -682,7 +682,11 @@ export class VacancyBoard extends HTMLElement {
                 'li',
                 { part: 'item' },
                 h('h3', {}, this.#jobLink(v)),
-                h('p', { class: 'm', part: 'meta' }, this.#meta([v.city, v.type], v, t.deadline, v.deadline)),
+                h(
+                  'p',
+                  { class: 'm', part: 'meta' },
+                  this.#meta([this.#cities(v), v.type], v, t.deadline, v.deadline),
+                ),
               ),
             ),
           )
@@ -716,6 +720,17 @@ export class VacancyBoard extends HTMLElement {
     const place = this.#t.places[/** @type {'onsite'} */ (v.workplace)];
     const parts = [...new Set([...labels, place]), pay && this.#pay(v)].filter(Boolean);
     return [...parts.flatMap((part) => [h('bdi', {}, part), ' · ']), `${caption}: `, h('bdi', {}, deadline)];
+  }
+
+  /**
+   * A vacancy's cities (the API's `locations`, its `city` first): every one on the job page, the first two and how many
+   * more in the list ("Bakı, Gəncə +2").
+   */
+  #cities(/** @type {any} */ v, all = false) {
+    const names = (v.locations ?? []).map((/** @type {{ label: string }} */ l) => l.label);
+    if (names.length < 2) return v.city;
+    const shown = all ? names : names.slice(0, 2);
+    return `${shown.join(', ')}${names.length > shown.length ? ` +${names.length - shown.length}` : ''}`;
   }
 
   /**
@@ -792,7 +807,7 @@ export class VacancyBoard extends HTMLElement {
         h(
           'p',
           { class: 'm', part: 'meta' },
-          this.#meta([v.category, v.city, v.type], v, t.deadline, v.deadline, false),
+          this.#meta([v.category, this.#cities(v, true), v.type], v, t.deadline, v.deadline, false),
         ),
         h('p', { dir: 'auto' }, v.description),
         ['requirements', 'responsibilities'].map(

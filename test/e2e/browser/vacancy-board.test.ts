@@ -499,6 +499,29 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
       await page.close();
     }, 60_000);
 
+    it('shows every city of a vacancy — two and how many more in the list, all on the job page — and a city choice finds it by any of them; axe finds nothing serious', async () => {
+      const page = await open();
+      // Vacancy 1013 is in Gəncə, Sumqayıt and Mingəçevir; Mingəçevir is one of its others.
+      await page.click(`${IN_BOARD}input[name=city][value=mingachevir]`);
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('city') === 'mingachevir');
+      const inMingachevir = await apiIds('city=mingachevir');
+      expect(inMingachevir).toContain('1013');
+      await waitForBoard(page, [`${inMingachevir.length} vakansiya`]);
+      expect(await listedIds(page)).toEqual(inMingachevir);
+      const line = await page.$eval(`${IN_BOARD}[part=link][data-id="1013"]`, (link) =>
+        (link.closest('li')?.querySelector('[part=meta]')?.textContent ?? '').trim(),
+      );
+      expect(line).toMatch(/^Gəncə, Sumqayıt \+1 · Tam iş günü · /);
+      await noViolations(page);
+      await page.click(`${IN_BOARD}[part=link][data-id="1013"]`);
+      await waitForBoard(page, ['Müraciət et']);
+      expect((await boardTexts(page, '[part=job] [part=meta]')).join()).toContain(
+        ' · Gəncə, Sumqayıt, Mingəçevir · ',
+      );
+      await noViolations(page);
+      await page.close();
+    }, 60_000);
+
     it('shows each vacancy’s pay with its currency and period in the page’s language and its workplace; the workplace choice counts and narrows; axe finds nothing serious', async () => {
       const page = await open();
       expect((await boardTexts(page, '[data-f=workplace] label')).join(' | ')).toMatch(/Hibrid \(2\)/);
