@@ -21,6 +21,8 @@ export interface SmokeVacancy {
   /** The pay and place its record gives, if any (docs/api.md#pay-and-place). */
   readonly salaryCurrency?: string;
   readonly workplace?: Workplace;
+  /** The cities its record gives besides its `city`, Bakı, if any (docs/api.md#many-places). */
+  readonly additionalCities?: readonly string[];
 }
 
 /** The change the sync check made, for the webhook check to see delivered. */
@@ -284,6 +286,46 @@ export const payAndPlace: Check = async (context, signal) => {
   }
   const hybridCount = body.facets?.workplace?.find((value) => value.code === 'hybrid')?.count;
   expect(hybridCount === hybrid.length, `the workplace facet is ${show(body.facets)}`);
+};
+
+/**
+ * Many places (docs/api.md#many-places): `city=ganja` keeps the one vacancy whose other cities include Gəncə (its
+ * `city`, the primary, is Bakı), `include=locations` adds every city of it after its 15 fields, the primary first, and
+ * `facets=city` counts each vacancy under each of its cities.
+ */
+export const manyPlaces: Check = async (context, signal) => {
+  const inGanja = context.vacancies.filter((vacancy) => vacancy.additionalCities?.includes('ganja'));
+  const answer = await context.api.request(
+    context.api.listing({ city: 'ganja', facets: 'city', include: 'locations', lang: 'en' }),
+    { headers: bearer(context.secretKey) },
+    signal,
+  );
+  expectStatus(answer, 200);
+  const body = jsonOf(answer) as Page & { facets?: { city?: { code: string; count: number }[] } };
+  const ids = body.data.map((vacancy) => vacancy.id);
+  expect(show(ids) === show(inGanja.map((vacancy) => vacancy.id)), `city=ganja gave ${show(ids)}`);
+  for (const [index, vacancy] of body.data.entries()) {
+    const fields = Object.keys(vacancy);
+    expect(
+      show(fields) === show([...VACANCY_FIELDS, 'locations']),
+      `vacancy ${show(vacancy.id)} has the fields ${show(fields)}`,
+    );
+    const codes = (vacancy.locations as { city: string }[]).map((location) => location.city);
+    const wanted = ['baku', ...(inGanja[index]?.additionalCities ?? [])];
+    expect(
+      vacancy.city === 'Baku' && show(codes) === show(wanted),
+      `vacancy ${show(vacancy.id)} is in ${show(vacancy.city)}, its locations ${show(codes)}, not Baku and ${show(wanted)}`,
+    );
+  }
+  // Over every filter but its own: each vacancy, under each of its cities.
+  const expected = new Map<string, number>();
+  for (const city of context.vacancies.flatMap((vacancy) => ['baku', ...(vacancy.additionalCities ?? [])]))
+    expected.set(city, (expected.get(city) ?? 0) + 1);
+  const counts = new Map((body.facets?.city ?? []).map((value) => [value.code, value.count]));
+  expect(
+    show([...counts].sort()) === show([...expected].sort()),
+    `the city facet is ${show(body.facets?.city)}, not ${show(Object.fromEntries(expected))}`,
+  );
 };
 
 /** One vacancy: `{status, company, data}` with its 15 fields. */
@@ -566,9 +608,7 @@ export const webhookDelivered: Check = async (context, signal) => {
 
 /** The ids a feed of the `indeed` format lists: each job's `<referencenumber>`, as the feed writes it (CDATA). */
 const referenceNumbers = (xml: string) =>
-  [...xml.matchAll(/<referencenumber><!\[CDATA\[(\d+)\]\]><\/referencenumber>/g)].map((match) =>
-    Number(match[1]),
-  );
+  [...xml.matchAll(/<referencenumber><!\[CDATA\[([^\]]+)\]\]><\/referencenumber>/g)].map((match) => match[1]);
 
 /**
  * The vendor's `indeed` feed, fetched as a job board fetches it (no key, gzip taken), until it is built with every
@@ -577,7 +617,11 @@ const referenceNumbers = (xml: string) =>
 export const feedServed: Check = async (context, signal) => {
   const url = context.feedUrl;
   expect(url !== undefined, 'no feed was added');
-  const expected = context.vacancies.map((vacancy) => vacancy.id);
+  // A job per city: the id for the primary, `<id>-<code>` for each other (docs/api.md#feeds).
+  const expected = context.vacancies.flatMap((vacancy) => [
+    String(vacancy.id),
+    ...(vacancy.additionalCities ?? []).map((city) => `${vacancy.id}-${city}`),
+  ]);
   const deadline = Date.now() + context.waits.changeMs;
   for (;;) {
     const answer = await context.api.request(url, { headers: { 'accept-encoding': 'gzip' } }, signal);
@@ -630,6 +674,7 @@ export const VENDOR_CHECKS: readonly NamedCheck[] = [
   { name: 'one vacancy', run: oneVacancy },
   { name: 'JSON-LD', run: jsonLd },
   { name: 'pay and place', run: payAndPlace },
+  { name: 'many places', run: manyPlaces },
   { name: '422 on a bad per_page', run: invalidParameter },
   { name: 'publishable key from its origin', run: publishableRead },
   { name: 'MCP tools/call search_vacancies', run: mcpSearch },

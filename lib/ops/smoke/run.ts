@@ -124,13 +124,15 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
   // Fresh random ids, far above the ids platforms number from.
   const firstId = 2 ** 52 + randomInt(0, 2 ** 47) * 8;
   const deadline = `${now.getUTCFullYear() + 1}-12-31`;
-  // The full-time one is hybrid and paid in euros: the pay-and-place check finds it by them.
+  // The full-time one is hybrid and paid in euros: the pay-and-place check finds it by them. The part-time one is in
+  // Gəncə and Sumqayıt too: the many-places check finds it by Gəncə.
   const vacancies: SmokeVacancy[] = VACANCY_TYPES.map((type, index) => ({
     id: firstId + index,
     type,
     ...(type === 1 && { salaryCurrency: 'EUR', workplace: 'hybrid' as const }),
+    ...(type === 2 && { additionalCities: ['ganja', 'sumgait'] }),
   }));
-  const records = vacancies.map(({ id, type, salaryCurrency, workplace }, index) => ({
+  const records = vacancies.map(({ id, type, salaryCurrency, workplace, additionalCities }, index) => ({
     id,
     vendor_id: vendorId,
     status: 'active',
@@ -141,6 +143,7 @@ function smokeRecords(vendorId: string, now: Date): { records: object[]; vacanci
     responsibilities: '',
     category: 'other',
     city: 'baku',
+    ...(additionalCities && { additional_cities: additionalCities }),
     type,
     salary_type: 'negotiable',
     salary_min: null,
