@@ -31,6 +31,10 @@ const REQUESTS: Readonly<Record<string, { path: string; key: string; accept?: st
     path: '/vendor/vacancies?include=pay,workplace&workplace=hybrid,remote&facets=workplace&per_page=1&lang=en',
     key: PASHA,
   },
+  'paths./vendor/vacancies.get.200.application/json.manyPlaces': {
+    path: '/vendor/vacancies?city=ganja&include=locations&facets=city&per_page=1&lang=en',
+    key: PASHA,
+  },
   'paths./vendor/vacancies/{id}.get.200.application/json.english': {
     path: '/vendor/vacancies/1028?lang=en',
     key: PASHA,
