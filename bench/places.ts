@@ -8,11 +8,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { authorizerContext } from '../lambda/domain/keys/context';
-import type { ListingResponse } from '../lambda/domain/listing/request/types';
 import type { VacancyRepository } from '../lambda/domain/reads/repository';
 import { SEARCH_INDEX, type TableNames } from '../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../lambda/domain/settings/recovery-waits';
 import { recountSummary } from '../lambda/domain/store/recount';
+import type { ListingResponse } from '../lambda/functions/vacancies/bodies';
 import type { createVacanciesHandler } from '../lambda/functions/vacancies/factory';
 import { lambdaContext } from '../lib/local/lambda-runtime';
 import { listingEvent } from '../lib/local/proxy-event';

@@ -145,7 +145,7 @@ export async function syncVacancies(
       ...object,
       status: 'active',
       updated_at: formatRfc3339(one.active[ITEM.updatedAt]),
-      ...(included && includedFields(vacancy, included.include, included.defaults, resolved.locale)),
+      ...(included && includedFields(vacancy, included.include, included.defaults, asked.locale)),
     } as SyncedVacancy;
   });
 
