@@ -513,7 +513,77 @@ describe('the stack, with default settings', () => {
       expect(mocked('204')).toMatchObject({
         'method.response.header.Access-Control-Allow-Methods': "'POST, OPTIONS'",
         'method.response.header.Access-Control-Allow-Headers':
-          "'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id'",
+          "'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id'",
+      });
+    });
+
+    it("puts POST /mcp/{token} behind a REQUEST authorizer of its own, on the path's token alone, cached 300 s per token, proxied to the MCP function", () => {
+      const resources = template.findResources('AWS::ApiGateway::Resource');
+      const mcp = Object.keys(resources).find((id) => resources[id]?.Properties.PathPart === 'mcp');
+      const token = Object.keys(resources).find(
+        (id) =>
+          resources[id]?.Properties.PathPart === '{token}' && resources[id]?.Properties.ParentId.Ref === mcp,
+      );
+      expect(token).toBeDefined();
+      const methods = Object.values(template.findResources('AWS::ApiGateway::Method'))
+        .map((method) => method.Properties)
+        .filter((method) => method.ResourceId.Ref === token);
+      expect(methods.map((method) => method.HttpMethod).sort()).toEqual(['ANY', 'OPTIONS', 'POST']);
+      const authorizers = template.findResources('AWS::ApiGateway::Authorizer');
+      const agentAuthorizer = Object.keys(authorizers).find((id) => /AgentAuthorizer/.test(id)) as string;
+      // The cache key is the token: the same token is the same answer for 300 s (a removal takes that long), and no
+      // header of the request takes part in it.
+      expect(authorizers[agentAuthorizer]?.Properties).toMatchObject({
+        Type: 'REQUEST',
+        IdentitySource: 'method.request.path.token',
+        AuthorizerResultTtlInSeconds: 300,
+      });
+      expect(authorizers[agentAuthorizer]?.Properties.IdentityValidationExpression).toBeUndefined();
+      // The same function as the keys' authorizer.
+      const keyAuthorizer = Object.keys(authorizers).find((id) => /KeyAuthorizer/.test(id)) as string;
+      expect(JSON.stringify(authorizers[agentAuthorizer]?.Properties.AuthorizerUri)).toBe(
+        JSON.stringify(authorizers[keyAuthorizer]?.Properties.AuthorizerUri),
+      );
+      const mcpFunction = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) =>
+        id.startsWith('FunctionsMcp'),
+      );
+      const post = methods.find((method) => method.HttpMethod === 'POST');
+      expect(post).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: agentAuthorizer },
+        ApiKeyRequired: true,
+        RequestParameters: { 'method.request.path.token': true },
+        Integration: { Type: 'AWS_PROXY' },
+      });
+      expect(JSON.stringify(post?.Integration.Uri)).toContain(mcpFunction);
+      const mocked = (status: string) =>
+        methods.find((method) => method.Integration.IntegrationResponses?.[0]?.StatusCode === status)
+          ?.Integration.IntegrationResponses[0].ResponseParameters;
+      expect(mocked('405')).toMatchObject({ 'method.response.header.Allow': "'POST, OPTIONS'" });
+      // From any origin, without credentials: no Authorization to allow, none to send.
+      expect(mocked('204')).toMatchObject({
+        'method.response.header.Access-Control-Allow-Methods': "'POST, OPTIONS'",
+        'method.response.header.Access-Control-Allow-Headers':
+          "'Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id'",
+      });
+      expect(mocked('204')).not.toHaveProperty('method.response.header.Access-Control-Allow-Credentials');
+    });
+
+    it('counts every token that is no endpoint under one API key of the agent plan, the one the authorizer names', () => {
+      const keys = template.findResources('AWS::ApiGateway::ApiKey');
+      const [notFound, ...others] = Object.keys(keys).filter((id) => /AgentNotFoundKey/.test(id));
+      expect(others).toEqual([]);
+      expect(JSON.stringify(keys[notFound as string]?.Properties.Value)).toMatch(
+        /^\{"Fn::Join":\["",\[\{"Ref":"DataVendors\w+"\},"\.agent-not-found"\]\]\}$/,
+      );
+      const plans = template.findResources('AWS::ApiGateway::UsagePlan');
+      const agentPlan = Object.keys(plans).find((id) =>
+        plans[id]?.Properties.UsagePlanName.endsWith('-agent'),
+      );
+      template.hasResourceProperties('AWS::ApiGateway::UsagePlanKey', {
+        KeyId: { Ref: notFound },
+        KeyType: 'API_KEY',
+        UsagePlanId: { Ref: agentPlan },
       });
     });
 
@@ -528,6 +598,8 @@ describe('the stack, with default settings', () => {
         'ANY',
         'ANY',
         'ANY',
+        'ANY',
+        'OPTIONS',
         'OPTIONS',
         'OPTIONS',
         'OPTIONS',
@@ -808,7 +880,8 @@ describe('the stack, with settings from context', () => {
       TracingEnabled: false,
       MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 })],
     });
-    template.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 });
+    // Both authorizers: the keys' and the public endpoints'.
+    template.resourcePropertiesCountIs('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 0 }, 2);
     template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
     template.allResourcesProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
     template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 7 }, 8);
@@ -828,11 +901,14 @@ describe('the stack, with settings from context', () => {
       Endpoint: 'ops@example.com',
     });
     template.hasOutput('ServiceTimeZone', { Value: 'Europe/Berlin' });
-    // And the browser tier of publishable keys, its default capped to the stage's limits.
-    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 3);
-    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
-      Throttle: { RateLimit: 5, BurstLimit: 10 },
-    });
+    // And the browser tier of publishable keys and the agent tier of public endpoints, their defaults capped to the
+    // stage's limits.
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 4);
+    template.resourcePropertiesCountIs(
+      'AWS::ApiGateway::UsagePlan',
+      { Throttle: { RateLimit: 5, BurstLimit: 10 } },
+      3,
+    );
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 2, BurstLimit: 4 },
     });
@@ -950,7 +1026,15 @@ describe('rate tiers', () => {
 
   it('has one usage plan per tier, with its throttle, on the stage; the stage keeps its own limit as the ceiling', () => {
     const plans = Object.values(template.findResources('AWS::ApiGateway::UsagePlan'));
-    expect(plans).toHaveLength(Object.keys(DEFAULT_SETTINGS.rateTiers).length);
+    // The settings' tiers and the public endpoints' agent tier.
+    expect(plans.map((plan) => plan.Properties.UsagePlanName).sort()).toEqual(
+      [...Object.keys(DEFAULT_SETTINGS.rateTiers), 'agent'].map((tier) => `VendorVacancyApi-${tier}`).sort(),
+    );
+    // Its throttle is a public endpoint's: each endpoint has an API key of its own in the plan.
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      UsagePlanName: 'VendorVacancyApi-agent',
+      Throttle: { RateLimit: 5, BurstLimit: 10 },
+    });
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 10, BurstLimit: 20 },
       ApiStages: [
@@ -990,7 +1074,10 @@ describe('rate tiers', () => {
 
   it('gives the listing the tiers, so each 200 can state its RateLimit-Policy', () => {
     const variables = lambdaFunction(template, 'GET /vendor/vacancies').Environment.Variables;
-    expect(JSON.parse(variables.RATE_TIERS)).toEqual(DEFAULT_SETTINGS.rateTiers);
+    expect(JSON.parse(variables.RATE_TIERS)).toEqual({
+      ...DEFAULT_SETTINGS.rateTiers,
+      agent: { rate: 5, burst: 10 },
+    });
   });
 
   it('adds no WAF web ACL unless wafRateLimit is set', () => {
@@ -1002,7 +1089,7 @@ describe('rate tiers', () => {
     const settings = (context: Record<string, unknown>) => () =>
       readSettings((key) => new App({ context }).node.tryGetContext(key));
     expect(settings({ defaultRateTier: 'gold' })).toThrow(
-      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard, browser.',
+      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard, browser, agent.',
     );
     expect(settings({ defaultRateTier: 'browser' })).toThrow(
       'defaultRateTier = "browser" is not allowed: a tier of secret keys: "browser" is the tier of publishable keys.',
