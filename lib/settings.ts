@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { text } from '../lambda/domain/settings/checks';
 import { SettingError } from '../lambda/domain/settings/errors';
 import {
-  BROWSER_TIER,
   isVendorTier,
+  NOT_A_VENDOR_TIER,
   type RateTier,
   withBrowserTier,
 } from '../lambda/domain/settings/rate-tiers';
@@ -67,12 +67,13 @@ function checkTogether(settings: ServiceSettings): void {
       throw new SettingError(`${name} is for a custom domain: give domainName too, or leave ${name} out.`);
     }
   }
-  const tiers = Object.keys(settings.rateTiers);
+  // A vendor's own tiers: the browser and agent tiers, which every deployment has, are never one.
+  const tiers = Object.keys(settings.rateTiers).filter(isVendorTier);
   if (!isVendorTier(settings.defaultRateTier)) {
     throw notAllowed(
       'defaultRateTier',
       settings.defaultRateTier,
-      `a tier of secret keys: "${BROWSER_TIER}" is the tier of publishable keys`,
+      `a tier of secret keys: ${NOT_A_VENDOR_TIER}`,
     );
   }
   if (!tiers.includes(settings.defaultRateTier)) {

@@ -1,5 +1,6 @@
 import { type aws_apigateway as apigateway, Validations, aws_wafv2 as wafv2 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { AGENT_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { ERROR_MESSAGES, errorEnvelope } from '../../lambda/platform/http/errors';
 import type { ServiceSettings } from '../settings';
 
@@ -11,7 +12,8 @@ export interface RateTiersProps {
 
 /**
  * Rate limits (docs/api.md#rate-limits): one usage plan per rate tier on the stage, whose throttle is the tier's
- * rate and burst per vendor key — the stage's own throttle stays the ceiling over all vendors — and, with the
+ * rate and burst per API key in it — a vendor's, or a public agent endpoint's in the `agent` tier — the stage's own
+ * throttle stays the ceiling over all of them — and, with the
  * setting `wafRateLimit`, an AWS WAF limit per IP address.
  *
  * The plans are children of the REST API, so their logical ids (and the vendors' keys in them) survive updates.
@@ -26,7 +28,7 @@ export class RateTiers extends Construct {
     for (const [tier, { rate, burst }] of Object.entries(settings.rateTiers)) {
       const plan = api.addUsagePlan(`RateTier-${tier}`, {
         name: `${settings.stackName}-${tier}`,
-        description: `Rate tier "${tier}": ${rate} requests/s, burst ${burst}, per vendor`,
+        description: `Rate tier "${tier}": ${rate} requests/s, burst ${burst}, per ${tier === AGENT_TIER ? 'public agent endpoint' : 'vendor'}`,
         throttle: { rateLimit: rate, burstLimit: burst },
         apiStages: [{ api, stage: api.deploymentStage }],
       });

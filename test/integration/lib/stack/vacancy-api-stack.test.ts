@@ -1033,6 +1033,7 @@ describe('rate tiers', () => {
     // Its throttle is a public endpoint's: each endpoint has an API key of its own in the plan.
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       UsagePlanName: 'VendorVacancyApi-agent',
+      Description: 'Rate tier "agent": 5 requests/s, burst 10, per public agent endpoint',
       Throttle: { RateLimit: 5, BurstLimit: 10 },
     });
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
@@ -1088,12 +1089,14 @@ describe('rate tiers', () => {
   it('refuses a default tier that is not a tier, and a tier faster than the stage', () => {
     const settings = (context: Record<string, unknown>) => () =>
       readSettings((key) => new App({ context }).node.tryGetContext(key));
+    // The tiers it may be: a vendor's own, never the browser's or the agent's (which every deployment has).
     expect(settings({ defaultRateTier: 'gold' })).toThrow(
-      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard, browser, agent.',
+      'defaultRateTier = "gold" is not allowed: one of the rateTiers: standard.',
     );
-    expect(settings({ defaultRateTier: 'browser' })).toThrow(
-      'defaultRateTier = "browser" is not allowed: a tier of secret keys: "browser" is the tier of publishable keys.',
-    );
+    for (const tier of ['browser', 'agent'])
+      expect(settings({ defaultRateTier: tier })).toThrow(
+        `defaultRateTier = "${tier}" is not allowed: a tier of secret keys: "browser" is the tier of every vendor's publishable keys and "agent" that of its public agent endpoints, not a vendor's own tier.`,
+      );
     expect(settings({ rateTiers: { fast: { rate: 60, burst: 20 } }, defaultRateTier: 'fast' })).toThrow(
       'no tier faster than the stage (throttlingRateLimit 50/s, throttlingBurstLimit 100); tier "fast" is 60/s, burst 20',
     );
