@@ -2,17 +2,24 @@
  * Per-vendor rate limits on the local server (`--rate-limits`), which enforces the deployment's tiers the way
  * API Gateway's usage plans do: one vendor's runaway sync job is throttled (429, `Retry-After`) while another
  * vendor, at a modest pace at the same time, gets only 200s — each stating its tier in `RateLimit-Policy`; the MCP
- * server (`POST /mcp`) is throttled by the same tier.
+ * server (`POST /mcp`) is throttled by the same tier. A public agent endpoint (`POST /mcp/{token}`) is throttled by
+ * the `agent` tier, a bucket per endpoint: a flood on one URL takes nothing of another endpoint of the same vendor, of
+ * the vendor's secret key, or of the tokens that are no endpoint (one bucket of their own).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { withBrowserTier } from '../../../lambda/domain/settings/rate-tiers';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { type LocalApiProcess, startLocalApiProcess } from '../../../testkit/local-api-process';
 import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed-rate-tiers.json', import.meta.url).pathname;
+/** The settings' tiers, and the browser and agent tiers every deployment has (as `readSettings` gives them). */
 const settings = {
   ...DEFAULT_SETTINGS,
-  rateTiers: { standard: { rate: 10, burst: 20 }, partner: { rate: 40, burst: 60 } },
+  rateTiers: withBrowserTier(
+    { standard: { rate: 10, burst: 20 }, partner: { rate: 40, burst: 60 } },
+    { rate: DEFAULT_SETTINGS.throttlingRateLimit, burst: DEFAULT_SETTINGS.throttlingBurstLimit },
+  ),
   defaultRateTier: 'standard',
 };
 
@@ -128,5 +135,71 @@ describe('per-vendor rate limits on the local server', () => {
       message: 'Too Many Requests.',
       request_id: refused.headers.get('x-request-id'),
     });
+  });
+
+  it('throttles a public agent endpoint by the agent tier, a bucket per endpoint: its vendor’s other endpoint and key keep theirs', async () => {
+    const mcpCall = (path: string, headers: Record<string, string> = {}) =>
+      documentedFetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    /** `count` requests of `path`, ten connections at a time, back to back; with the seconds they took. */
+    const flood = async (path: string, count: number) => {
+      const started = performance.now();
+      const answers: Response[] = [];
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (sent < count) {
+            sent += 1;
+            answers.push(await mcpCall(path));
+          }
+        }),
+      );
+      return { answers, seconds: (performance.now() - started) / 1000 };
+    };
+    const statuses = (answers: Response[]) => answers.map((response) => response.status);
+
+    // Forty requests on one public URL, and at the same time forty on tokens that are no endpoint.
+    const [flooded, nobody] = await Promise.all([
+      flood('/mcp/vva_test_public_flooded_agent_00', 40),
+      flood('/mcp/vva_test_public_nobody_agent_000', 40),
+    ]);
+    const admitted = flooded.answers.filter((response) => response.status === 200);
+    const throttled = flooded.answers.filter((response) => response.status === 429);
+    expect(admitted.length + throttled.length).toBe(40);
+    // The agent tier: a burst of 10, then 5 a second over the time the requests took, however long that was.
+    expect(admitted.length).toBeGreaterThanOrEqual(10);
+    expect(admitted.length).toBeLessThanOrEqual(10 + Math.ceil(5 * flooded.seconds));
+    expect(throttled.length).toBeGreaterThanOrEqual(5);
+    expect(admitted[0]?.headers.get('ratelimit-policy')).toBe('"agent";q=5;w=1');
+    const refused = throttled[0] as Response;
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toEqual({
+      status: 'error',
+      message: 'Too Many Requests.',
+      request_id: refused.headers.get('x-request-id'),
+    });
+    // The tokens that are no endpoint: their one bucket, the agent tier's too — 404s, then 429s.
+    expect(new Set(statuses(nobody.answers))).toEqual(new Set([404, 429]));
+    expect(statuses(nobody.answers).filter((status) => status === 404).length).toBeLessThanOrEqual(
+      10 + Math.ceil(5 * nobody.seconds),
+    );
+
+    // Meanwhile the vendor's other endpoint has its whole burst, and its secret key its tier's.
+    const quiet = await flood('/mcp/vva_test_public_quiet_agent_0000', 10);
+    expect(statuses(quiet.answers)).toEqual(Array(10).fill(200));
+    const keyed = await Promise.all(
+      Array.from({ length: 10 }, () => mcpCall('/mcp', { Authorization: 'Bearer vvk_test_public' })),
+    );
+    expect(statuses(keyed)).toEqual(Array(10).fill(200));
+    expect(keyed[0]?.headers.get('ratelimit-policy')).toBe('"standard";q=10;w=1');
+    const listed = await Promise.all(Array.from({ length: 10 }, () => get('vvk_test_public')));
+    expect(statuses(listed)).toEqual(Array(10).fill(200));
   });
 });
