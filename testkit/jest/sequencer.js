@@ -25,6 +25,8 @@ export const ESTIMATES = {
   // Measured alone on 2026-11-28: a 23,000-item load and build, and npm start's feed rounds.
   'integration/lambda/functions/feeds/build.memory.test.ts': 28,
   'e2e/http/feed-builds.test.ts': 24,
+  // Measured alone on 2026-12-07: some twenty runs of the CLI, each a process of its own, and npm start.
+  'e2e/cli/agent.test.ts': 32,
 };
 
 /** Jest's sequencer, with `ESTIMATES` for files its cache has no time for. */
