@@ -8,103 +8,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { InvalidQueryError } from '../../../../../lambda/domain/answers/errors';
-import { FACET_NAMES, FILTER_CODES } from '../../../../../lambda/domain/answers/query';
 import { HeldEntries } from '../../../../../lambda/domain/answers/search/held-entries';
 import type { AnswerSettings } from '../../../../../lambda/domain/answers/settings';
 import { createVacancyRepository } from '../../../../../lambda/domain/reads/repository';
 import { INDEX_SETTLE_MS } from '../../../../../lambda/domain/settings/recovery-waits';
-import { INCLUDE_NAMES } from '../../../../../lambda/domain/vacancy/pay-and-place';
 import { searchVacancies, type ToolArguments } from '../../../../../lambda/functions/mcp/tools';
 import type { ListingResponse } from '../../../../../lambda/functions/vacancies/bodies';
 import { createTestTables, type TestTables } from '../../../../../testkit/dynamodb';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
+import { modelledVendor } from '../../../../../testkit/listing-model';
 import {
-  cityFields,
-  type ModelledCities,
-  type ModelledVacancy,
-  modelledCities,
-  modelledVacancy,
-  modelledVendor,
-} from '../../../../../testkit/listing-model';
+  queryString,
+  type SearchedVacancy,
+  SLOTS,
+  searchCall,
+  searchedFields,
+  searchedVacancy,
+} from '../../../../../testkit/mcp-calls';
 import { CLOCK } from '../../../../../testkit/vacancies';
-
-const WORDS = [
-  'Mühəndis',
-  'Senior',
-  'Backend',
-  'Engineer',
-  'Satış',
-  'Şöbə',
-  'müdiri',
-  'Data',
-  'Analitik',
-] as const;
-const CATEGORIES = FILTER_CODES.category;
-const CITIES = FILTER_CODES.city;
-
-interface Modelled extends ModelledVacancy, ModelledCities {
-  readonly title: string;
-  readonly category: string;
-}
-
-const vacancy = (slot: number): fc.Arbitrary<Modelled> =>
-  fc
-    .tuple(
-      modelledVacancy(slot),
-      fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
-      fc.constantFrom(...CATEGORIES.slice(0, 4)),
-      modelledCities(CITIES.slice(0, 5), 2),
-    )
-    .map(([v, title, category, cities]) => ({ ...v, title, category, ...cities }));
-
-const SLOTS = 12;
-
-/** A value of `valid` mostly, now and then one of `invalid`, which the listing refuses. */
-const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
-  fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: invalid, weight: 1 });
-
-/** A call's arguments, as JSON: valid values mostly, now and then one the listing refuses. */
-const call = fc.record(
-  {
-    q: mostly(
-      fc.constantFrom('eng', 'mühəndis', 'muhendis', 'sen back', 'baku', 'gəncə', 'data an', 'zzz', ''),
-      fc.constantFrom('  ', '!!', 'a b c d e f g h i j k'),
-    ),
-    category: mostly(
-      fc.uniqueArray(fc.constantFrom(...CATEGORIES.slice(0, 5)), { minLength: 0, maxLength: 3 }),
-      fc.constant(['nope']),
-    ),
-    city: fc.uniqueArray(fc.constantFrom(...CITIES.slice(0, 5)), { minLength: 1, maxLength: 3 }),
-    type: mostly(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 5, 2.5)),
-    experience_min: mostly(fc.integer({ min: 0, max: 3 }), fc.constant(5)),
-    experience_max: mostly(fc.integer({ min: 3, max: 5 }), fc.constant(101)),
-    workplace: mostly(
-      fc.uniqueArray(fc.constantFrom(...FILTER_CODES.workplace), { minLength: 1, maxLength: 3 }),
-      fc.constant(['office']),
-    ),
-    facets: fc.uniqueArray(fc.constantFrom(...FACET_NAMES), { minLength: 1, maxLength: 3 }),
-    page: mostly(fc.integer({ min: 1, max: 3 }), fc.constant(0)),
-    per_page: mostly(fc.integer({ min: 1, max: 4 }), fc.constant(101)),
-    lang: mostly(fc.constantFrom('az', 'en', 'EN'), fc.constant('fr')),
-    include: mostly(
-      fc.uniqueArray(fc.constantFrom(...INCLUDE_NAMES), { minLength: 1, maxLength: INCLUDE_NAMES.length }),
-      fc.constant(['salary']),
-    ),
-  },
-  { requiredKeys: [] },
-);
-type Call = typeof call extends fc.Arbitrary<infer R> ? R : never;
-
-/** The same call as the listing's query string: integers in decimal, lists comma-separated. */
-const queryString = (args: Call) =>
-  new URLSearchParams(
-    Object.entries(args).map(([name, value]): [string, string] => [
-      name,
-      Array.isArray(value) ? value.join(',') : String(value),
-    ]),
-  ).toString();
 
 describe('search_vacancies against the listing, for random vendors and calls', () => {
   let tables: TestTables;
@@ -129,16 +52,12 @@ describe('search_vacancies against the listing, for random vendors and calls', (
     const heldEntries = new HeldEntries();
     await fc.assert(
       fc.asyncProperty(
-        fc.tuple(...Array.from({ length: SLOTS }, (_, i) => vacancy(i))),
-        fc.array(call, { minLength: 1, maxLength: 4 }),
+        fc.tuple(...Array.from({ length: SLOTS }, (_, i) => searchedVacancy(i))),
+        fc.array(searchCall, { minLength: 1, maxLength: 4 }),
         async (initial, calls) => {
           run += 1;
           const vendorId = `m${run}`;
-          const vendor = await modelledVendor<Modelled>(tables, vendorId, run * 100, (v) => ({
-            title: v.title,
-            category: v.category,
-            ...cityFields(v),
-          }));
+          const vendor = await modelledVendor<SearchedVacancy>(tables, vendorId, run * 100, searchedFields);
           await vendor.importAll(initial);
           now = Date.now() + INDEX_SETTLE_MS + 1_000;
           const authorizer = { vendorId, company: 'Acme' };
