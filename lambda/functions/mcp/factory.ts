@@ -44,43 +44,69 @@ const LEADING = /^[\ufeff \t\n\r]*/;
 const jsonRpcError = (status: number, id: unknown, code: number, message: string) =>
   Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
 
+/** What the server makes of a request's body before the SDK sees it. */
+interface ReadMessage {
+  /** Its answer when the server refuses the message itself. */
+  readonly refused?: Response;
+  /**
+   * The message, parsed exactly as the SDK would parse the body (its decoder drops one byte-order mark), handed to it
+   * so that it reads, clones and parses nothing; absent when the SDK is to read the body itself (larger than the size
+   * read, not JSON): its answers to those stay its own.
+   */
+  readonly parsed?: { readonly message: unknown };
+}
+
 /**
- * What the server refuses of a message before the SDK reads it, within the size read (a larger body is the SDK's
- * 413):
+ * Reads a request's body, within the size read (a larger body is the SDK's 413), and refuses of it before the SDK
+ * reads it:
  * - a batch — a body that is a JSON array, whatever precedes it (byte-order marks, blanks): 400 and JSON-RPC's
  *   -32600. MCP's versions of this server have no batches, and one request carrying many calls would pass the key's
  *   rate tier and its metering as one. The SDK's decoder drops a byte-order mark, so the check reads past it too;
  * - a tool call whose `arguments` is not a JSON object (`null`, an array, a string …): JSON-RPC's -32602, saying so
  *   in one line — the SDK's own answer would carry its schema library's list of issues.
  * Anything else, a body that is not JSON included, is the SDK's to answer.
+ *
+ * The body the SDK would read is handed to it parsed: left to itself, it reads a request's body as a stream twice
+ * (once to tell the protocol's revisions apart, once to serve it), and releasing the first stream reader of a
+ * process makes Node build an error of its own and read its stack — which, in a bundle that maps its stack traces
+ * (`platform/observability/stack-traces.ts`), parses the whole source map on a container's first request
+ * (docs/design.md#cold-start).
  */
-function messageRefused(event: APIGatewayProxyEvent): Response | undefined {
-  if (event.body === null) return undefined;
+function readMessage(event: APIGatewayProxyEvent): ReadMessage {
+  if (event.body === null) return {};
   const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(body) > MCP_MAX_MESSAGE_BYTES) return undefined;
+  if (Buffer.byteLength(body) > MCP_MAX_MESSAGE_BYTES) return {};
   const text = body.replace(LEADING, '');
   // As the SDK's own refusals of a message: no request is known, so the id is null.
   if (text.startsWith('['))
-    return jsonRpcError(
-      400,
-      null,
-      INVALID_REQUEST,
-      'Invalid Request: one JSON-RPC message per request, not a batch',
-    );
+    return {
+      refused: jsonRpcError(
+        400,
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: one JSON-RPC message per request, not a batch',
+      ),
+    };
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return undefined;
+    return {};
   }
-  if (typeof message !== 'object' || message === null) return undefined;
+  // The SDK's reading of the same body: one byte-order mark dropped, JSON's blanks left to JSON. Only a body with
+  // more marks than one reads otherwise (not JSON, to the SDK), and is left to it.
+  const parsed = body.replace(/^\ufeff/, '').replace(LEADING, '') === text ? { message } : undefined;
+  const read = parsed ? { parsed } : {};
+  if (typeof message !== 'object' || message === null) return read;
   const { id, method, params } = message as Record<string, unknown>;
-  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
-  if (!Object.hasOwn(params, 'arguments')) return undefined;
+  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return read;
+  if (!Object.hasOwn(params, 'arguments')) return read;
   const args = (params as Record<string, unknown>).arguments;
-  if (typeof args === 'object' && args !== null && !Array.isArray(args)) return undefined;
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) return read;
   const echoed = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return jsonRpcError(200, echoed, INVALID_PARAMS, 'Invalid params: the arguments must be a JSON object');
+  return {
+    refused: jsonRpcError(200, echoed, INVALID_PARAMS, 'Invalid params: the arguments must be a JSON object'),
+  };
 }
 
 /** `POST /mcp` as one Middy-wrapped Lambda handler for API Gateway REST proxy events. */
@@ -124,7 +150,8 @@ export function createMcpHandler(dependencies: AnswerDependencies) {
           },
         },
       );
-    const response = messageRefused(event) ?? (await serve(webRequest(event), server));
+    const read = readMessage(event);
+    const response = read.refused ?? (await serve(webRequest(event), server, read.parsed));
     // A read that failed (DynamoDB's 503) or a bug (500) is the request's answer, in the envelope.
     if (failed) throw failed.error;
     const result = await proxyResult(response);
@@ -165,11 +192,18 @@ function endpointVendor(event: APIGatewayProxyEvent) {
  * `createMcpHandler`, which checks its version, `_meta` and headers (no 2025-era request: `legacy: 'reject'`); one of
  * the 2025 revisions — an `initialize`, or a request after it — through the SDK's stateless web-standard transport,
  * answering JSON rather than an event stream, which checks its `MCP-Protocol-Version` against the server's versions.
+ * The message, when the server has read it (`parsed`), is handed to both as they would have parsed it themselves.
  */
-async function serve(request: Request, server: () => ReturnType<typeof createMcpServer>): Promise<Response> {
-  if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: MCP_MAX_MESSAGE_BYTES }))) {
+async function serve(
+  request: Request,
+  server: () => ReturnType<typeof createMcpServer>,
+  parsed: ReadMessage['parsed'],
+): Promise<Response> {
+  const given = parsed && { parsedBody: parsed.message };
+  if (!(await isLegacyRequest(request, given?.parsedBody, { maxRequestBodySize: MCP_MAX_MESSAGE_BYTES }))) {
     return createSdkHandler(server, { legacy: 'reject', maxRequestBodySize: MCP_MAX_MESSAGE_BYTES }).fetch(
       request,
+      given,
     );
   }
   const legacy = server();
@@ -180,7 +214,7 @@ async function serve(request: Request, server: () => ReturnType<typeof createMcp
   });
   try {
     await legacy.connect(transport);
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, given);
   } finally {
     await legacy.close();
   }

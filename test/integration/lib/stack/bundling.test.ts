@@ -8,7 +8,7 @@
  * the SDK's chain (docs/design.md#runtime).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,7 +94,12 @@ const bundledSources = (fn: DeployedFunction): string[] =>
  * Runs `fn`'s handler once on `event` in a fresh Node.js process with exactly `environment` (not waiting in
  * a blocking call: the proxy it reaches DynamoDB through runs in this process).
  */
-async function invoke(fn: DeployedFunction, event: unknown, environment: Record<string, string>) {
+async function invoke(
+  fn: DeployedFunction,
+  event: unknown,
+  environment: Record<string, string>,
+  nodeOptions: readonly string[] = [],
+) {
   const [file, exported] = fn.handler.split('.');
   const script = `
     const { ${exported}: handler } = await import(${JSON.stringify(pathToFileURL(join(fn.folder, `${file}.mjs`)).href)});
@@ -109,6 +114,7 @@ async function invoke(fn: DeployedFunction, event: unknown, environment: Record<
       ...String(fn.variables.NODE_OPTIONS ?? '')
         .split(' ')
         .filter(Boolean),
+      ...nodeOptions,
       '--input-type=module',
       '-e',
       script,
@@ -127,6 +133,24 @@ async function invoke(fn: DeployedFunction, event: unknown, environment: Record<
     { output: `${stdout}\n${stderr}` },
   );
 }
+
+/** What a process prints on stderr when it reads a source map, under `--import` of `MAP_READS`. */
+const MAP_READ = 'source map read: ';
+
+/**
+ * A module to `--import` before a bundle: it reports every source map the process reads with `readFileSync` (as a
+ * bundle reads its own, lambda/platform/observability/stack-traces.ts), on stderr.
+ */
+const MAP_READS = `
+  import fs from 'node:fs';
+  import { syncBuiltinESMExports } from 'node:module';
+  const readFileSync = fs.readFileSync;
+  fs.readFileSync = (path, ...rest) => {
+    if (String(path).endsWith('.map')) process.stderr.write(${JSON.stringify(MAP_READ)} + String(path) + '\\n');
+    return readFileSync(path, ...rest);
+  };
+  syncBuiltinESMExports();
+`;
 
 /** The errors in the log lines a function printed. */
 function loggedErrors(output: string): { stack: string }[] {
@@ -280,6 +304,62 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     });
   });
 
+  it("answers an MCP container's first request without reading its source map, of either revision", async () => {
+    const mcp = functions.get('Mcp') as DeployedFunction;
+    const preload = join(outdir, 'map-reads.mjs');
+    writeFileSync(preload, MAP_READS);
+    const environment = listingEnvironment(true, mcp.variables);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bundle-test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const firstRequests = [
+      // 2025-11-25, as a client speaks it after initialize.
+      { headers: { 'MCP-Protocol-Version': '2025-11-25' }, method: 'tools/list', params: {} },
+      // 2026-07-28: no initialize, the version and client in _meta, the method and tool in headers too.
+      {
+        headers: {
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': 'search_vacancies',
+        },
+        method: 'tools/call',
+        params: { name: 'search_vacancies', arguments: { per_page: 1 }, _meta: meta },
+      },
+    ];
+    for (const [i, { headers, method, params }] of firstRequests.entries()) {
+      const event = mcpProxyEvent({
+        route: MCP_PATH,
+        path: `/prod${MCP_PATH}`,
+        stage: 'prod',
+        domainName: 'api.example.com',
+        requestId: `req-first-${i}`,
+        authorizer: { vendorId: 'acme', company: 'Acme LLC', rateTier: 'standard', principalId: 'acme' },
+        headers: new Map([
+          ['Content-Type', ['application/json']],
+          ['Accept', ['application/json, text/event-stream']],
+          ...Object.entries(headers).map(([name, value]): [string, string[]] => [name, [value]]),
+        ]),
+        body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params }),
+      });
+      const response = await invoke(mcp, event, environment, ['--import', pathToFileURL(preload).href]);
+      expect([response.statusCode, JSON.parse(response.body).result !== undefined]).toEqual([200, true]);
+      expect(response.output).not.toContain(MAP_READ);
+    }
+    // The map is read where a stack is formatted: an error logged (the listing's, without credentials).
+    const failed = await invoke(
+      functions.get('Listing') as DeployedFunction,
+      listingEvent({ requestId: 'map-read' }),
+      listingEnvironment(false),
+      ['--import', pathToFileURL(preload).href],
+    );
+    expect(failed.statusCode).toBe(500);
+    expect(failed.output).toContain(
+      `${MAP_READ}${join(functions.get('Listing')?.folder ?? '', 'index.mjs.map')}`,
+    );
+  });
+
   it('without credentials in the environment, answers 500 in the envelope and asks DynamoDB nothing', async () => {
     const before = proxy.operations.length;
     const response = await invoke(
@@ -304,7 +384,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       expect(frames[0]).toMatch(/@aws-sdk\/credential-provider-env\/dist-es\/fromEnv\.js:\d+:\d+$/);
       // Node keeps ten frames: the outermost is the service's own TypeScript (the listing's flow or above).
       expect(frames.at(-1)).toMatch(
-        /lambda\/(?:functions\/vacancies|domain\/listing)\/[\w/-]+\.ts:\d+:\d+\)?$/,
+        /lambda\/(?:functions\/vacancies|domain\/answers)\/[\w/-]+\.ts:\d+:\d+\)?$/,
       );
       expect(frames.filter((frame) => frame.includes('index.mjs:'))).toEqual([]);
     }
