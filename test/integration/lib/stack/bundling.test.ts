@@ -304,10 +304,18 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     });
   });
 
-  it("answers an MCP container's first request without reading its source map, of either revision", async () => {
+  it("answers a container's first request without reading its source map: the listing's, the MCP function's of either revision", async () => {
     const mcp = functions.get('Mcp') as DeployedFunction;
     const preload = join(outdir, 'map-reads.mjs');
     writeFileSync(preload, MAP_READS);
+    const listed = await invoke(
+      functions.get('Listing') as DeployedFunction,
+      listingEvent({ requestId: 'first-listing' }),
+      listingEnvironment(true),
+      ['--import', pathToFileURL(preload).href],
+    );
+    expect(listed.statusCode).toBe(200);
+    expect(listed.output).not.toContain(MAP_READ);
     const environment = listingEnvironment(true, mcp.variables);
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
