@@ -40,6 +40,9 @@ export const MCP_MAX_MESSAGE_BYTES = 64 * 1024;
 /** What precedes a message and is no part of it: byte-order marks (the SDK's decoder drops one) and JSON's blanks. */
 const LEADING = /^[\ufeff \t\n\r]*/;
 
+/** JSON's blanks before a value. */
+const JSON_BLANKS = /^[ \t\n\r]*/;
+
 /** A JSON-RPC error the server answers itself, before the SDK reads the message. */
 const jsonRpcError = (status: number, id: unknown, code: number, message: string) =>
   Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status });
@@ -93,9 +96,10 @@ function readMessage(event: APIGatewayProxyEvent): ReadMessage {
   } catch {
     return {};
   }
-  // The SDK's reading of the same body: one byte-order mark dropped, JSON's blanks left to JSON. Only a body with
-  // more marks than one reads otherwise (not JSON, to the SDK), and is left to it.
-  const parsed = body.replace(/^\ufeff/, '').replace(LEADING, '') === text ? { message } : undefined;
+  // The SDK's reading of the same body: one byte-order mark dropped (its decoder's), then JSON, whose blanks are
+  // JSON's own. A body with another mark before its message is not JSON to the SDK: it is left to the SDK to answer.
+  const sdkText = body.startsWith('\ufeff') ? body.slice(1) : body;
+  const parsed = sdkText.replace(JSON_BLANKS, '') === text ? { message } : undefined;
   const read = parsed ? { parsed } : {};
   if (typeof message !== 'object' || message === null) return read;
   const { id, method, params } = message as Record<string, unknown>;

@@ -173,6 +173,25 @@ describe('the MCP function’s handler', () => {
     expect(response.body).not.toContain('jsonrpc');
   });
 
+  it('reads a message as the SDK reads one, whoever parses it: one byte-order mark dropped, not two', async () => {
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    for (const base64 of [false, true]) {
+      for (const body of [list, `\ufeff${list}`, `\ufeff \r\n${list}`]) {
+        const response = await handlerOf(repository)(mcpEvent(body, base64), lambdaContext('mcp'));
+        expect([body, response.statusCode]).toEqual([body, 200]);
+        expect(JSON.parse(response.body).result.tools).toHaveLength(2);
+      }
+      for (const body of [`\ufeff\ufeff${list}`, `\ufeff \ufeff${list}`]) {
+        const response = await handlerOf(repository)(mcpEvent(body, base64), lambdaContext('mcp'));
+        expect([body, response.statusCode, JSON.parse(response.body)]).toEqual([
+          body,
+          400,
+          { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } },
+        ]);
+      }
+    }
+  });
+
   describe('what an attacker tried', () => {
     const initialize = (protocolVersion: string) => ({
       jsonrpc: '2.0',
