@@ -2,7 +2,7 @@
  * `POST /mcp/{token}`, a vendor's public agent endpoint (docs/api.md#agents-mcp), over real HTTP against the local
  * server with the test seed, through real clients — the SDK v2 client pinned to 2026-07-28 and in legacy mode, and the
  * SDK v1 client — with no key: each lists the two tools and gets the listing's answers, the same as the keyed `/mcp`
- * gives a secret key of that vendor. Around it: a token that is no endpoint (unknown, malformed, a suspended vendor's,
+ * gives a secret key of that vendor, through each of those clients. Around it: a token that is no endpoint (unknown, malformed, a suspended vendor's,
  * removed) is one 404, the same bytes whatever the token; CORS from any origin without credentials; the versions
  * offered. Every answer held to docs/openapi.yaml.
  */
@@ -101,6 +101,19 @@ describe('POST /mcp/{token}, a public agent endpoint, with real clients and no k
     expect(transport.protocolVersion).toBe('2025-11-25');
     expect(await answersOf(v1)).toEqual(keyed);
     await v1.close();
+  });
+
+  it('answers the SDK v2 client on the keyed /mcp too, pinned to 2026-07-28 and in legacy mode, as the v1 client', async () => {
+    for (const mode of [{ pin: '2026-07-28' }, 'legacy'] as const) {
+      const client = new ClientV2(CLIENT_INFO, { versionNegotiation: { mode } });
+      await client.connect(
+        new TransportV2(new URL(`${api.url}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${ACME}` } },
+        }),
+      );
+      expect([mode, await answersOf(client as unknown as AnyClient)]).toEqual([mode, keyed]);
+      await client.close();
+    }
   });
 
   it('answers a token that is no endpoint 404 in the envelope, the same bytes whatever the token', async () => {
