@@ -13,7 +13,7 @@ import type { Feed } from '../lambda/domain/feed-registry/feed';
 import { FeedStore } from '../lambda/domain/feed-registry/feed-store';
 import type { TableNames } from '../lambda/domain/schema/tables';
 import { DEFAULT_SETTINGS } from '../lambda/domain/settings/settings';
-import { buildVendorFeeds } from '../lambda/functions/feeds/build';
+import { buildVendorFeeds, feedBuildTarget } from '../lambda/functions/feeds/build';
 import type { ZoneClock } from '../lambda/platform/time/zone-clock';
 import { folderFeedFiles } from '../lib/feed-folder';
 import { liveHeapBytes } from '../testkit/live-heap';
@@ -59,17 +59,15 @@ export async function measureFeedBuild(
     const files = folderFeedFiles(folder);
     const build = () =>
       buildVendorFeeds(
-        {
-          index: { client, tableName: tables.vacancies },
-          items: {
+        feedBuildTarget(
+          {
             client,
-            tableName: tables.vacancies,
+            vacanciesTable: tables.vacancies,
             retry: { maxStalls: 8, baseDelayMs: 25, maxDelayMs: 800 },
           },
           files,
-          recordBuild: (feedId, builtAt, vacancies, leftOut) =>
-            store.recordBuild(feedId, builtAt, vacancies, leftOut),
-        },
+          store,
+        ),
         {
           clock,
           feedBase: 'https://feeds.example.com',

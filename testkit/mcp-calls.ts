@@ -4,9 +4,11 @@
  * (`listing-model.ts`'s slots), and `search_vacancies` arguments as JSON — valid values mostly, now and then one the
  * listing refuses — with the same call as the listing's query string.
  */
+import { expect } from '@jest/globals';
 import fc from 'fast-check';
 import { FACET_NAMES, FILTER_CODES } from '../lambda/domain/answers/query';
 import { INCLUDE_NAMES } from '../lambda/domain/vacancy/pay-and-place';
+import type { ListingResponse } from '../lambda/functions/vacancies/bodies';
 import {
   cityFields,
   type ModelledCities,
@@ -114,3 +116,23 @@ export const queryString = (args: Readonly<Record<string, unknown>>) =>
       Array.isArray(value) ? value.join(',') : String(value),
     ]),
   ).toString();
+
+/**
+ * What `search_vacancies` answers for the listing's 200 to the same query: its body but the status, and the pagination
+ * with a cursor (a string while the listing links a next page, else null) for its links.
+ */
+export function searchResultOf(body: ListingResponse) {
+  const { company, data, pagination, facets } = body;
+  return {
+    company,
+    data,
+    pagination: {
+      current_page: pagination.current_page,
+      last_page: pagination.last_page,
+      per_page: pagination.per_page,
+      total: pagination.total,
+      cursor: pagination.next_page_url === null ? null : expect.any(String),
+    },
+    ...(facets && { facets }),
+  };
+}

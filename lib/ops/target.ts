@@ -219,7 +219,7 @@ export async function describeStack(
   const summaryGuards = outputs.get(STACK_OUTPUTS.summaryGuards);
   return {
     tables: { vacancies, vendors },
-    ...(apiUrl && { apiUrl, publicBase: apiUrl }),
+    ...(apiUrl && { apiUrl }),
     ...(feedBase && { feedBase }),
     ...(feedBucket && { feedBucket }),
     ...(feedFunction && { feedFunction }),

@@ -4,14 +4,12 @@
  * `MAX_FEEDS_PER_VENDOR` a vendor, however many adds race: a place is taken first (`domain/store/vendor-places.ts`,
  * `feed-places#<vendor>`), as for webhook endpoints.
  */
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailed } from '../../platform/aws/failure';
-import { queryAll } from '../../platform/dynamodb/query-all';
-import { VENDOR_INDEXES } from '../schema/tables';
 import type { Locale } from '../schema/vacancy';
 import { ITEM_KIND } from '../schema/vendors';
 import { serverClock } from '../store/clock';
-import { type Placed, type PlacedKind, VendorPlaces } from '../store/vendor-places';
+import { type Placed, type PlacedKind, PlacedThings } from '../store/vendor-places';
 import {
   type Feed,
   type FeedFormat,
@@ -30,15 +28,15 @@ const FEED_PLACES: PlacedKind = {
   max: MAX_FEEDS_PER_VENDOR,
 };
 
-/** The feed items of one vendors table. */
-export class FeedStore {
-  private readonly places: VendorPlaces;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly vendorsTable: string,
-  ) {
-    this.places = new VendorPlaces(client, vendorsTable, FEED_PLACES);
+/**
+ * The feed items of one vendors table: by id, a vendor's, every vendor's, removed (`PlacedThings`); and builds. A
+ * feed's files are the caller's to delete before its item is removed (`FeedFiles.remove`): a remove killed between
+ * the two then leaves a feed whose URL answers 404, which removing again completes — never files served for a feed
+ * that is gone.
+ */
+export class FeedStore extends PlacedThings<Feed> {
+  constructor(client: DynamoDBDocumentClient, vendorsTable: string) {
+    super(client, vendorsTable, FEED_PLACES);
   }
 
   /**
@@ -59,41 +57,6 @@ export class FeedStore {
       (feedId): Feed => ({ feedId, vendorId, format, lang, token: newFeedToken(), createdAt: now() }),
       now,
     );
-  }
-
-  /** One feed, read strongly; undefined when there is none. */
-  async get(feedId: string): Promise<Feed | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.vendorsTable, Key: feedItemKey(feedId), ConsistentRead: true }),
-    );
-    return Item ? feedOf(Item) : undefined;
-  }
-
-  /** A vendor's feeds, oldest first: one Query of the `by-kind` index (a vendor has at most five). */
-  async ofVendor(vendorId: string): Promise<Feed[]> {
-    return this.query({ ':kind': ITEM_KIND.feed, ':vendorId': vendorId });
-  }
-
-  /** Every vendor's feeds, by vendor, oldest first. */
-  async all(): Promise<Feed[]> {
-    return this.query({ ':kind': ITEM_KIND.feed });
-  }
-
-  private async query(values: Record<string, string>): Promise<Feed[]> {
-    const items = await queryAll(this.client, {
-      TableName: this.vendorsTable,
-      IndexName: VENDOR_INDEXES.byKind,
-      KeyConditionExpression: `kind = :kind${values[':vendorId'] ? ' AND vendorId = :vendorId' : ''}`,
-      ExpressionAttributeValues: values,
-    });
-    return items
-      .map(feedOf)
-      .sort(
-        (a, b) =>
-          a.vendorId.localeCompare(b.vendorId) ||
-          a.createdAt - b.createdAt ||
-          a.feedId.localeCompare(b.feedId),
-      );
   }
 
   /**
@@ -125,20 +88,4 @@ export class FeedStore {
       return (await this.get(feedId)) !== undefined;
     }
   }
-
-  /**
-   * Removes a feed's item and frees its place; the feed as it was, or undefined when there was none. Its files are
-   * the caller's to delete first (`FeedFiles.remove`): a remove killed between the two then leaves a feed whose URL
-   * answers 404, which removing again completes — never files served for a feed that is gone.
-   */
-  async remove(feedId: string): Promise<Feed | undefined> {
-    const removed = await this.places.remove(feedId);
-    return removed && feedOf(removed);
-  }
-}
-
-/** A feed item as the record (its key and kind left out). */
-function feedOf(item: Record<string, unknown>): Feed {
-  const { pk: _pk, kind: _kind, ...feed } = item;
-  return feed as unknown as Feed;
 }

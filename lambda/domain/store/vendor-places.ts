@@ -197,3 +197,72 @@ export class VendorPlaces {
     return Attributes;
   }
 }
+
+/** A thing a vendor has a place for, as its record says: its vendor, and when it was made. */
+export interface PlacedThing {
+  readonly vendorId: string;
+  readonly createdAt: number;
+}
+
+/**
+ * The things of one placed kind in one vendors table — a registry's persistence (feeds, public agent endpoints):
+ * each by id (a strong read), a vendor's (one Query of the `by-kind` index; a vendor has at most `max`), every
+ * vendor's, and removed with its place freed. A registry adds how its things are made and what else it writes.
+ */
+export class PlacedThings<T extends PlacedThing> {
+  protected readonly places: VendorPlaces;
+
+  constructor(
+    protected readonly client: DynamoDBDocumentClient,
+    protected readonly vendorsTable: string,
+    private readonly placed: PlacedKind,
+  ) {
+    this.places = new VendorPlaces(client, vendorsTable, placed);
+  }
+
+  /** One thing by id, read strongly; undefined when there is none. */
+  async get(id: string): Promise<T | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.vendorsTable, Key: this.placed.itemKey(id), ConsistentRead: true }),
+    );
+    return Item ? this.thingOf(Item) : undefined;
+  }
+
+  /** A vendor's things, oldest first. */
+  ofVendor(vendorId: string): Promise<T[]> {
+    return this.query({ ':kind': this.placed.kind, ':vendorId': vendorId });
+  }
+
+  /** Every vendor's things, by vendor, oldest first. */
+  all(): Promise<T[]> {
+    return this.query({ ':kind': this.placed.kind });
+  }
+
+  /** Removes a thing's item and frees its place; the thing as it was, or undefined when there was none. */
+  async remove(id: string): Promise<T | undefined> {
+    const removed = await this.places.remove(id);
+    return removed && this.thingOf(removed);
+  }
+
+  /** An item as the thing's record: its key and kind left out. */
+  protected thingOf(item: Record<string, unknown>): T {
+    const { pk: _pk, kind: _kind, ...thing } = item;
+    return thing as unknown as T;
+  }
+
+  private async query(values: Record<string, string>): Promise<T[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.vendorsTable,
+      IndexName: VENDOR_INDEXES.byKind,
+      KeyConditionExpression: `kind = :kind${values[':vendorId'] ? ' AND vendorId = :vendorId' : ''}`,
+      ExpressionAttributeValues: values,
+    });
+    const id = (thing: T) => String((thing as unknown as Record<string, unknown>)[this.placed.idAttribute]);
+    return items
+      .map((item) => this.thingOf(item))
+      .sort(
+        (a, b) =>
+          a.vendorId.localeCompare(b.vendorId) || a.createdAt - b.createdAt || id(a).localeCompare(id(b)),
+      );
+  }
+}

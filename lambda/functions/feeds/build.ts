@@ -38,6 +38,26 @@ export interface FeedBuildTarget {
   recordBuild(feedId: string, builtAt: number, vacancies: number, leftOut?: number): Promise<boolean>;
 }
 
+/** What a build reads with: a vacancies table's client, and how it retries what a BatchGetItem leaves unprocessed. */
+export interface FeedBuildReads {
+  readonly client: MeteredQueryTarget['client'] & ItemReaderTarget['client'];
+  readonly vacanciesTable: string;
+  readonly retry: ItemReaderTarget['retry'];
+}
+
+/** Where a build reads and writes, from its reads, its files and the store that records its builds. */
+export const feedBuildTarget = (
+  reads: FeedBuildReads,
+  files: FeedFiles,
+  store: Pick<FeedBuildTarget, 'recordBuild'>,
+): FeedBuildTarget => ({
+  index: { client: reads.client, tableName: reads.vacanciesTable },
+  items: { client: reads.client, tableName: reads.vacanciesTable, retry: reads.retry },
+  files,
+  recordBuild: (feedId, builtAt, vacancies, leftOut) =>
+    store.recordBuild(feedId, builtAt, vacancies, leftOut),
+});
+
 /** What a build states and where its feeds are served. */
 export interface FeedBuildSettings extends FeedSettings {
   readonly clock: ZoneClock;

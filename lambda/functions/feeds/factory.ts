@@ -17,7 +17,7 @@ import type { TableNames } from '../../domain/schema/tables';
 import { type Vendor, vendorItemKey } from '../../domain/schema/vendors';
 import { INDEX_SETTLE_MS } from '../../domain/settings/recovery-waits';
 import { deadlineSignal } from '../../platform/dynamodb/deadline';
-import { buildVendorFeeds, type FeedBuildSettings } from './build';
+import { buildVendorFeeds, type FeedBuildSettings, feedBuildTarget } from './build';
 import { type FeedsEvent, type FeedVendor, runFeeds } from './run';
 import { scheduleFeedBuild } from './schedules';
 
@@ -83,17 +83,15 @@ export function createFeedsHandler(dependencies: FeedsDependencies) {
       },
       build: (vendor, vendorFeeds) =>
         buildVendorFeeds(
-          {
-            index: { client, tableName: tables.vacancies },
-            items: {
+          feedBuildTarget(
+            {
               client,
-              tableName: tables.vacancies,
+              vacanciesTable: tables.vacancies,
               retry: { maxStalls: 8, baseDelayMs: 50, maxDelayMs: 2_000 },
             },
             files,
-            recordBuild: (feedId, builtAt, vacancies, leftOut) =>
-              feeds.recordBuild(feedId, builtAt, vacancies, leftOut),
-          },
+            feeds,
+          ),
           settings,
           vendor,
           vendorFeeds,
