@@ -131,6 +131,12 @@ const COGNITO_NOT_FOR_MACHINES = {
     'Vendors are machine clients identified by API keys, checked by the Lambda TOKEN authorizer (docs/api.md#authentication); Cognito user pools are for people signing in.',
 };
 
+const COGNITO_NOT_FOR_PUBLIC_AGENTS = {
+  id: 'AwsSolutions::AwsSolutions-COG4',
+  reason:
+    "A public agent endpoint is public by design (docs/api.md#agents-mcp): the path's token names it, checked by a Lambda REQUEST authorizer; there is no user to sign in.",
+};
+
 /**
  * The REST API: every method behind the key authorizer by default (`defaultMethodOptions`), every error of
  * API Gateway's in the contract's envelope (gateway responses), `GET /vendor/vacancies` and
@@ -224,7 +230,7 @@ export class ServiceApi extends Construct {
         }),
       },
     );
-    Validations.of(publicPost).acknowledge(COGNITO_NOT_FOR_MACHINES);
+    Validations.of(publicPost).acknowledge(COGNITO_NOT_FOR_PUBLIC_AGENTS);
     this.addPreflight(agent, ROUTE_PREFLIGHT[MCP_AGENT_RESOURCE]);
     this.addMethodNotAllowed(agent, routeMethodNotAllowed(MCP_AGENT_RESOURCE));
   }

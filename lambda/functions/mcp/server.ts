@@ -90,6 +90,8 @@ export function createMcpServer(context: ToolContext, reports: ToolReports): Mcp
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
     supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+    // The two tools are the server's for good: no list ever changes, so none is announced as changing.
+    capabilities: { tools: { listChanged: false } },
   });
   server.registerTool(
     TOOL_NAMES.search,

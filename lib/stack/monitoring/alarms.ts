@@ -120,7 +120,7 @@ export class ServiceAlarms extends Construct {
       Object.assign(definitions, {
         UsageKeyMisconfigured: {
           description:
-            'A vendor\'s usage key is in no usage plan: its requests answer 500. Run "vacancy-admin --stack <stack> vendor sync-usage-keys".',
+            'A usage key is in no usage plan: its requests answer 500. A vendor\'s: run "vacancy-admin --stack <stack> vendor sync-usage-keys"; a public agent endpoint\'s: "agent remove" it, then "agent add" a new one.',
           metric: metrics.invalidUsageKeys,
           threshold: 0,
         },

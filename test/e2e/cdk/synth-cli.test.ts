@@ -170,7 +170,8 @@ describe('npm run synth, as an operator runs it', () => {
         publicBaseUrl: 'https://jobs-api.example.az',
       },
       'eu-central-1',
-      (run) => expect(typesOf(run, 'AWS::ApiGateway::UsagePlan')).toHaveLength(3),
+      // The two tiers given, and the browser and agent tiers every deployment has.
+      (run) => expect(typesOf(run, 'AWS::ApiGateway::UsagePlan')).toHaveLength(4),
     ],
   ];
   it.each(profiles)(
