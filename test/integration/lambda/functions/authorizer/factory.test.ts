@@ -32,6 +32,25 @@ import { CLOCK } from '../../../../../testkit/vacancies';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abc123/prod/GET/vendor/vacancies';
 
+/** The authorizer over a DynamoDB that throttles every read, and its logger's `error`, watched. */
+function throttledAuthorizer() {
+  const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
+  mockClient(client)
+    .on(GetItemCommand)
+    .rejects(
+      Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
+    );
+  const logger = silentLogger();
+  const logError = jest.spyOn(logger, 'error');
+  const handler = createAuthorizerHandler({
+    client,
+    vendorsTable: 'Vendors',
+    logger,
+    metrics: testMetrics('authorizer'),
+  });
+  return { handler, logError };
+}
+
 describe('stageMethods', () => {
   it("widens the method ARN to every GET of the stage and the MCP server's POST, since the answer is cached per token", () => {
     expect(stageMethods(METHOD_ARN)).toEqual([
@@ -177,21 +196,7 @@ describe('TOKEN authorizer on the embedded DynamoDB', () => {
   });
 
   it('fails on a database failure, never as "Unauthorized", and logs it as an ERROR', async () => {
-    const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
-    const dynamodb = mockClient(client);
-    dynamodb
-      .on(GetItemCommand)
-      .rejects(
-        Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
-      );
-    const logger = silentLogger();
-    const logError = jest.spyOn(logger, 'error');
-    const handler = createAuthorizerHandler({
-      client,
-      vendorsTable: 'Vendors',
-      logger,
-      metrics: testMetrics('authorizer'),
-    });
+    const { handler, logError } = throttledAuthorizer();
     const result = handler(
       { type: 'TOKEN', authorizationToken: `Bearer ${acmeKey}`, methodArn: METHOD_ARN },
       lambdaContext('authorizer'),
@@ -469,20 +474,7 @@ describe('REQUEST authorizer of the public agent endpoints, on the embedded Dyna
   });
 
   it('fails (API Gateway: 503), never answers "not found", when the endpoint cannot be read', async () => {
-    const client = createDynamoDBClient({ endpoint: 'http://127.0.0.1:9' });
-    mockClient(client)
-      .on(GetItemCommand)
-      .rejects(
-        Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ThrottlingException' }),
-      );
-    const logger = silentLogger();
-    const logError = jest.spyOn(logger, 'error');
-    const failing = createAuthorizerHandler({
-      client,
-      vendorsTable: 'Vendors',
-      logger,
-      metrics: testMetrics('authorizer'),
-    });
+    const { handler: failing, logError } = throttledAuthorizer();
     await expect(failing(agentEvent(acme.token), lambdaContext('authorizer'))).rejects.toThrow(
       new Error('The key could not be checked'),
     );
