@@ -35,6 +35,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { authorizedVendor } from '../../lambda/domain/keys/context';
+import { routeMethodNotAllowed, UNENCODED_QUERY } from '../../lambda/domain/service/gateway-answers';
 import { FUNCTION_LIMITS, type FunctionName } from '../../lambda/domain/service/limits';
 import {
   AGENT_TOKEN_PARAMETER,
@@ -43,8 +44,6 @@ import {
   matchRoute,
   ROUTE_METHOD,
   ROUTE_PREFLIGHT,
-  routeMethodNotAllowed,
-  UNENCODED_QUERY,
 } from '../../lambda/domain/service/routes';
 import { AGENT_TIER } from '../../lambda/domain/settings/rate-tiers';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';

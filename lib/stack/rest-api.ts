@@ -6,13 +6,13 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { routeMethodNotAllowed } from '../../lambda/domain/service/gateway-answers';
 import {
   AGENT_TOKEN_PARAMETER,
   MCP_AGENT_RESOURCE,
   MCP_PATH,
   ROUTE_PREFLIGHT,
   ROUTES,
-  routeMethodNotAllowed,
 } from '../../lambda/domain/service/routes';
 import { BEARER_HEADER_PATTERN } from '../../lambda/functions/authorizer/bearer';
 import { EXPOSED_HEADERS, type Preflight, preflightHeaders } from '../../lambda/platform/http/cors';

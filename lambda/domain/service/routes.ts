@@ -1,11 +1,11 @@
 /**
  * The API's routes (docs/api.md), written once for the functions, the stack, the local gateway and the tools: each
- * route's method, what its preflight allows and the 405 of another method. The listing's route serves the active
- * listing and, with `updated_since`, the sync; the vacancy's route one vacancy. The vacancies function serves both.
+ * route's method and what its preflight allows (what the gateway answers by itself is `gateway-answers.ts`'s). The
+ * listing's route serves the active listing and, with `updated_since`, the sync; the vacancy's route one vacancy. The
+ * vacancies function serves both.
  * `POST /mcp` is the MCP server over the same data (docs/api.md#agents-mcp), served by a function of its own.
  */
 import type { Preflight } from '../../platform/http/cors';
-import { type GatewayResponseDefinition, methodNotAllowed } from '../../platform/http/gateway-responses';
 
 /** `GET /vendor/vacancies`: the vendor's active vacancies, or what changed (docs/api.md#incremental-sync). */
 export const LISTING_PATH = '/vendor/vacancies';
@@ -77,20 +77,6 @@ export const ROUTE_PREFLIGHT: Readonly<Record<Route, Preflight>> = {
   [VACANCY_RESOURCE]: PREFLIGHT,
   [MCP_PATH]: MCP_PREFLIGHT,
   [MCP_AGENT_RESOURCE]: MCP_AGENT_PREFLIGHT,
-};
-
-/** Another method on a route: a 405 naming those it answers, OPTIONS included (served by mock integrations in AWS). */
-export const routeMethodNotAllowed = (route: Route): GatewayResponseDefinition =>
-  methodNotAllowed(ROUTE_PREFLIGHT[route].methods);
-
-/**
- * A query with a byte that must be percent-encoded — one outside printable ASCII, such as the raw UTF-8 of `bakı`
- * that curl sends as typed: the local server's 400 naming the cause (docs/design.md#a-query-sent-unencoded). A
- * deployment's gateway answers such a request with its DEFAULT_4XX, which cannot tell the cause.
- */
-export const UNENCODED_QUERY: GatewayResponseDefinition = {
-  statusCode: 400,
-  message: 'The query must be percent-encoded (UTF-8): q=bakı is sent as q=bak%C4%B1.',
 };
 
 /**

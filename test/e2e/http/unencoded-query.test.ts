@@ -8,7 +8,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { UNENCODED_QUERY } from '../../../lambda/domain/service/routes';
+import { UNENCODED_QUERY } from '../../../lambda/domain/service/gateway-answers';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
 const KEY = 'vvk_demo_pasha_bank_primary';

@@ -12,7 +12,7 @@ import { VACANCY_GONE, VACANCY_NOT_FOUND } from '../../../../../lambda/domain/an
 import { LIMITS } from '../../../../../lambda/domain/answers/query';
 import { KEY_USE_MESSAGES } from '../../../../../lambda/domain/keys/key-use';
 import { LOCALES } from '../../../../../lambda/domain/schema/vacancy';
-import { UNENCODED_QUERY } from '../../../../../lambda/domain/service/routes';
+import { UNENCODED_QUERY } from '../../../../../lambda/domain/service/gateway-answers';
 import { DICTIONARY } from '../../../../../lambda/domain/vacancy/dictionary';
 import type { ListingResponse, Pagination } from '../../../../../lambda/functions/vacancies/bodies';
 import { ERROR_MESSAGES } from '../../../../../lambda/platform/http/errors';
