@@ -1,4 +1,18 @@
+import { appendFileSync, readFileSync } from 'node:fs';
 import { TestEnvironment } from 'jest-environment-node';
+
+/**
+ * The CPU time this worker process and the children it has reaped have used (ms): fields 14–17 of
+ * `/proc/self/stat`, in clock ticks (100 a second). Null where there is no `/proc`.
+ */
+function cpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Jest's Node environment, except that `process.env.TZ` is the real one. Jest gives each test file a copy of
@@ -9,6 +23,7 @@ import { TestEnvironment } from 'jest-environment-node';
 export default class NodeEnvironmentWithRealTimeZone extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
+    this.testPath = context.testPath;
     const sandboxed = this.global.process.env;
     this.global.process.env = new Proxy(sandboxed, {
       get: (target, key) => (key === 'TZ' ? process.env.TZ : Reflect.get(target, key)),
@@ -24,5 +39,26 @@ export default class NodeEnvironmentWithRealTimeZone extends TestEnvironment {
       },
       has: (target, key) => (key === 'TZ' ? 'TZ' in process.env : Reflect.has(target, key)),
     });
+  }
+
+  async setup() {
+    await super.setup();
+    this.cpuAtStart = cpuMs();
+    this.wallAtStart = Date.now();
+  }
+
+  /**
+   * With `VVA_TEST_CPU` naming a file, a line of JSON there for each test file: its path, the CPU time its worker
+   * (and the processes it started and reaped) used while it ran, and its wall time — where a run's time goes.
+   */
+  async teardown() {
+    const log = process.env.VVA_TEST_CPU;
+    const cpu = cpuMs();
+    if (log && cpu !== null && this.cpuAtStart !== null)
+      appendFileSync(
+        log,
+        `${JSON.stringify({ file: this.testPath, cpuMs: cpu - this.cpuAtStart, wallMs: Date.now() - this.wallAtStart })}\n`,
+      );
+    await super.teardown();
   }
 }
