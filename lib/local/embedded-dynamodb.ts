@@ -165,12 +165,16 @@ export async function startEmbeddedDynamoDB(
       if (!WRITE_OPERATIONS.has(operation)) return;
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      // Told once the engine has answered, as Streams tell of a write that was made.
-      response.once('finish', () => {
-        if (response.statusCode !== 200) return;
-        const tables = writtenTables(operation, Buffer.concat(chunks).toString('utf8'));
-        if (tables.length > 0) onWrite({ tables, userAgent: String(request.headers['user-agent'] ?? '') });
-      });
+      // Told as the engine answers, as Streams tell of a write that was made: when it ends its answer, so before the
+      // writer can have read it — a writer that then asks the server whether its work is done (`idle()`) finds it owed.
+      const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+      response.end = ((...args: unknown[]) => {
+        if (response.statusCode === 200) {
+          const tables = writtenTables(operation, Buffer.concat(chunks).toString('utf8'));
+          if (tables.length > 0) onWrite({ tables, userAgent: String(request.headers['user-agent'] ?? '') });
+        }
+        return end(...args);
+      }) as ServerResponse['end'];
     });
   const { dataDir } = options;
   try {

@@ -20,6 +20,7 @@ import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
 import { getVendorRecord } from '../ops/vendors';
+import { startCoalescingRunner } from './coalescing-runner';
 import type { EngineWrite } from './embedded-dynamodb';
 import { WEBHOOK_USER_AGENT } from './webhook-runner';
 
@@ -47,6 +48,10 @@ export interface FeedRunner {
   readonly onWrite: (write: EngineWrite) => void;
   /** The first round, every feed built: done. */
   readonly started: Promise<void>;
+  /** What is owed still: a round waiting or under way (nought once idle). */
+  readonly pending: () => number;
+  /** Resolves once no round waits or runs. */
+  readonly idle: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,9 +62,6 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
   const summaries = new SummaryReader(client, options.tables.vendors);
   /** Each vendor's state at its last build. */
   const built = new Map<string, string>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
 
   const stateOf = async (vendorId: string, feeds: readonly Feed[], today: string) => {
@@ -112,34 +114,14 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
     }
   };
 
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await round();
-        } catch (error) {
-          options.onError(error);
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
-  const schedule = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void run();
-    }, ROUND_DELAY_MS);
-  };
-  const poller = options.poll ? setInterval(schedule, ROUND_DELAY_MS) : undefined;
+  // Writes coalesce: the first after a quiet spell starts the round's wait, every write in it joins the round, and
+  // one more round follows a round that writes came during.
+  const runner = startCoalescingRunner({
+    pass: round,
+    delayMs: ROUND_DELAY_MS,
+    ...(options.poll && { pollMs: ROUND_DELAY_MS }),
+    onError: options.onError,
+  });
 
   return {
     onWrite(write) {
@@ -148,15 +130,15 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
       if (
         write.tables.some((table) => table === options.tables.vacancies || table === options.tables.vendors)
       ) {
-        schedule();
+        void runner.wake();
       }
     },
-    started: run(),
+    started: runner.wake({ delayMs: 0 }),
+    pending: runner.pending,
+    idle: runner.idle,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      if (poller) clearInterval(poller);
-      await running;
+      await runner.stop();
       client.destroy();
     },
   };

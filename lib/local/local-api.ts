@@ -152,6 +152,12 @@ export interface LocalApi {
   /** The webhook dispatch: the DynamoDB requests it has made (none while nothing changes and nothing is owed). */
   readonly webhooks: Pick<WebhookRunner, 'requests' | 'consumed' | 'pending'>;
   /**
+   * Resolves once the background work the engine's writes started is done (`coalescing-runner.ts`): no webhook
+   * dispatch, feed build or summary guard running, waiting or armed — a retry or a lease's guard is waited for until
+   * it has fired. What a test awaits instead of a guess at how long the work takes.
+   */
+  idle(): Promise<void>;
+  /**
    * The feeds' files it serves at `/feeds/<token>/<file>`, and their folder: `<dataDir>/feeds/`, or a temporary one
    * (removed at stop) when the data is kept in memory or by an engine that was given.
    */
@@ -494,6 +500,13 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         pending: () => webhooks?.pending() ?? 0,
       },
       feeds: { folder: feedFolder, files: feedFiles },
+      async idle() {
+        // One runner's work can wake another's (a build recorded is a write of the vendors table): idle when all
+        // three are at once.
+        const runners = [webhooks, feedBuilds, guards].filter((runner) => runner !== undefined);
+        while (runners.some((runner) => runner.pending() > 0))
+          await Promise.all(runners.map((runner) => runner.idle()));
+      },
       stop,
     };
   } catch (error) {

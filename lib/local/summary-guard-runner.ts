@@ -24,6 +24,7 @@ import { SummaryStore } from '../../lambda/domain/store/summary-store';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import { queryAll } from '../../lambda/platform/dynamodb/query-all';
+import { startCoalescingRunner } from './coalescing-runner';
 import type { EngineWrite } from './embedded-dynamodb';
 
 /** The user agent of the guards' own requests: their writes (a recount's) start no sweep. */
@@ -44,6 +45,10 @@ export interface SummaryGuardRunner {
   readonly onWrite: (write: EngineWrite) => void;
   /** The timer, for the server's own writers. */
   readonly timer: SummaryGuardTimer;
+  /** What is owed still: a sweep, guards armed, recoveries under way (nought once idle). */
+  readonly pending: () => number;
+  /** Resolves once nothing is owed. */
+  readonly idle: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,40 +61,25 @@ export function startSummaryGuardRunner(options: SummaryGuardRunnerOptions): Sum
   const documentClient = createDocumentClient(client);
   const now = serverClock(client);
   const store = new SummaryStore(documentClient, options.tables.vendors);
-  const guards = new Map<string, NodeJS.Timeout>();
-  const running = new Set<Promise<unknown>>();
-  let stopped = false;
-  const track = (work: Promise<unknown>) => {
-    const settled = work.catch(options.onError);
-    running.add(settled);
-    void settled.finally(() => running.delete(settled));
-  };
+  // Writes coalesce: one sweep at a time, and one more after it if writes came meanwhile; the guards are its timers.
+  const runner = startCoalescingRunner({ pass: () => sweep(), now, onError: options.onError });
 
-  const recover = (vendorId: string) =>
-    track(
-      recoverSummary(vendorId, { client: documentClient, tables: options.tables, timer, now }).then(
-        (outcome) => options.onRecovered?.(vendorId, outcome),
-      ),
-    );
+  const recover = (vendorId: string) => async () => {
+    const outcome = await recoverSummary(vendorId, {
+      client: documentClient,
+      tables: options.tables,
+      timer,
+      now,
+    });
+    options.onRecovered?.(vendorId, outcome);
+  };
 
   const timer: SummaryGuardTimer = {
     async arm(vendorId, at) {
-      const key = `${vendorId}@${at}`;
-      if (stopped || guards.has(key)) return;
-      const handle = setTimeout(
-        () => {
-          guards.delete(key);
-          if (!stopped) recover(vendorId);
-        },
-        Math.max(0, at - now()),
-      );
-      handle.unref();
-      guards.set(key, handle);
+      runner.at(`${vendorId}@${at}`, at, recover(vendorId));
     },
     async disarm(vendorId, at) {
-      const key = `${vendorId}@${at}`;
-      clearTimeout(guards.get(key));
-      guards.delete(key);
+      runner.cancel(`${vendorId}@${at}`);
     },
   };
 
@@ -106,46 +96,28 @@ export function startSummaryGuardRunner(options: SummaryGuardRunnerOptions): Sum
     const at = now();
     for (const [vendorId, summary] of summaries) {
       const guard = guardNeeded(summary, at);
+      // The guards of leases let go since are moot (a writer here dies only with the process, its timers with it;
+      // every lease taken or let go is a write that sweeps again): disarmed rather than left to fire and find nothing.
+      runner.cancel((key) => key.startsWith(`${vendorId}@`) && key !== `${vendorId}@${guard}`);
       if (guard !== undefined) await timer.arm(vendorId, guard);
       else if ((summary.leases.size > 0 || summary.broken) && needsRecount(summary, at, LATE_WRITE_MS))
-        recover(vendorId);
+        runner.run(recover(vendorId));
     }
   }
 
-  // Writes coalesce: one sweep at a time, and one more after it if writes came meanwhile.
-  let pass: Promise<void> | undefined;
-  let again = false;
-  const wake = () => {
-    if (stopped) return;
-    if (pass) {
-      again = true;
-      return;
-    }
-    pass = (async () => {
-      do {
-        again = false;
-        await sweep().catch(options.onError);
-      } while (again && !stopped);
-    })().finally(() => {
-      pass = undefined;
-    });
-  };
-  wake();
-  const started = pass ?? Promise.resolve();
+  const started = runner.wake();
 
   return {
     started,
     timer,
     onWrite(write) {
       if (write.userAgent.includes(SUMMARY_GUARD_USER_AGENT)) return;
-      if (write.tables.includes(options.tables.vendors)) wake();
+      if (write.tables.includes(options.tables.vendors)) void runner.wake();
     },
+    pending: runner.pending,
+    idle: runner.idle,
     async stop() {
-      stopped = true;
-      for (const handle of guards.values()) clearTimeout(handle);
-      guards.clear();
-      await pass;
-      await Promise.all(running);
+      await runner.stop();
       client.destroy();
     },
   };

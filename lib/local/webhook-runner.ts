@@ -17,15 +17,11 @@ import type { DisabledReason, WebhookEndpoint } from '../../lambda/domain/webhoo
 import { EndpointStore } from '../../lambda/domain/webhook-registry/endpoint-store';
 import type { Resolver } from '../../lambda/domain/webhook-registry/public-address';
 import { attemptDelivery } from '../../lambda/functions/webhooks/delivery';
-import {
-  createDispatcher,
-  type DeliveryAttempt,
-  type DispatchReport,
-} from '../../lambda/functions/webhooks/dispatcher';
-import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
+import { createDispatcher, type DeliveryAttempt } from '../../lambda/functions/webhooks/dispatcher';
 import { capacityUnits } from '../../lambda/platform/dynamodb/capacity';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
+import { startCoalescingRunner } from './coalescing-runner';
 import type { EngineWrite } from './embedded-dynamodb';
 
 /** The user agent of the dispatch's own requests: its writes (leases, positions) wake nothing. */
@@ -56,11 +52,10 @@ export interface WebhookRunner {
   readonly requests: () => number;
   /** The read and write units they consumed, as DynamoDB reported them (the benchmark's figures). */
   readonly consumed: () => { readonly readUnits: number; readonly writeUnits: number };
-  /**
-   * What is owed still: wake-ups and guards armed (a guard of a lease another dispatch renewed fires once, up to a
-   * lease and its grace later, and finds nothing to do), and dispatches under way. Nought once the dispatch is idle.
-   */
+  /** What is owed still: wake-ups and guards armed, and dispatches under way. Nought once the dispatch is idle. */
   readonly pending: () => number;
+  /** Resolves once nothing is owed (`pending` is nought). */
+  readonly idle: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,16 +87,14 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
   );
   // Leases, positions and recorded times are DynamoDB's time, as on AWS; the timers count by the same clock.
   const now = serverClock(client);
-  const timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
-  /** The guards of leases, by endpoint and time: each cancelled on its own when its lease is let go. */
-  const guards = new Map<string, NodeJS.Timeout>();
-  let stopped = false;
-  const running = new Set<Promise<unknown>>();
-  const track = (work: Promise<DispatchReport>) => {
-    const settled = work.catch(options.onError);
-    running.add(settled);
-    void settled.finally(() => running.delete(settled));
-  };
+  const dispatch = (endpointId: string) => () => dispatcher.dispatchEndpoint(endpointId);
+  // Writes coalesce: one pass over every endpoint at a time, and one more after it if writes came meanwhile.
+  const runner = startCoalescingRunner({
+    pass: () => dispatcher.dispatchAll(),
+    ...(options.poll && { pollMs: POLL_MS }),
+    now,
+    onError: options.onError,
+  });
 
   const dispatcher = createDispatcher({
     endpoints: new EndpointStore(createDocumentClient(client), options.tables.vendors),
@@ -118,36 +111,18 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     async wakeAt(endpoint, at) {
       // This process outlives every run: a wake-up, due soon or late, is its timer — one an endpoint, the earliest
       // asked, as in a run on AWS (lambda/functions/webhooks/wake-up.ts).
-      const existing = timers.get(endpoint.endpointId);
-      if (stopped || !replacesHeld(existing?.at, at)) return;
-      if (existing) clearTimeout(existing.timer);
-      const timer = setTimeout(
-        () => {
-          timers.delete(endpoint.endpointId);
-          if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
-        },
-        delayUntil(now(), at),
-      );
-      timer.unref();
-      timers.set(endpoint.endpointId, { at, timer });
+      runner.at(endpoint.endpointId, at, dispatch(endpoint.endpointId));
     },
     async guard(endpoint, at) {
-      const key = `${endpoint.endpointId}@${at}`;
-      if (stopped || guards.has(key)) return;
-      const timer = setTimeout(
-        () => {
-          guards.delete(key);
-          if (!stopped) track(dispatcher.dispatchEndpoint(endpoint.endpointId));
-        },
-        delayUntil(now(), at),
-      );
-      timer.unref();
-      guards.set(key, timer);
+      // The guards of leases, by endpoint and time: each cancelled on its own when its lease is let go.
+      runner.at(`${endpoint.endpointId}@${at}`, at, dispatch(endpoint.endpointId));
     },
-    async unguard(endpoint, at) {
-      const key = `${endpoint.endpointId}@${at}`;
-      clearTimeout(guards.get(key));
-      guards.delete(key);
+    async unguard(endpoint) {
+      // Let go cleanly. A guard wakes an endpoint should the dispatch that holds it die; one of this process dies only
+      // with the process, its timers with it. So every guard of the endpoint armed here is moot now — that of a
+      // dispatch that met this one, armed for this one's lease, too — and is disarmed rather than left to fire and
+      // find nothing. (A lease of a dispatch that died in an earlier run was taken over first: this one held it.)
+      runner.cancel((key) => key.startsWith(`${endpoint.endpointId}@`));
     },
     onDisabled: options.onDisabled,
     retrySchedule: options.retrySchedule,
@@ -155,47 +130,21 @@ export function startWebhookRunner(options: WebhookRunnerOptions): WebhookRunner
     now,
   });
 
-  // Writes coalesce: one pass at a time, and one more after it if writes came meanwhile.
-  let pass: Promise<void> | undefined;
-  let again = false;
-  const wake = () => {
-    if (stopped) return;
-    if (pass) {
-      again = true;
-      return;
-    }
-    pass = (async () => {
-      do {
-        again = false;
-        await dispatcher.dispatchAll().catch(options.onError);
-      } while (again && !stopped);
-    })().finally(() => {
-      pass = undefined;
-    });
-  };
-  const poller = options.poll ? setInterval(wake, POLL_MS) : undefined;
   // What a killed server left: every endpoint woken once (a few requests each, at start only).
-  wake();
-  poller?.unref();
+  void runner.wake();
   const watched = new Set([options.tables.vacancies, options.tables.vendors]);
 
   return {
     onWrite(write) {
       if (write.userAgent.includes(WEBHOOK_USER_AGENT)) return;
-      if (write.tables.some((table) => watched.has(table))) wake();
+      if (write.tables.some((table) => watched.has(table))) void runner.wake();
     },
     requests: () => requests,
     consumed: () => ({ readUnits, writeUnits }),
-    pending: () => timers.size + guards.size + running.size + (pass ? 1 : 0),
+    pending: runner.pending,
+    idle: runner.idle,
     async stop() {
-      stopped = true;
-      if (poller) clearInterval(poller);
-      for (const { timer } of timers.values()) clearTimeout(timer);
-      timers.clear();
-      for (const timer of guards.values()) clearTimeout(timer);
-      guards.clear();
-      await pass;
-      await Promise.all(running);
+      await runner.stop();
       client.destroy();
     },
   };

@@ -1,12 +1,13 @@
 /**
  * The webhooks' wake-up policy (docs/design.md#webhooks), as pure rules over the clock's time, a wake-up's due time,
  * the run's time left and the margins of `WEBHOOK_WAKE_UPS` (domain/service/limits.ts): the function on AWS (`handler.ts`,
- * `run.ts`) and the local server (`lib/local/webhook-runner.ts`) both decide by them, so the rule is tested once
- * without a clock of its own (test/unit/lambda/functions/webhooks/wake-up.test.ts).
+ * `run.ts`) decides by them, so the rule is tested once without a clock of its own
+ * (test/unit/lambda/functions/webhooks/wake-up.test.ts).
  *
  * On AWS a run ends: a wake-up due soon is waited for in it, a later one is a one-time schedule (`schedules.ts`).
- * The local server's process outlives its runs, so there every wake-up is a timer of the process; what it shares
- * with the function is that an endpoint has one wake-up, the earliest asked, and that it waits until it is due.
+ * The local server's process outlives its runs, so there every wake-up is a timer of the process
+ * (`lib/local/coalescing-runner.ts`); what it shares with the function is that an endpoint has one wake-up, the
+ * earliest asked, and that it waits until it is due.
  */
 
 /** The margins the policy decides by: `WEBHOOK_WAKE_UPS` in a deployment, a test's own in the tests. */
