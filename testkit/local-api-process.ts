@@ -2,7 +2,7 @@
  * The local API in a process of its own, as `npm start` runs it — one Node.js realm, like Lambda — for tests
  * that need the real thing: the fault matrix (errors from Node's sockets must reach the SDK as they do in
  * production, not across Jest's VM boundary) and the HTTP abuse test (the server must survive in its own
- * process). Run as a script, it takes the options as JSON and prints `{ url }` once listening.
+ * process). Run as a script, it takes the options as JSON and prints `{ url, dynamodbEndpoint }` once listening.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { LocalApiOptions } from '../lib/local/local-api';
@@ -12,28 +12,60 @@ const SCRIPT = new URL(import.meta.url).pathname;
 /** A local API running in a child process. */
 export interface LocalApiProcess {
   readonly url: string;
+  /** Its engine: the embedded one it started, or the one it was given. */
+  readonly dynamodbEndpoint: string;
   readonly process: ChildProcess;
+  /** Resolves once its background work is done (`LocalApi.idle`: webhooks, feeds' builds, summaries' guards). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts the local API in a child process with these options. */
-export async function startLocalApiProcess(options: LocalApiOptions): Promise<LocalApiProcess> {
+/**
+ * Starts the local API in a child process with these options, and `env` over this process's environment (a shortened
+ * settle window, say: `VVA_SETTLE_MS`).
+ */
+export async function startLocalApiProcess(
+  options: LocalApiOptions,
+  env: Record<string, string> = {},
+): Promise<LocalApiProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' },
+    // The IPC channel: the test asks it whether it is idle.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', ...env },
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((candidate) => candidate.startsWith('{"url"'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`The local API exited (${code}) before listening`)));
-  });
+  const { url, dynamodbEndpoint } = await new Promise<{ url: string; dynamodbEndpoint: string }>(
+    (resolve, reject) => {
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const line = output.split('\n').find((candidate) => candidate.startsWith('{"url"'));
+        if (line) resolve(JSON.parse(line) as { url: string; dynamodbEndpoint: string });
+      });
+      child.once('exit', (code) => reject(new Error(`The local API exited (${code}) before listening`)));
+    },
+  );
+  // Nor the test's process alive: only a question asked waits on it.
+  child.channel?.unref();
+  let asked = 0;
   return {
     url,
+    dynamodbEndpoint,
     process: child,
+    idle: () =>
+      new Promise<void>((resolve, reject) => {
+        asked += 1;
+        const id = asked;
+        const answered = (message: unknown) => {
+          if ((message as { idle?: number }).idle !== id) return;
+          child.off('message', answered);
+          child.off('exit', exited);
+          resolve();
+        };
+        const exited = () => reject(new Error('The local API exited before it was idle'));
+        child.on('message', answered);
+        child.once('exit', exited);
+        child.send({ idle: id });
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -46,6 +78,11 @@ export async function startLocalApiProcess(options: LocalApiOptions): Promise<Lo
 if (process.argv[1] === SCRIPT) {
   const { startLocalApi } = await import('../lib/local/local-api');
   const api = await startLocalApi(JSON.parse(process.argv[2] ?? '{}') as LocalApiOptions);
-  process.stdout.write(`${JSON.stringify({ url: api.url })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: api.url, dynamodbEndpoint: api.dynamodbEndpoint })}\n`);
+  process.on('message', (message: { idle?: number }) => {
+    if (message.idle !== undefined) void api.idle().then(() => process.send?.({ idle: message.idle }));
+  });
+  // The channel keeps no process alive: the server does, until it is stopped.
+  process.channel?.unref();
   process.once('SIGTERM', () => void api.stop().then(() => process.exit(0)));
 }

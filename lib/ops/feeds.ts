@@ -88,3 +88,41 @@ export async function removeFeed(
   await files?.remove(feed.token);
   return (await store.remove(feedId)) ?? feed;
 }
+
+/** How long `feed add` waits, against the local server, for a new feed's first build to be served. */
+export const FIRST_BUILD_WAIT_MS = 60_000;
+
+/**
+ * Resolves once a new feed's URL answers 200 — the local server has built it and serves it: it builds a feed within
+ * seconds of its `add` (docs/operating.md#feeds). Polls the URL itself, as a board would fetch it. One line, with
+ * the feed said to be added, when nothing answers at the URL (no server is running on these tables) or no build is
+ * served within `timeoutMs`.
+ */
+export async function awaitFirstBuild(
+  view: Pick<FeedView, 'feedId' | 'url'>,
+  options: { readonly timeoutMs?: number; readonly intervalMs?: number } = {},
+): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? FIRST_BUILD_WAIT_MS;
+  const { origin } = new URL(view.url);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(view.url, { method: 'HEAD', signal: AbortSignal.timeout(5_000) }).then(
+      (response) => response.status,
+      (error: unknown) => {
+        const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+        if (cause === 'ECONNREFUSED')
+          throw new UserError(
+            `feed ${view.feedId} was added, but nothing answers at ${origin}: npm start builds it once it runs on these tables ("feed list" says when).`,
+          );
+        // Slow to answer: asked again, until the deadline.
+        return undefined;
+      },
+    );
+    if (status === 200) return;
+    if (Date.now() >= deadline)
+      throw new UserError(
+        `feed ${view.feedId} was added, but the local server at ${origin} served no build of it within ${timeoutMs / 1000} s ("feed list" says when it is built).`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 200));
+  }
+}

@@ -11,7 +11,7 @@ import {
 } from '../../../lambda/domain/feed-registry/feed';
 import { LOCALES, type Locale } from '../../../lambda/domain/schema/vacancy';
 import { UserError } from '../errors';
-import { addFeed, type FeedView, feedView, listFeeds, removeFeed } from '../feeds';
+import { addFeed, awaitFirstBuild, type FeedView, feedView, listFeeds, removeFeed } from '../feeds';
 import type { Target } from '../target';
 import { action, parse } from './program';
 
@@ -63,12 +63,17 @@ export function addFeedCommands(program: Command): void {
           options.format as FeedFormat,
           (options.lang as Locale | undefined) ?? target.defaultLocale,
         );
-        // Built at once, not at the vendor's next change (locally the server sees the write already).
+        // Built at once, not at the vendor's next change: a stack's feeds function is invoked; the local server sees
+        // the write, and its URL answers before this returns.
         await target.buildFeeds?.(vendorId);
         const view = feedView(added, base);
+        if (target.local) await awaitFirstBuild(view);
+        const line = `feed ${view.feedId} added for ${vendorId} (${view.format}, ${view.lang}): ${view.url}`;
         return {
           data: view,
-          text: `feed ${view.feedId} added for ${vendorId} (${view.format}, ${view.lang}): ${view.url}`,
+          text: target.local
+            ? line
+            : `${line} — built within a minute or so, 404 until then ("feed list" says when it is built)`,
         };
       }),
     );
