@@ -4,19 +4,57 @@
  * default arguments turn the same-origin policy off (`--disable-web-security`, for scraping); that flag is dropped
  * here, so a page sees CORS as a visitor's browser does. And what the tests do with its pages.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 /** The flags Chromium is started with: the package's, less the one that turns CORS off. */
 export const BROWSER_ARGS = chromium.args.filter((flag) => flag !== '--disable-web-security');
 
+/** Where the browser is unpacked, once for every run on the machine: a folder of its own, by the package's version. */
+const UNPACKED = join(
+  tmpdir(),
+  `vva-chromium-${JSON.parse(readFileSync(new URL('../node_modules/@sparticuz/chromium/package.json', import.meta.url), 'utf8')).version}`,
+);
+
+/**
+ * The browser's executable, unpacked from the package the first time (a few seconds). The package unpacks into the
+ * temporary folder itself and answers the path as soon as the file exists, while it is still being written: two
+ * processes starting a browser at once (two test files, or two test runs) had one of them spawn a file still open
+ * for writing (`spawn ETXTBSY`). So it unpacks here in a process of its own into a folder of its own, which is then
+ * renamed into place whole: the path exists only once the browser is complete. Two that unpack at once both finish;
+ * the first rename wins.
+ */
+export async function chromiumExecutable(): Promise<string> {
+  const executable = join(UNPACKED, 'chromium');
+  if (existsSync(executable)) return executable;
+  const staging = await mkdtemp(`${UNPACKED}.unpacking-`);
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', "await (await import('@sparticuz/chromium')).default.executablePath();"],
+      { env: { ...process.env, TMPDIR: staging }, cwd: new URL('..', import.meta.url).pathname },
+    );
+    await rename(staging, UNPACKED).catch((error: NodeJS.ErrnoException) => {
+      // Another process put a complete one there first.
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return executable;
+}
+
 /** Starts a headless Chromium. Close it with `browser.close()`. */
 export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
     args: BROWSER_ARGS,
-    executablePath: await chromium.executablePath(),
+    executablePath: await chromiumExecutable(),
     headless: 'shell',
     defaultViewport: { width: 1280, height: 860 },
   });
