@@ -4,12 +4,16 @@
  * `fixedCosts`.
  */
 import { MONITORING_PROFILES, type MonitoringProfile } from '../settings';
-import { synthesizedTemplate } from '../synth/template';
+import { type CfnTemplate, synthesizedTemplate } from '../synth/template';
 import { type CostLine, fixedCosts } from './fixed-costs';
 
-/** Each profile's fixed costs, with the default settings otherwise. */
-export function profileCosts(): Record<MonitoringProfile, CostLine[]> {
+/** Each profile's fixed costs, with the default settings otherwise: from each profile's template. */
+export function profileCosts(
+  templates: Readonly<Record<MonitoringProfile, CfnTemplate>> = Object.fromEntries(
+    MONITORING_PROFILES.map((monitoring) => [monitoring, synthesizedTemplate({ monitoring })]),
+  ) as Record<MonitoringProfile, CfnTemplate>,
+): Record<MonitoringProfile, CostLine[]> {
   return Object.fromEntries(
-    MONITORING_PROFILES.map((monitoring) => [monitoring, fixedCosts(synthesizedTemplate({ monitoring }))]),
+    MONITORING_PROFILES.map((monitoring) => [monitoring, fixedCosts(templates[monitoring])]),
   ) as Record<MonitoringProfile, CostLine[]>;
 }

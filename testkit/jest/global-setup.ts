@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { startEmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
+import { SYNTH_URL_VARIABLE } from '../synth-server';
 
 /**
  * Starts one embedded DynamoDB engine for the whole run, unless `DYNAMODB_ENDPOINT` already names one.
@@ -14,6 +16,20 @@ export default async function globalSetup(): Promise<void> {
     process.env.DYNAMODB_ENDPOINT = engine.endpoint;
     (globalThis as { embeddedDynamoDB?: typeof engine }).embeddedDynamoDB = engine;
   }
+  // The run's synth process (testkit/synth-server.ts): the stack synthesized once per context, for every file. It
+  // loads the CDK only when first asked; it ends when this process closes its standard input, or dies.
+  const synth = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('../synth-server.ts', import.meta.url).pathname],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  process.env[SYNTH_URL_VARIABLE] = await new Promise<string>((resolve, reject) => {
+    synth.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    synth.once('exit', (code) => reject(new Error(`the synth process exited (${code}) before it listened`)));
+  });
+  (globalThis as { synthProcess?: typeof synth }).synthProcess = synth;
   const description = given
     ? `DynamoDB at ${given}`
     : `embedded DynamoDB (dynalite) at ${process.env.DYNAMODB_ENDPOINT}`;

@@ -8,9 +8,19 @@ import { describe, expect, it } from '@jest/globals';
 import { costTable, fixedCosts, monthlyTotal } from '../../../../lib/cost/fixed-costs';
 import { PRICES } from '../../../../lib/cost/prices';
 import { profileCosts } from '../../../../lib/cost/profiles';
-import { synthesizedTemplate } from '../../../../lib/synth/template';
+import { MONITORING_PROFILES } from '../../../../lib/settings';
+import { sharedSynthesizedTemplate } from '../../../../testkit/synth-server';
 
-const costs = profileCosts();
+const costs = profileCosts(
+  Object.fromEntries(
+    await Promise.all(
+      MONITORING_PROFILES.map(async (monitoring) => [
+        monitoring,
+        await sharedSynthesizedTemplate({ monitoring }),
+      ]),
+    ),
+  ),
+);
 const operating = readFileSync(new URL('../../../../docs/operating.md', import.meta.url), 'utf8');
 /** A table of the docs between its markers. */
 const documented = (profile: string) =>
@@ -41,8 +51,8 @@ describe('the fixed monthly cost', () => {
     expect(item(/^custom metrics/)).toMatchObject({ count: 13, monthly: 13 * PRICES.customMetric });
   });
 
-  it('sees a setting that adds a fixed cost: the WAF rate limit', () => {
-    const withWaf = fixedCosts(synthesizedTemplate({ wafRateLimit: 1000 }));
+  it('sees a setting that adds a fixed cost: the WAF rate limit', async () => {
+    const withWaf = fixedCosts(await sharedSynthesizedTemplate({ wafRateLimit: 1000 }));
     expect(monthlyTotal(withWaf) - monthlyTotal(costs.default)).toBeCloseTo(
       PRICES.wafWebAcl + PRICES.wafRule,
       2,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { TABLES } from '../../../../lambda/domain/schema/tables';
 import { createTableInput } from '../../../../lib/create-tables';
-import { stackTemplate } from '../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../testkit/synth-server';
 
 /** The part of a table's shape that both the stack and `createTables` define, in one comparable form. */
 function shape(table: {
@@ -18,8 +18,9 @@ function shape(table: {
   };
 }
 
+const template = await sharedStackTemplate();
+
 describe('table definitions', () => {
-  const template = stackTemplate();
   const tables = Object.values(template.findResources('AWS::DynamoDB::Table')).map(
     (resource) => resource.Properties as Parameters<typeof shape>[0],
   );

@@ -11,9 +11,10 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { FEED_NOT_FOUND_TEXT } from '../../../../lambda/domain/feed-registry/feed';
 import { STACK_OUTPUTS } from '../../../../lib/deployment/stack-outputs';
 import { feedRequestCode } from '../../../../lib/stack/feed-requests';
-import { stackTemplate, templateResources } from '../../../../testkit/stack';
+import { templateResources } from '../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../testkit/synth-server';
 
-const template = stackTemplate();
+const template = await sharedStackTemplate();
 const { ofType, logicalIdOf } = templateResources(template);
 const bucketId = logicalIdOf('AWS::S3::Bucket', 'FeedsBucket');
 const distributionId = logicalIdOf('AWS::CloudFront::Distribution', 'FeedsDistribution');

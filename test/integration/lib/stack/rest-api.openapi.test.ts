@@ -6,13 +6,14 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { OPENAPI } from '../../../../testkit/openapi';
-import { stackTemplate } from '../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../testkit/synth-server';
 
 type Resource = { Properties: Record<string, unknown> };
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+const template = await sharedStackTemplate();
+
 describe('docs/openapi.yaml and the synthesized API', () => {
-  const template = stackTemplate();
   const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, Resource>;
   const restApis = Object.keys(template.findResources('AWS::ApiGateway::RestApi'));
 

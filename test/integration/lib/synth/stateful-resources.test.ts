@@ -11,7 +11,7 @@ import {
   statefulChanges,
   statefulResources,
 } from '../../../../lib/synth/stateful-resources';
-import { synthesizedTemplate } from '../../../../lib/synth/template';
+import { sharedSynthesizedTemplate } from '../../../../testkit/synth-server';
 
 const MANIFEST = JSON.parse(
   readFileSync(new URL('../../../../lib/stack/stateful-resources.json', import.meta.url), 'utf8'),
@@ -30,8 +30,10 @@ describe('the resources that hold data', () => {
     ['monitoring=detailed', { monitoring: 'detailed' }],
     ['a dev stack (destroyOnRemoval, its own stage)', { destroyOnRemoval: true, stageName: 'dev' }],
     ['the per-IP limit', { wafRateLimit: 1000 }],
-  ])('are the committed manifest with %s (npm run stateful says "no change")', (_, context) => {
-    expect(statefulChanges(MANIFEST, statefulResources(synthesizedTemplate(context)))).toEqual([]);
+  ])('are the committed manifest with %s (npm run stateful says "no change")', async (_, context) => {
+    expect(statefulChanges(MANIFEST, statefulResources(await sharedSynthesizedTemplate(context)))).toEqual(
+      [],
+    );
   });
 
   it("are two tables, the inbox's and the feeds' buckets and three queues, by logical id", () => {

@@ -22,7 +22,7 @@ import {
 } from '../../../../../lambda/domain/settings/settings';
 import { localEnvironments } from '../../../../../lib/local/local-api';
 import { readSettings, type ServiceSettings } from '../../../../../lib/settings';
-import { stackTemplate } from '../../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../../testkit/synth-server';
 
 /** A value other than the default for every setting a function takes, as `-c name=value` gives it. */
 const CONTEXT: Record<FunctionSettingName, string> = {
@@ -110,8 +110,12 @@ describe('the configuration path', () => {
     },
   );
 
-  it('deploys each function with the environment the local server gives it, for every setting', () => {
-    const template = stackTemplate({ ...CONTEXT, defaultRateTier: 'basic', throttlingRateLimit: '50' });
+  it('deploys each function with the environment the local server gives it, for every setting', async () => {
+    const template = await sharedStackTemplate({
+      ...CONTEXT,
+      defaultRateTier: 'basic',
+      throttlingRateLimit: '50',
+    });
     const deployed = template.findResources('AWS::Lambda::Function');
     const local = localEnvironments(SETTINGS, TABLES, 'http://127.0.0.1:9', 'http://127.0.0.1:3000');
     for (const name of FUNCTIONS) {

@@ -7,9 +7,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { METRICS_NAMESPACE } from '../../../../../lambda/domain/service/metrics';
-import { alarmsByName, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
+import { alarmsByName, STACK_NAME, templateResources } from '../../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../../testkit/synth-server';
 
-const template = stackTemplate({ monitoring: 'detailed' });
+const template = await sharedStackTemplate({ monitoring: 'detailed' });
 const { ofType, logicalIdOf } = templateResources(template);
 const STACK = STACK_NAME;
 
@@ -125,8 +126,8 @@ describe('alarms', () => {
     expect(alarms.get('LatencyP99')?.EvaluateLowSampleCountPercentile).toBe('ignore');
   });
 
-  it('derive the stage alarm from the stage limit setting', () => {
-    const faster = stackTemplate({
+  it('derive the stage alarm from the stage limit setting', async () => {
+    const faster = await sharedStackTemplate({
       throttlingRateLimit: 200,
       throttlingBurstLimit: 400,
       monitoring: 'detailed',

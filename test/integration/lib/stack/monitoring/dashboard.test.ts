@@ -5,9 +5,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { SERVICE_NAME } from '../../../../../lambda/domain/service/limits';
 import { METRICS_NAMESPACE } from '../../../../../lambda/domain/service/metrics';
-import { joined, STACK_NAME, stackTemplate, templateResources } from '../../../../../testkit/stack';
+import { joined, STACK_NAME, templateResources } from '../../../../../testkit/stack';
+import { sharedStackTemplate } from '../../../../../testkit/synth-server';
 
-const template = stackTemplate({ monitoring: 'detailed' });
+const template = await sharedStackTemplate({ monitoring: 'detailed' });
 const { ofType, logicalIdOf } = templateResources(template);
 const STACK = STACK_NAME;
 
