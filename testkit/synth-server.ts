@@ -6,29 +6,91 @@
  * file it runs; a dozen files ask for the same few contexts. Here each context is synthesized once, by the same code
  * (`testkit/stack.ts`, `lib/synth/template.ts`), and every file gets the template as JSON.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { CfnTemplate } from '../lib/synth/template';
 
-/** Which synthesis: the tests' stack (`stackTemplate`) or `npm run cost|stateful|inventory`'s (`synthesizedTemplate`). */
-export type SynthKind = 'test' | 'template';
+/**
+ * Which synthesis: the tests' stack (`stackTemplate`), `npm run cost|stateful|inventory`'s (`synthesizedTemplate`), or
+ * the app `cdk synth` runs, cdk-nag and the CDK's CloudFormation validation with it (`appSynth`).
+ */
+export type SynthKind = 'test' | 'template' | 'app';
 
 interface SynthRequest {
   readonly kind: SynthKind;
   readonly context: Record<string, unknown>;
 }
 
+/** What the app's synth gave: the template, cdk-nag's findings on one screen, and the error that stopped it, if any. */
+export interface AppSynth {
+  readonly template: {
+    readonly Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+  };
+  readonly findings: string;
+  readonly failure?: string;
+}
+
 /** The variable that names the run's synth process (`http://127.0.0.1:<port>`). */
 export const SYNTH_URL_VARIABLE = 'VVA_SYNTH_URL';
 
 async function synthesizeHere({ kind, context }: SynthRequest): Promise<Record<string, unknown>> {
-  if (kind === 'template') {
-    const { synthesizedTemplate } = await import('../lib/synth/template');
-    return synthesizedTemplate(context) as unknown as Record<string, unknown>;
+  if (kind === 'app') return (await appSynthHere(context)) as unknown as Record<string, unknown>;
+  // The CDK's CloudFormation validation of a template (its WebAssembly engine: seconds a synth) is the app's, which
+  // `appSynth` and `npm run synth` run; what a test reads off a template is not it.
+  process.env.CDK_VALIDATION = 'false';
+  try {
+    if (kind === 'template') {
+      const { synthesizedTemplate } = await import('../lib/synth/template');
+      return synthesizedTemplate(context) as unknown as Record<string, unknown>;
+    }
+    const { stackTemplate } = await import('./stack');
+    return stackTemplate(context).toJSON();
+  } finally {
+    delete process.env.CDK_VALIDATION;
   }
-  const { stackTemplate } = await import('./stack');
-  return stackTemplate(context).toJSON();
+}
+
+/**
+ * `composeApp` (`lib/synth/app.ts`, what `bin/app.ts` runs) on `cdk.json`'s context and `context` — its values strings,
+ * as `cdk synth -c name=value` hands them — in the region `cdk synth` picks without one (`us-east-1`) unless
+ * `context.region` says, with no account, and without bundles: the template and what cdk-nag found.
+ */
+async function appSynthHere(given: Record<string, unknown>): Promise<AppSynth> {
+  const [{ App }, { composeApp }, { summarizeValidationReport }, { CDK_CONTEXT }] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('../lib/synth/app'),
+    import('../lib/synth/validation-summary'),
+    import('./stack'),
+  ]);
+  const { region = 'us-east-1', ...context } = given;
+  const outdir = mkdtempSync(join(tmpdir(), 'app-synth-'));
+  try {
+    const app = new App({ outdir, context: { ...CDK_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [] } });
+    const stack = composeApp(app, { region: String(region) });
+    const failure = (() => {
+      try {
+        app.synth();
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    const report = join(outdir, 'validation-report.json');
+    const template = join(outdir, stack.templateFile);
+    return {
+      template: existsSync(template) ? JSON.parse(readFileSync(template, 'utf8')) : { Resources: {} },
+      findings: existsSync(report)
+        ? summarizeValidationReport(JSON.parse(readFileSync(report, 'utf8'))).join('\n')
+        : '',
+      ...(failure !== undefined && { failure }),
+    };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -65,6 +127,14 @@ export async function sharedSynthesizedTemplate(
   overrides: Record<string, unknown> = {},
 ): Promise<CfnTemplate> {
   return (await sharedTemplate('template', overrides)) as unknown as CfnTemplate;
+}
+
+/**
+ * The app `cdk synth` runs (`lib/synth/app.ts`), composed with `context` (`region` among it: the region `cdk synth`
+ * would be given), synthesized once per test run and context: its template and cdk-nag's findings.
+ */
+export async function appSynth(context: Record<string, unknown> = {}): Promise<AppSynth> {
+  return (await sharedTemplate('app', context)) as unknown as AppSynth;
 }
 
 /** A stable key of a request: the context's keys in order. */
