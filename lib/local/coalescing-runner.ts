@@ -1,5 +1,5 @@
 /**
- * The local server's background work, written once (docs/design.md#local-server): the webhook dispatch, the feeds'
+ * The local server's background work, written once (docs/design.md#layout): the webhook dispatch, the feeds'
  * builds and the summaries' guards are each a pass that writes wake — one pass at a time, and one more after it,
  * however many wakes came while it ran — and work due at a time (a retry, a lease's guard), each on a timer of this
  * process. What is each one's own (what a pass does, which writes wake it) stays in its runner; this is how they run.

@@ -59,6 +59,8 @@ export interface EmbeddedDynamoDB {
    * indexes were rebuilt from its tables (`engine-repair.ts`).
    */
   readonly repaired?: IndexRepair;
+  /** Resolves once no request is being answered (a write a killed client sent may still be landing). */
+  idle(): Promise<void>;
   /** Closes open connections and the store. */
   stop(): Promise<void>;
 }
@@ -108,6 +110,14 @@ function answeringRequests(server: Server) {
   const answering = new Set<ServerResponse>();
   let stopping = false;
   let drained: (() => void) | undefined;
+  let quiet: (() => void)[] = [];
+  const answered = (response: ServerResponse) => {
+    if (!answering.delete(response) || answering.size > 0) return;
+    drained?.();
+    const waiting = quiet;
+    quiet = [];
+    for (const resolve of waiting) resolve();
+  };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (stopping) {
       request.socket.destroy();
@@ -116,13 +126,19 @@ function answeringRequests(server: Server) {
     answering.add(response);
     const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
     response.end = ((...args: unknown[]) => {
-      answering.delete(response);
-      if (answering.size === 0) drained?.();
+      answered(response);
       return end(...args);
     }) as ServerResponse['end'];
+    // A request its client gave up on (a process killed mid-request) is answered by nobody.
+    response.once('close', () => answered(response));
     handle?.call(server, request, response);
   });
   return {
+    /** Resolves once no request is being answered. */
+    idle(): Promise<void> {
+      if (answering.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => quiet.push(resolve));
+    },
     /** Refuses new requests and resolves once none is being answered, or after `withinMs`. */
     drain(withinMs: number): Promise<void> {
       stopping = true;
@@ -191,6 +207,7 @@ export async function startEmbeddedDynamoDB(
   return {
     endpoint: `http://127.0.0.1:${port}`,
     ...(repaired && { repaired }),
+    idle: () => answering.idle(),
     stop: async () => {
       // The requests being answered finish first: dynalite writes an item after its index entries, and a store
       // closed between the two makes dynalite throw, uncaught — a Ctrl-C mid-import killed the process.

@@ -502,10 +502,14 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       feeds: { folder: feedFolder, files: feedFiles },
       async idle() {
         // One runner's work can wake another's (a build recorded is a write of the vendors table): idle when all
-        // three are at once.
+        // three are at once — and the embedded engine answers nothing, since a write it is still answering (one a
+        // killed client sent) wakes them when it lands.
         const runners = [webhooks, feedBuilds, guards].filter((runner) => runner !== undefined);
-        while (runners.some((runner) => runner.pending() > 0))
+        for (;;) {
+          await engine?.idle();
+          if (runners.every((runner) => runner.pending() === 0)) return;
           await Promise.all(runners.map((runner) => runner.idle()));
+        }
       },
       stop,
     };
