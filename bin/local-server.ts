@@ -281,6 +281,14 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Started by a program with an IPC channel (the tests): `{ idle: n }` is answered `{ idle: n }` once the background
+  // work the engine's writes started is done (`LocalApi.idle`). The channel keeps nothing alive.
+  if (process.send) {
+    process.on('message', (message: { idle?: number }) => {
+      if (message.idle !== undefined) void api.idle().then(() => process.send?.({ idle: message.idle }));
+    });
+    process.channel?.unref();
+  }
 }
 
 main().catch((error: unknown) => {

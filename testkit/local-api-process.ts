@@ -21,6 +21,30 @@ export interface LocalApiProcess {
 }
 
 /**
+ * How to ask a local server in a child process started with an IPC channel — this module's, or `npm start`'s — whether
+ * its background work is done: `{ idle: n }`, answered `{ idle: n }` once it is (`LocalApi.idle`). The channel keeps
+ * neither process alive (unreferenced here and there): only a question asked waits on it.
+ */
+export function askedIdle(child: ChildProcess): () => Promise<void> {
+  let asked = 0;
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      asked += 1;
+      const id = asked;
+      const answered = (message: unknown) => {
+        if ((message as { idle?: number }).idle !== id) return;
+        child.off('message', answered);
+        child.off('exit', exited);
+        resolve();
+      };
+      const exited = () => reject(new Error('The local server exited before it was idle'));
+      child.on('message', answered);
+      child.once('exit', exited);
+      child.send({ idle: id });
+    });
+}
+
+/**
  * Starts the local API in a child process with these options, and `env` over this process's environment (a shortened
  * settle window, say: `VVA_SETTLE_MS`).
  */
@@ -44,28 +68,12 @@ export async function startLocalApiProcess(
       child.once('exit', (code) => reject(new Error(`The local API exited (${code}) before listening`)));
     },
   );
-  // Nor the test's process alive: only a question asked waits on it.
   child.channel?.unref();
-  let asked = 0;
   return {
     url,
     dynamodbEndpoint,
     process: child,
-    idle: () =>
-      new Promise<void>((resolve, reject) => {
-        asked += 1;
-        const id = asked;
-        const answered = (message: unknown) => {
-          if ((message as { idle?: number }).idle !== id) return;
-          child.off('message', answered);
-          child.off('exit', exited);
-          resolve();
-        };
-        const exited = () => reject(new Error('The local API exited before it was idle'));
-        child.on('message', answered);
-        child.once('exit', exited);
-        child.send({ idle: id });
-      }),
+    idle: askedIdle(child),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -3,6 +3,7 @@
  * what it prints: its banner, its request log, what it says when stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { askedIdle } from './local-api-process';
 
 const SERVER = new URL('../bin/local-server.ts', import.meta.url).pathname;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -18,6 +19,8 @@ export interface NpmStart {
   stdout(): string;
   /** Everything it printed to standard error so far. */
   stderr(): string;
+  /** Resolves once its background work is done (`LocalApi.idle`: webhooks, feeds' builds, summaries' guards). */
+  idle(): Promise<void>;
   /** Sends the signal and waits for the exit; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -41,7 +44,8 @@ export function launchNpmStart(
     args.includes('--dynamodb-port') || args.includes('--dynamodb-endpoint') ? [] : ['--dynamodb-port', '0'];
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args, ...ports, ...engine], {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The IPC channel: the test asks it whether it is idle.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, ...env },
   });
   let stdout = '';
@@ -62,11 +66,13 @@ export function launchNpmStart(
   });
   // A test that stops it before its banner does not wait for one.
   banner.catch(() => undefined);
+  child.channel?.unref();
   return {
     process: child,
     banner,
     stdout: () => stdout,
     stderr: () => stderr,
+    idle: askedIdle(child),
     stop: async (signal = 'SIGINT') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;
