@@ -1,8 +1,9 @@
 /**
  * Every command the documents show either runs here, as shown, or says why it cannot (it needs an AWS account). A
- * transcript runs against a local server of its own, started as `npm start` starts (`-c` and all); commands that
- * name the local server's usual ports (3000, and 8000 for its engine) reach this one's, and its ports read back as
- * those. `npx vacancy-admin` is the CLI of this checkout, `npx cdk` its CDK.
+ * transcript runs against a local server of its own, started as `npm start` starts (`-c` and all) — but for those
+ * that only read the demo data, which share one (`readsOnly`); commands that name the local server's usual ports
+ * (3000, and 8000 for its engine) reach this one's, and its ports read back as those. `npx vacancy-admin` is the CLI
+ * of this checkout, `npx cdk` its CDK.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,6 +108,38 @@ function expectShown(expected: string, actual: string, values: Map<string, strin
     expect(`${where}\n${actual.trimEnd()}`).toBe(`${where}\n${expected}`);
 }
 
+/**
+ * Whether a transcript only reads the demo data: it starts no server of its own, and each command is a request to the
+ * API (the API reads; `POST /mcp` is read-only tools), a reference example that reads it (the sync client, the
+ * generated client), the CDK's CLI, a `list` of the ops CLI, or the shell's own (`sleep`, `echo`, `rm -f /tmp/…`).
+ * Such transcripts share one server; any other has its own, its data as new.
+ */
+function readsOnly(block: Block): boolean {
+  return steps(block.text).every(({ command }) =>
+    [
+      /^curl /,
+      /^npx tsx examples\/(sync|generated-client)\//,
+      /^npx cdk /,
+      /^npx vacancy-admin( --endpoint \S+)? \w+ list$/,
+      /^sleep \d+$/,
+      /^echo /,
+      /^rm -f \/tmp\/[^\s&;|]+( && sleep \d+)?$/,
+    ].some((pattern) => pattern.test(command)),
+  );
+}
+
+/** The server the transcripts that only read share: started by the first of them, stopped after the last. */
+let shared: Promise<Server> | undefined;
+afterAll(async () => {
+  if (shared) await stopServer(await shared);
+});
+
+async function stopServer(server: Server): Promise<void> {
+  const exited = new Promise((resolve) => server.process.once('exit', resolve));
+  server.process.kill('SIGTERM');
+  await exited;
+}
+
 async function runTranscript(block: Block): Promise<void> {
   const [first, ...rest] = steps(block.text);
   if (!first) return;
@@ -118,7 +151,9 @@ async function runTranscript(block: Block): Promise<void> {
         .split(/\s+/)
         .filter(Boolean)
     : [];
-  const server = await startServer(options);
+  const sharing = readsOnly(block);
+  if (sharing) shared ??= startServer([]);
+  const server = sharing ? await (shared as Promise<Server>) : await startServer(options);
   try {
     const values = new Map<string, string>();
     const env: Record<string, string> = {};
@@ -139,9 +174,7 @@ async function runTranscript(block: Block): Promise<void> {
       expectShown(step.output, server.toDocumented(result.printed), values, `$ ${step.command}`);
     }
   } finally {
-    const exited = new Promise((resolve) => server.process.once('exit', resolve));
-    server.process.kill('SIGTERM');
-    await exited;
+    if (!sharing) await stopServer(server);
   }
 }
 
