@@ -1,7 +1,8 @@
 /**
  * The sync hint of `npm start`'s banner — the README shows the same banner, held to it by the transcript test —
  * followed to the letter, on a sync of several pages: every change arrives, the first sync's and the next one's.
- * (Keeping page 1's `next_sync_url`, as an earlier hint said, lost every page after it.)
+ * (Keeping page 1's `next_sync_url`, as an earlier hint said, lost every page after it.) The server's settle window is
+ * its least (1 s, as a test may have it), and the test waits what the banner says it is.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { admin } from '../../../testkit/admin-cli';
@@ -15,7 +16,7 @@ interface SyncPage {
 describe("the banner's sync hint, followed literally", () => {
   let server: NpmStart;
   beforeAll(async () => {
-    server = await startNpmStart();
+    server = await startNpmStart([], { VVA_SETTLE_MS: '1000' });
   });
   afterAll(async () => server?.stop('SIGKILL'));
 
@@ -30,6 +31,12 @@ describe("the banner's sync hint, followed literally", () => {
     const curl = lines.slice(hintAt).find((line) => line.includes('updated_since=')) ?? '';
     const [, key = '', first = ''] = /Bearer (\S+)' '([^']+)'/.exec(curl) ?? [];
     const dynamodb = /DynamoDB \(embedded\): (\S+)/.exec(server.banner)?.[1] ?? '';
+    // How long a change takes to reach a sync, as the banner says, and a little more.
+    const settled = () => {
+      const seconds = Number(/A change reaches a sync (\d+) seconds? after it was written/.exec(hint)?.[1]);
+      expect(seconds).toBeGreaterThan(0);
+      return new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 500));
+    };
 
     const get = async (url: string) => {
       const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
@@ -60,18 +67,18 @@ describe("the banner's sync hint, followed literally", () => {
       url = body.pagination.next_page_url;
     }
 
-    // The demo data is written at start: a sync sees it once the settle window (5 s) is behind it.
-    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    // The demo data is written at start: a sync sees it once the settle window is behind it.
+    await settled();
     const full = await follow(first);
     expect(full.pages).toBeGreaterThan(1);
     const active = new Set(full.changes.filter((change) => change.status === 'active').map(({ id }) => id));
     expect(active).toEqual(listed);
 
-    // A change, once the sync's settle window (5 s) is behind the first walk's snapshot.
+    // A change, once the sync's settle window is behind the first walk's snapshot.
     const [closed] = [...listed];
-    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    await settled();
     await admin(['--endpoint', dynamodb, 'vacancies', 'set-status', String(closed), 'closed']);
-    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    await settled();
     const next = await follow(full.keep);
     expect(next.changes).toContainEqual(expect.objectContaining({ id: closed, status: 'closed' }));
   }, 60_000);
