@@ -82,7 +82,10 @@ export async function createTestTables(
     names,
     async drop() {
       client.destroy();
-      const cleanup = createDynamoDBClient({ endpoint });
+      const cleanup = createDynamoDBClient({
+        endpoint,
+        ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
+      });
       // A table already gone is dropped: deleting a large one can outlast the SDK's attempt on a loaded machine, and
       // its retry then finds the table deleted.
       await Promise.all(

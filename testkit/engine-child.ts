@@ -16,3 +16,6 @@ process.once('SIGTERM', () => {
     process.disconnect?.();
   });
 });
+// Ends with the process that started it: should that one end first (a test file that failed before its teardown, a
+// worker forced to exit), its channel closes.
+process.once('disconnect', () => process.exit(0));
