@@ -1,6 +1,13 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { TestEnvironment } from 'jest-environment-node';
 
+/** The worker's active resources (handles and requests) by type. */
+function resourceCounts() {
+  const counts = {};
+  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
+}
+
 /**
  * The CPU time this worker process and the children it has reaped have used (ms): fields 14–17 of
  * `/proc/self/stat`, in clock ticks (100 a second). Null where there is no `/proc`.
@@ -48,6 +55,7 @@ export default class NodeEnvironmentWithRealTimeZone extends TestEnvironment {
     await super.setup();
     this.cpuAtStart = cpuMs();
     this.wallAtStart = Date.now();
+    this.resourcesAtStart = resourceCounts();
   }
 
   /**
@@ -57,11 +65,17 @@ export default class NodeEnvironmentWithRealTimeZone extends TestEnvironment {
   async teardown() {
     const log = process.env.VVA_TEST_CPU;
     const cpu = cpuMs();
-    if (log && cpu !== null && this.cpuAtStart !== null)
+    if (log && cpu !== null && this.cpuAtStart !== null) {
+      // What the file left open in its worker (sockets, timers, processes): what keeps a worker from exiting.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const left = Object.entries(resourceCounts())
+        .map(([type, count]) => [type, count - (this.resourcesAtStart[type] ?? 0)])
+        .filter(([, count]) => count > 0);
       appendFileSync(
         log,
-        `${JSON.stringify({ file: this.testPath, cpuMs: cpu - this.cpuAtStart, wallMs: Date.now() - this.wallAtStart })}\n`,
+        `${JSON.stringify({ file: this.testPath, cpuMs: cpu - this.cpuAtStart, wallMs: Date.now() - this.wallAtStart, ...(left.length > 0 && { left: Object.fromEntries(left) }) })}\n`,
       );
+    }
     await super.teardown();
   }
 }
