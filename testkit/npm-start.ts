@@ -19,6 +19,8 @@ export interface NpmStart {
   stdout(): string;
   /** Everything it printed to standard error so far. */
   stderr(): string;
+  /** Everything it printed to standard output, once `ready` holds of it (a line printed after an answer, say). */
+  printed(ready: (stdout: string) => boolean): Promise<string>;
   /** Resolves once its background work is done (`LocalApi.idle`: webhooks, feeds' builds, summaries' guards). */
   idle(): Promise<void>;
   /** Sends the signal and waits for the exit; resolves with its exit code. */
@@ -72,6 +74,19 @@ export function launchNpmStart(
     banner,
     stdout: () => stdout,
     stderr: () => stderr,
+    printed: (ready) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (!ready(stdout)) return;
+          child.stdout?.off('data', check);
+          resolve(stdout);
+        };
+        child.stdout?.on('data', check);
+        check();
+        void exited.then(() =>
+          reject(new Error(`npm start exited before printing what was awaited: ${stdout}`)),
+        );
+      }),
     idle: askedIdle(child),
     stop: async (signal = 'SIGINT') => {
       if (child.exitCode === null) child.kill(signal);

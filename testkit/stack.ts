@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_SETTINGS, readSettings } from '../lib/settings';
 import { VacancyApiStack } from '../lib/stack/vacancy-api-stack';
 
@@ -71,3 +71,40 @@ export function alarmsByName(
       ]),
   );
 }
+
+/**
+ * The event source mapping of a function woken by the vacancies table's stream (the webhooks', the feeds'): change
+ * writes only, a failed record bisected, reported and sent to the function's failure destination.
+ */
+export function changeWritesMapping(functionName: unknown) {
+  return {
+    FunctionName: functionName,
+    StartingPosition: 'LATEST',
+    BisectBatchOnFunctionError: true,
+    FunctionResponseTypes: ['ReportBatchItemFailures'],
+    DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    FilterCriteria: {
+      Filters: [
+        {
+          Pattern: JSON.stringify({
+            eventName: ['INSERT', 'MODIFY'],
+            dynamodb: { NewImage: { c: { B: [{ exists: true }] } } },
+          }),
+        },
+      ],
+    },
+  };
+}
+
+/** A private bucket's properties: encrypted, no public access of any kind. */
+export const PRIVATE_BUCKET = {
+  BucketEncryption: {
+    ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+  },
+  PublicAccessBlockConfiguration: {
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  },
+} as const;

@@ -27,6 +27,7 @@ import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
 import { addEndpoint, listEndpoints } from '../../../lib/ops/webhooks';
+import { freePort } from '../../../testkit/free-port';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 import { seededRandom } from '../../../testkit/seeded-random';
 import { vacancyRecord } from '../../../testkit/vacancies';
@@ -64,15 +65,6 @@ async function inboxEmptied(incoming: string, withinMs = 180_000): Promise<void>
     if (Date.now() > until) throw new Error(`the inbox still holds ${left.join(', ')} after ${withinMs} ms`);
     await pause(250);
   }
-}
-
-/** A free TCP port of 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** One delivery as the receiver got it. */

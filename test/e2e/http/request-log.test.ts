@@ -19,11 +19,24 @@ async function call(url: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: response.status, requestId: response.headers.get('x-request-id') ?? '' };
 }
 
-/** The printed line that names a request id. */
+/** The printed line, whole, that names a request id. */
 const lineOf = (output: string, requestId: string) =>
   output
+    .slice(0, output.lastIndexOf('\n'))
     .split('\n')
     .find((line) => requestId !== '' && line.includes(requestId) && !line.startsWith('{"level"'));
+
+/** The JSON lines printed, once the access line of `requestId` is among them: it follows the function's own. */
+async function jsonLinesUntilAccess(server: NpmStart, requestId: string): Promise<Record<string, unknown>[]> {
+  const parsed = (stdout: string) =>
+    stdout
+      .slice(0, stdout.lastIndexOf('\n'))
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const isAccess = (line: Record<string, unknown>) => line.requestId === requestId && !('level' in line);
+  return parsed(await server.printed((stdout) => parsed(stdout).some(isAccess)));
+}
 
 describe('npm start, text log', () => {
   let server: NpmStart;
@@ -56,8 +69,9 @@ describe('npm start, text log', () => {
     const statuses = new Set(answered.map(({ status }) => status));
     for (const status of [200, 404, 405, 401, 422, 429]) expect(statuses).toContain(status);
 
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const output = server.stdout();
+    const output = await server.printed((printed) =>
+      answered.every(({ requestId }) => lineOf(printed, requestId) !== undefined),
+    );
     for (const { status, requestId, shown } of answered) {
       const line = lineOf(output, requestId);
       expect(line).toMatch(
@@ -85,12 +99,7 @@ describe('npm start --log-format json', () => {
       headers: { Authorization: `Bearer ${KEY}` },
     });
     expect(status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = await jsonLinesUntilAccess(server, requestId);
     const access = lines.find((line) => line.requestId === requestId && !('level' in line));
     expect(access).toEqual({
       requestId,
@@ -115,12 +124,7 @@ describe('npm start --log-format json', () => {
       headers: { Authorization: `Bearer ${KEY}` },
     });
     expect(status).toBe(410);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = await jsonLinesUntilAccess(server, requestId);
     const access = lines.find((line) => line.requestId === requestId && !('level' in line));
     expect(access).toMatchObject({
       path: '/vendor/vacancies/1004',

@@ -5,20 +5,12 @@
  * A health check that polls the port sees a 503 until the server is ready, then the API.
  */
 import { request } from 'node:http';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
+import { freePort } from '../../../testkit/free-port';
 import { launchNpmStart } from '../../../testkit/npm-start';
 
 const KEY = 'vvk_demo_pasha_bank_primary';
-
-/** A free TCP port of 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,7 +11,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { FEED_NOT_FOUND_TEXT } from '../../../../lambda/domain/feed-registry/feed';
 import { STACK_OUTPUTS } from '../../../../lib/deployment/stack-outputs';
 import { feedRequestCode } from '../../../../lib/stack/feed-requests';
-import { templateResources } from '../../../../testkit/stack';
+import { changeWritesMapping, PRIVATE_BUCKET, templateResources } from '../../../../testkit/stack';
 import { sharedStackTemplate } from '../../../../testkit/synth-server';
 
 const template = await sharedStackTemplate();
@@ -35,15 +35,7 @@ describe('the feeds', () => {
   it('keep their files in a private bucket: encrypted, TLS only, no public access, not versioned, parts aborted', () => {
     const [, bucket] = ofType('AWS::S3::Bucket').find(([id]) => id === bucketId) ?? [];
     expect(bucket?.Properties).toMatchObject({
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
+      ...PRIVATE_BUCKET,
       LifecycleConfiguration: {
         Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
       },
@@ -166,23 +158,10 @@ describe('the feeds', () => {
   });
 
   it("are built by a function woken by the vacancies table's stream, filtered to change writes, and its own schedules", () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionId },
-      StartingPosition: 'LATEST',
-      BisectBatchOnFunctionError: true,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
-      FilterCriteria: {
-        Filters: [
-          {
-            Pattern: JSON.stringify({
-              eventName: ['INSERT', 'MODIFY'],
-              dynamodb: { NewImage: { c: { B: [{ exists: true }] } } },
-            }),
-          },
-        ],
-      },
-    });
+    template.hasResourceProperties(
+      'AWS::Lambda::EventSourceMapping',
+      changeWritesMapping({ Ref: functionId }),
+    );
     template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'VendorVacancyApi-feeds' });
     // A failed build is retried twice by Lambda, then kept in the dead-letter queue.
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {

@@ -14,7 +14,14 @@ import { GATEWAY_RESPONSES } from '../../../../lambda/platform/http/gateway-resp
 import { checkSettingNames, DEFAULT_SETTINGS, readSettings } from '../../../../lib/settings';
 import { VacancyApiStack } from '../../../../lib/stack/vacancy-api-stack';
 import { recordServedEmptyPage } from '../../../../testkit/listing';
-import { alarmsByName, CDK_CONTEXT, stackTemplate, templateResources } from '../../../../testkit/stack';
+import {
+  alarmsByName,
+  CDK_CONTEXT,
+  changeWritesMapping,
+  PRIVATE_BUCKET,
+  stackTemplate,
+  templateResources,
+} from '../../../../testkit/stack';
 import { sharedStackTemplate } from '../../../../testkit/synth-server';
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
@@ -63,6 +70,12 @@ function lambdaFunction(template: Template, description: string) {
 /** The default settings' template, and the detailed monitoring profile's: the run's, synthesized once for every file. */
 const defaults = await sharedStackTemplate();
 const detailedTemplate = await sharedStackTemplate({ monitoring: 'detailed' });
+
+/** The headers a mock integration of `methods` answers `status` with (the 405, the preflight's 204). */
+// biome-ignore lint/suspicious/noExplicitAny: a template's method properties, as findResources gives them.
+const mockedHeaders = (methods: any[], status: string) =>
+  methods.find((method) => method.Integration.IntegrationResponses?.[0]?.StatusCode === status)?.Integration
+    .IntegrationResponses[0].ResponseParameters;
 
 describe('the stack, with default settings', () => {
   const template = defaults;
@@ -273,23 +286,10 @@ describe('the stack, with default settings', () => {
       template.hasResourceProperties('AWS::DynamoDB::Table', {
         StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       });
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: Match.stringLikeRegexp('^FunctionsWebhooksFunction') },
-        StartingPosition: 'LATEST',
-        BisectBatchOnFunctionError: true,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
-        FilterCriteria: {
-          Filters: [
-            {
-              Pattern: JSON.stringify({
-                eventName: ['INSERT', 'MODIFY'],
-                dynamodb: { NewImage: { c: { B: [{ exists: true }] } } },
-              }),
-            },
-          ],
-        },
-      });
+      template.hasResourceProperties(
+        'AWS::Lambda::EventSourceMapping',
+        changeWritesMapping({ Ref: Match.stringLikeRegexp('^FunctionsWebhooksFunction') }),
+      );
       // The only schedule is the hourly expiry job's: nothing runs per minute or per vendor (retries are one-time
       // schedules the function makes when one is due, and which delete themselves).
       expect(Object.keys(template.findResources('AWS::Scheduler::Schedule'))).toEqual([
@@ -359,15 +359,7 @@ describe('the stack, with default settings', () => {
     it('is one private bucket: encrypted, TLS only, no public access, not versioned, handled files and reports expiring', () => {
       expect(bucket()).toHaveLength(1);
       template.hasResourceProperties('AWS::S3::Bucket', {
-        BucketEncryption: {
-          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-        },
-        PublicAccessBlockConfiguration: {
-          BlockPublicAcls: true,
-          BlockPublicPolicy: true,
-          IgnorePublicAcls: true,
-          RestrictPublicBuckets: true,
-        },
+        ...PRIVATE_BUCKET,
         VersioningConfiguration: Match.absent(),
         LifecycleConfiguration: {
           Rules: Match.arrayWith([
@@ -511,9 +503,7 @@ describe('the stack, with default settings', () => {
         Integration: { Type: 'AWS_PROXY' },
       });
       expect(JSON.stringify(post?.Integration.Uri)).toContain(mcpFunction);
-      const mocked = (status: string) =>
-        methods.find((method) => method.Integration.IntegrationResponses?.[0]?.StatusCode === status)
-          ?.Integration.IntegrationResponses[0].ResponseParameters;
+      const mocked = (status: string) => mockedHeaders(methods, status);
       expect(mocked('405')).toMatchObject({ 'method.response.header.Allow': "'POST, OPTIONS'" });
       expect(mocked('204')).toMatchObject({
         'method.response.header.Access-Control-Allow-Methods': "'POST, OPTIONS'",
@@ -561,9 +551,7 @@ describe('the stack, with default settings', () => {
         Integration: { Type: 'AWS_PROXY' },
       });
       expect(JSON.stringify(post?.Integration.Uri)).toContain(mcpFunction);
-      const mocked = (status: string) =>
-        methods.find((method) => method.Integration.IntegrationResponses?.[0]?.StatusCode === status)
-          ?.Integration.IntegrationResponses[0].ResponseParameters;
+      const mocked = (status: string) => mockedHeaders(methods, status);
       expect(mocked('405')).toMatchObject({ 'method.response.header.Allow': "'POST, OPTIONS'" });
       // From any origin, without credentials: no Authorization to allow, none to send.
       expect(mocked('204')).toMatchObject({
