@@ -1,9 +1,12 @@
 /**
- * A flood, as a runaway client sends one: requests back to back on a few connections at a time, until enough of
+ * A flood, as a runaway client sends one — requests back to back on a few connections at a time, until enough of
  * them are refused — so that a test of a rate limit waits for the refusals themselves, however slowly a loaded
- * machine answers, and bounds what was admitted by the time the flood took.
+ * machine answers, and bounds what was admitted by the time the flood took; and a local API with rate limits on to
+ * send it to.
  */
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
+import type { LocalApiOptions } from '../lib/local/local-api';
+import { type LocalApiProcess, startLocalApiProcess } from './local-api-process';
 
 /** What a flood was answered, and how long it took. */
 export interface Flood {
@@ -66,4 +69,20 @@ export async function expectThrottled(
       request_id: response.headers.get('x-request-id'),
     });
   }
+}
+
+/**
+ * A describe block's local API with rate limits on (`--rate-limits`): started on free ports with this seed and
+ * these settings before its tests, stopped after them; `url()` is its base URL once started.
+ */
+export function rateLimitedApi(
+  seedFile: string,
+  settings: LocalApiOptions['settings'],
+): { url: () => string } {
+  let api: LocalApiProcess | undefined;
+  beforeAll(async () => {
+    api = await startLocalApiProcess({ port: 0, dynamodbPort: 0, seedFile, settings, rateLimits: true });
+  });
+  afterAll(async () => api?.stop());
+  return { url: () => api?.url ?? '' };
 }

@@ -5,7 +5,6 @@
  * process). Run as a script, it takes the options as JSON and prints `{ url, dynamodbEndpoint }` once listening.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterAll, beforeAll } from '@jest/globals';
 import type { LocalApiOptions } from '../lib/local/local-api';
 
 const SCRIPT = new URL(import.meta.url).pathname;
@@ -94,20 +93,4 @@ if (process.argv[1] === SCRIPT) {
   // The channel keeps no process alive: the server does, until it is stopped.
   process.channel?.unref();
   process.once('SIGTERM', () => void api.stop().then(() => process.exit(0)));
-}
-
-/**
- * A describe block's local API with rate limits on (`--rate-limits`): started on free ports with this seed and
- * these settings before its tests, stopped after them; `url()` is its base URL once started.
- */
-export function rateLimitedApi(
-  seedFile: string,
-  settings: LocalApiOptions['settings'],
-): { url: () => string } {
-  let api: LocalApiProcess | undefined;
-  beforeAll(async () => {
-    api = await startLocalApiProcess({ port: 0, dynamodbPort: 0, seedFile, settings, rateLimits: true });
-  });
-  afterAll(async () => api?.stop());
-  return { url: () => api?.url ?? '' };
 }

@@ -8,9 +8,8 @@ import { KEY_USE_MESSAGES } from '../../../lambda/domain/keys/key-use';
 import { EXPOSED_HEADERS } from '../../../lambda/platform/http/cors';
 import { type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
-import { expectThrottled, flood } from '../../../testkit/flood';
+import { expectThrottled, flood, rateLimitedApi } from '../../../testkit/flood';
 import { jobPostingProblems } from '../../../testkit/job-posting-rules';
-import { rateLimitedApi } from '../../../testkit/local-api-process';
 import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed.json', import.meta.url).pathname;

@@ -9,8 +9,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { withBrowserTier } from '../../../lambda/domain/settings/rate-tiers';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
-import { expectThrottled, flood } from '../../../testkit/flood';
-import { rateLimitedApi } from '../../../testkit/local-api-process';
+import { expectThrottled, flood, rateLimitedApi } from '../../../testkit/flood';
 import { documentedFetch } from '../../../testkit/openapi';
 
 const SEED_FILE = new URL('../../fixtures/seed-rate-tiers.json', import.meta.url).pathname;
