@@ -1,8 +1,10 @@
-/** The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests. */
+/**
+ * The ops CLI (`bin/admin.ts`) run as an operator runs it, in a process of its own, for the tests: from the run's
+ * bundle of it (`testkit/entry-bundles.ts`).
+ */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import type { TableNames } from '../lambda/domain/schema/tables';
-
-const ADMIN = new URL('../bin/admin.ts', import.meta.url).pathname;
+import { entryArguments } from './entry-bundles';
 
 /** What a run printed, and its exit code. */
 export interface AdminRun {
@@ -19,7 +21,7 @@ export function runAdmin(args: readonly string[], env: Record<string, string> = 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', ADMIN, ...args],
+      [...entryArguments('admin'), ...args],
       { env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
@@ -28,7 +30,7 @@ export function runAdmin(args: readonly string[], env: Record<string, string> = 
 
 /** Starts `vacancy-admin <args>` as `runAdmin` runs it, for a test that talks to it while it runs (a signal, say). */
 export function startAdmin(args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', ADMIN, ...args], {
+  return spawn(process.execPath, [...entryArguments('admin'), ...args], {
     env: { ...process.env, DYNAMODB_ENDPOINT: '' },
   });
 }

@@ -2,12 +2,11 @@
  * The local API in a process of its own, as `npm start` runs it — one Node.js realm, like Lambda — for tests
  * that need the real thing: the fault matrix (errors from Node's sockets must reach the SDK as they do in
  * production, not across Jest's VM boundary) and the HTTP abuse test (the server must survive in its own
- * process). Run as a script, it takes the options as JSON and prints `{ url, dynamodbEndpoint }` once listening.
+ * process). The child is `local-api-child.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { LocalApiOptions } from '../lib/local/local-api';
-
-const SCRIPT = new URL(import.meta.url).pathname;
+import { entryArguments } from './entry-bundles';
 
 /** A local API running in a child process. */
 export interface LocalApiProcess {
@@ -52,7 +51,7 @@ export async function startLocalApiProcess(
   options: LocalApiOptions,
   env: Record<string, string> = {},
 ): Promise<LocalApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...entryArguments('local-api-child'), JSON.stringify(options)], {
     // The IPC channel: the test asks it whether it is idle.
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', ...env },
@@ -81,16 +80,4 @@ export async function startLocalApiProcess(
         child.kill('SIGTERM');
       }),
   };
-}
-
-if (process.argv[1] === SCRIPT) {
-  const { startLocalApi } = await import('../lib/local/local-api');
-  const api = await startLocalApi(JSON.parse(process.argv[2] ?? '{}') as LocalApiOptions);
-  process.stdout.write(`${JSON.stringify({ url: api.url, dynamodbEndpoint: api.dynamodbEndpoint })}\n`);
-  process.on('message', (message: { idle?: number }) => {
-    if (message.idle !== undefined) void api.idle().then(() => process.send?.({ idle: message.idle }));
-  });
-  // The channel keeps no process alive: the server does, until it is stopped.
-  process.channel?.unref();
-  process.once('SIGTERM', () => void api.stop().then(() => process.exit(0)));
 }

@@ -1,11 +1,12 @@
 /**
- * `npm start` as a developer runs it — `bin/local-server.ts` in a process of its own, on free ports — for tests of
- * what it prints: its banner, its request log, what it says when stopped.
+ * `npm start` as a developer runs it — `bin/local-server.ts` in a process of its own (from the run's bundle of it,
+ * `testkit/entry-bundles.ts`), on free ports — for tests of what it prints: its banner, its request log, what it says
+ * when stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { entryArguments } from './entry-bundles';
 import { askedIdle } from './local-api-process';
 
-const SERVER = new URL('../bin/local-server.ts', import.meta.url).pathname;
 const ROOT = new URL('../', import.meta.url).pathname;
 
 /** A running `npm start`. */
@@ -44,7 +45,7 @@ export function launchNpmStart(
   const ports = args.includes('--port') ? [] : ['--port', '0'];
   const engine =
     args.includes('--dynamodb-port') || args.includes('--dynamodb-endpoint') ? [] : ['--dynamodb-port', '0'];
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args, ...ports, ...engine], {
+  const child = spawn(process.execPath, [...entryArguments('local-server'), ...args, ...ports, ...engine], {
     cwd: ROOT,
     // The IPC channel: the test asks it whether it is idle.
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
+import { buildEntryBundles, ENTRY_BUNDLES_VARIABLE } from '../entry-bundles';
 import { SYNTH_URL_VARIABLE } from '../synth-server';
 
 /**
@@ -21,6 +22,8 @@ export default async function globalSetup(): Promise<void> {
   // Node's cache of compiled code, for every process the run starts (workers, npm start, the ops CLI): a CLI run costs
   // a fifth less CPU with it. Keyed by the sources: one for every run on the machine.
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'vva-node-compile-cache');
+  // The ops CLI and the local server, bundled once for the processes the tests start (testkit/entry-bundles.ts).
+  process.env[ENTRY_BUNDLES_VARIABLE] = await buildEntryBundles();
   // The run's synth process (testkit/synth-server.ts): the stack synthesized once per context, for every file. It
   // loads the CDK only when first asked; it ends when this process closes its standard input, or dies.
   const synth = spawn(

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { EmbeddedDynamoDB } from '../../lib/local/embedded-dynamodb';
+import { ENTRY_BUNDLES_VARIABLE, removeEntryBundles } from '../entry-bundles';
 
 export default async function globalTeardown(): Promise<void> {
   const synth = (globalThis as { synthProcess?: ChildProcess }).synthProcess;
@@ -24,4 +25,6 @@ export default async function globalTeardown(): Promise<void> {
     await exited;
   }
   await (globalThis as { embeddedDynamoDB?: EmbeddedDynamoDB }).embeddedDynamoDB?.stop();
+  const bundles = process.env[ENTRY_BUNDLES_VARIABLE];
+  if (bundles) removeEntryBundles(bundles);
 }

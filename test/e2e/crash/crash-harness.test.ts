@@ -27,12 +27,12 @@ import { createDynamoDBClient } from '../../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../../lambda/platform/dynamodb/document-client';
 import { localTableNames } from '../../../lib/create-tables';
 import { addEndpoint, listEndpoints } from '../../../lib/ops/webhooks';
+import { entryArguments } from '../../../testkit/entry-bundles';
 import { freePort } from '../../../testkit/free-port';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 import { seededRandom } from '../../../testkit/seeded-random';
 import { vacancyRecord } from '../../../testkit/vacancies';
 
-const ADMIN = new URL('../../../bin/admin.ts', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
 /** The recovery waits, shortened (a deployment refuses these: docs/operating.md#recovery-waits). */
@@ -305,7 +305,7 @@ describe(`crashes with nothing after them (seed ${SEED}, ${KILLS} kill points)`,
           await writeFile(file, records(vendor, RECORDS_PER_IMPORT));
           const child: ChildProcess = spawn(
             process.execPath,
-            ['--import', 'tsx', ADMIN, 'vacancies', 'import', file],
+            [...entryArguments('admin'), 'vacancies', 'import', file],
             { cwd: ROOT, stdio: 'ignore', env: { ...process.env, ...env, DYNAMODB_ENDPOINT: engineUrl } },
           );
           const exited = new Promise((resolve) => child.once('exit', resolve));

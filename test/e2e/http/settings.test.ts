@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ListingResponse } from '../../../lambda/functions/vacancies/bodies';
 import { runAdmin } from '../../../testkit/admin-cli';
+import { entryArguments } from '../../../testkit/entry-bundles';
 import { documentedFetch } from '../../../testkit/openapi';
 import { vacancyRecord } from '../../../testkit/vacancies';
 
@@ -31,9 +32,7 @@ describe('npm start -c name=value', () => {
     server = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        join(ROOT, 'bin/local-server.ts'),
+        ...entryArguments('local-server'),
         '--port',
         '0',
         '--dynamodb-port',
@@ -103,7 +102,7 @@ describe('npm start -c name=value', () => {
       new Promise<{ code: number; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', join(ROOT, 'bin/local-server.ts'), '--port', '0', ...context],
+          [...entryArguments('local-server'), '--port', '0', ...context],
           { cwd: ROOT },
           (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }),
         );

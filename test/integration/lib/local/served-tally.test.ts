@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../../../lambda/domain/service/metrics';
 import { tapFunctionOutput } from '../../../../lib/local/function-output';
 import { emfValues, ServedTally } from '../../../../lib/local/served-tally';
-
-const SERVER = new URL('../../../../bin/local-server.ts', import.meta.url).pathname;
+import { entryArguments } from '../../../../testkit/entry-bundles';
 
 /** An EMF line as Powertools prints it. */
 const emf = (values: Record<string, number>, extra: Record<string, string> = {}) => ({
@@ -100,11 +99,15 @@ describe('npm start, stopped with Ctrl-C', () => {
   let listing = '';
 
   beforeAll(async () => {
-    server = spawn(process.execPath, ['--import', 'tsx', SERVER, '--port', '0', '--dynamodb-port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      // As a developer runs it: metrics on (the test environment turns them off), logs quiet.
-      env: { ...process.env, POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
+    server = spawn(
+      process.execPath,
+      [...entryArguments('local-server'), '--port', '0', '--dynamodb-port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        // As a developer runs it: metrics on (the test environment turns them off), logs quiet.
+        env: { ...process.env, POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      },
+    );
     listing = await new Promise<string>((resolve, reject) => {
       server.stdout?.on('data', (chunk: Buffer) => {
         output += chunk.toString();

@@ -22,6 +22,7 @@ import { createDocumentClient } from '../../../../../lambda/platform/dynamodb/do
 import { putVendor } from '../../../../../lib/ops/vendors';
 import { cliTarget, runAdmin } from '../../../../../testkit/admin-cli';
 import { createTestTables, type TestTables, vendorEntries } from '../../../../../testkit/dynamodb';
+import { entryArguments } from '../../../../../testkit/entry-bundles';
 import { listingEvent } from '../../../../../testkit/events';
 import { lambdaContext } from '../../../../../testkit/lambda';
 import { testListingHandler } from '../../../../../testkit/listing';
@@ -29,7 +30,6 @@ import { exactCounts, storedSummary, summaryCounts } from '../../../../../testki
 import { syncedCopy } from '../../../../../testkit/sync-copy';
 import { CLOCK, vacancyRecord } from '../../../../../testkit/vacancies';
 
-const ADMIN = new URL('../../../../../bin/admin.ts', import.meta.url).pathname;
 const ndjson = (records: readonly Record<string, unknown>[]) =>
   records.map((record) => JSON.stringify(record)).join('\n');
 const record = (vendorId: string, id: number, overrides: Record<string, unknown> = {}) =>
@@ -267,7 +267,7 @@ describe('vacancy-admin vacancies import --snapshot', () => {
     ];
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', ADMIN, ...cliTarget(tables.endpoint, tables.names), ...importSnapshot],
+      [...entryArguments('admin'), ...cliTarget(tables.endpoint, tables.names), ...importSnapshot],
       { env: { ...process.env, DYNAMODB_ENDPOINT: '' }, stdio: 'ignore' },
     );
     // Killed as soon as it has written something (when it lands after the end, the second run has nothing to do; the
