@@ -7,6 +7,7 @@
  * `idle()` is how a test (or the server at its end) knows the work is done rather than guessing how long it takes:
  * it resolves once no pass runs or is owed, no timer is armed and no work is under way.
  */
+import { delayUntil, replacesHeld } from '../../lambda/functions/webhooks/wake-up';
 
 /** How a runner runs. */
 export interface CoalescingRunnerOptions {
@@ -146,7 +147,7 @@ export function startCoalescingRunner(options: CoalescingRunnerOptions): Coalesc
     wake,
     at(key, dueAt, work) {
       const held = timers.get(key);
-      if (stopped || (held && held.dueAt <= dueAt)) return;
+      if (stopped || !replacesHeld(held?.dueAt, dueAt)) return;
       if (held) clearTimeout(held.timer);
       const timer = setTimeout(
         () => {
@@ -154,7 +155,7 @@ export function startCoalescingRunner(options: CoalescingRunnerOptions): Coalesc
           if (!stopped) track(work);
           settleWaiters();
         },
-        Math.max(0, dueAt - now()),
+        delayUntil(now(), dueAt),
       );
       // The process's own work (a server, a test) keeps it alive; a timer of what is owed never does.
       timer.unref();

@@ -15,7 +15,7 @@ import { FeedStore } from '../../lambda/domain/feed-registry/feed-store';
 import type { TableNames } from '../../lambda/domain/schema/tables';
 import { INDEX_SETTLE_MS } from '../../lambda/domain/settings/recovery-waits';
 import { SummaryReader } from '../../lambda/domain/store/summary-reader';
-import { buildVendorFeeds, type FeedBuildReport } from '../../lambda/functions/feeds/build';
+import { buildVendorFeeds, type FeedBuildReport, feedBuildTarget } from '../../lambda/functions/feeds/build';
 import { createDynamoDBClient } from '../../lambda/platform/dynamodb/client';
 import { createDocumentClient } from '../../lambda/platform/dynamodb/document-client';
 import type { ZoneClock } from '../../lambda/platform/time/zone-clock';
@@ -93,17 +93,15 @@ export function startFeedRunner(options: FeedRunnerOptions): FeedRunner {
       const { vendor, state } = await stateOf(vendorId, feeds, today);
       if (!vendor || built.get(vendorId) === state) continue;
       const report = await buildVendorFeeds(
-        {
-          index: { client, tableName: options.tables.vacancies },
-          items: {
+        feedBuildTarget(
+          {
             client,
-            tableName: options.tables.vacancies,
+            vacanciesTable: options.tables.vacancies,
             retry: { maxStalls: 8, baseDelayMs: 25, maxDelayMs: 800 },
           },
-          files: options.files,
-          recordBuild: (feedId, builtAt, vacancies, leftOut) =>
-            store.recordBuild(feedId, builtAt, vacancies, leftOut),
-        },
+          options.files,
+          store,
+        ),
         { ...options.settings, feedBase: options.feedBase },
         { ...vendor, website: vendor.website },
         feeds,

@@ -211,12 +211,7 @@ async function deleteRetiredKeys(
       waiting.push(retired);
       continue;
     }
-    try {
-      await call(context, 'DeleteApiKey', { apiKey: retired.id });
-      actions.push(`deleted retired API key ${retired.id}`);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    if (await deleteApiKeyIfAny(context, retired.id)) actions.push(`deleted retired API key ${retired.id}`);
   }
   return waiting;
 }
@@ -335,12 +330,7 @@ export async function deleteVendorUsageKeys(
   const actions: UsageKeyActions = [];
   for (const id of [vendor.usageKeyId, vendor.browserUsageKeyId]) {
     if (!id) continue;
-    try {
-      await call(context, 'DeleteApiKey', { apiKey: id });
-      actions.push(`deleted API key ${id}`);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    if (await deleteApiKeyIfAny(context, id)) actions.push(`deleted API key ${id}`);
   }
   return actions;
 }
@@ -375,13 +365,8 @@ export async function removeStackUsageKeys(
   } while (position);
   const deleted: { id: string; name: string }[] = [];
   for (const key of keys) {
-    try {
-      await call(context, 'DeleteApiKey', { apiKey: key.id });
-      deleted.push(key);
-    } catch (error) {
-      // Deleted meanwhile (by another run): gone all the same.
-      if (!isNotFound(error)) throw error;
-    }
+    // One deleted meanwhile (by another run) is gone all the same.
+    if (await deleteApiKeyIfAny(context, key.id)) deleted.push(key);
   }
   return { deleted };
 }
@@ -411,9 +396,16 @@ export async function createAgentUsageKey(
 
 /** Deletes a public agent endpoint's API key, which takes it out of its plan; one already gone is fine. */
 export async function deleteAgentUsageKey(context: ControlPlane, keyId: string): Promise<void> {
+  await deleteApiKeyIfAny(context, keyId);
+}
+
+/** Deletes an API key: true when it did, false when the key was already gone. */
+async function deleteApiKeyIfAny(context: ControlPlane, keyId: string): Promise<boolean> {
   try {
     await call(context, 'DeleteApiKey', { apiKey: keyId });
+    return true;
   } catch (error) {
     if (!isNotFound(error)) throw error;
+    return false;
   }
 }

@@ -67,22 +67,6 @@ export class VacancyNotFoundError extends Error {
 /** The message of a vacancy of the vendor's that is no longer open. */
 export const VACANCY_GONE = 'This vacancy is no longer open.';
 
-/**
- * The key's own vendor's vacancy, closed, expired or deleted at `closedAt` (RFC 3339, UTC, milliseconds) — what a job
- * board or a candidate following an old link is told (docs/api.md#one-vacancy). It carries what its read cost, which
- * the door reports as it reports a served vacancy.
- */
-export class VacancyGoneError extends Error {
-  override readonly name = 'VacancyGoneError';
-  constructor(
-    readonly id: number,
-    readonly closedAt: string,
-    readonly cost: { readonly readUnits: number; readonly calls: number },
-  ) {
-    super(VACANCY_GONE);
-  }
-}
-
 /** The full sync's `updated_since`: every vacancy the vendor has, never refused as too old. */
 export const FULL_SYNC = '1970-01-01T00:00:00Z';
 

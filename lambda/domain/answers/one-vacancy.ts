@@ -2,7 +2,7 @@
  * One vacancy (docs/api.md#one-vacancy): what a career page's job page needs. One GetItem of the id, then the vendor
  * and the active rule checked (status `active`, deadline today or later in the service zone). A vacancy of the vendor's
  * that was open and is no longer — closed, expired (recorded, or past its deadline and not recorded yet), deleted —
- * is gone, and since when (`VacancyGoneError`). Every other way of not being one — not an id, not there (a purged
+ * is gone, and since when (`GoneVacancy`, an answer: a door says it as it says no longer open). Every other way of not being one — not an id, not there (a purged
  * tombstone too), another vendor's, a draft, inactive — is the same `VacancyNotFoundError`, so nothing tells whether an
  * id exists elsewhere. The answer is the vacancy as a stored record and as the vacancy object; a door chooses how to
  * show it (the HTTP door also as a schema.org JobPosting, `domain/vacancy/job-posting.ts`).
@@ -16,7 +16,7 @@ import { ITEM } from '../schema/tables';
 import type { Locale } from '../schema/vacancy';
 import type { ListedVacancy } from '../schema/vacancy-item';
 import { type ShownVacancy, toVacancyObjects } from '../vacancy/presenter';
-import { VacancyGoneError, VacancyNotFoundError } from './errors';
+import { VacancyNotFoundError } from './errors';
 import { inclusion } from './inclusion';
 import type { AnswerSources, Asked } from './listing';
 import type { VacancyQuery } from './query';
@@ -31,6 +31,18 @@ export interface VacancyAnswer {
   readonly object: ShownVacancy;
   readonly locale: Locale;
   readonly cost: { readonly readUnits: number; readonly calls: number };
+}
+
+/**
+ * The key's own vendor's vacancy, closed, expired or deleted at `closedAt` (RFC 3339, UTC, milliseconds) — what a job
+ * board or a candidate following an old link is told (docs/api.md#one-vacancy) — with what its read cost, which the
+ * door reports as it reports a served vacancy.
+ */
+export interface GoneVacancy {
+  readonly gone: true;
+  readonly id: number;
+  readonly closedAt: string;
+  readonly cost: VacancyAnswer['cost'];
 }
 
 /** The statuses of a vacancy that was open and is no longer (a draft or an inactive one may never have been). */
@@ -58,14 +70,14 @@ function standing(
 }
 
 /**
- * Answers a question of one vacancy: the vacancy, or `VacancyGoneError` (one of the vendor's no longer open, since
- * when) or `VacancyNotFoundError` — for an id that is no whole number from 1 to 2^53 − 1 too, without a read.
+ * Answers a question of one vacancy: the vacancy, or `GoneVacancy` (one of the vendor's no longer open, since
+ * when); or throws `VacancyNotFoundError` — for an id that is no whole number from 1 to 2^53 − 1 too, without a read.
  */
 export async function showVacancy(
   query: VacancyQuery,
   asked: Asked,
   sources: Pick<AnswerSources, 'repository' | 'settings'>,
-): Promise<VacancyAnswer> {
+): Promise<VacancyAnswer | GoneVacancy> {
   const { repository, settings } = sources;
   const { id } = query;
   if (!Number.isSafeInteger(id) || id < 1) throw new VacancyNotFoundError();
@@ -74,7 +86,7 @@ export async function showVacancy(
   const found = standing(read.item, today, settings.clock);
   if (found === undefined) throw new VacancyNotFoundError();
   const cost = { readUnits: read.readUnits, calls: read.calls };
-  if ('closedAt' in found) throw new VacancyGoneError(id, formatRfc3339(found.closedAt), cost);
+  if ('closedAt' in found) return { gone: true, id, closedAt: formatRfc3339(found.closedAt), cost };
   const [object] = toVacancyObjects(
     [found.open],
     asked.locale,

@@ -41,14 +41,24 @@ export const PREFLIGHT = {
   maxAgeSeconds: 7200,
 } as const satisfies Preflight;
 
+/** The request headers of MCP's Streamable HTTP transport a page may send, besides a key's `Authorization`. */
+const MCP_HEADERS = [
+  'Accept',
+  'Accept-Language',
+  'Content-Type',
+  'Mcp-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Mcp-Session-Id',
+] as const;
+
 /**
  * What a preflight of the MCP route allows (docs/api.md#agents-mcp): a POST of JSON, with the headers of MCP's
  * Streamable HTTP transport — the protocol version, and the session id a client may send (the server keeps none).
  */
 export const MCP_PREFLIGHT = {
   methods: 'POST, OPTIONS',
-  headers:
-    'Authorization, Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id',
+  headers: ['Authorization', ...MCP_HEADERS].join(', '),
   maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
 } as const satisfies Preflight;
 
@@ -58,8 +68,7 @@ export const MCP_PREFLIGHT = {
  */
 export const MCP_AGENT_PREFLIGHT = {
   methods: MCP_PREFLIGHT.methods,
-  headers:
-    'Accept, Accept-Language, Content-Type, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id',
+  headers: MCP_HEADERS.join(', '),
   maxAgeSeconds: PREFLIGHT.maxAgeSeconds,
 } as const satisfies Preflight;
 

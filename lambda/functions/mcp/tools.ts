@@ -11,11 +11,10 @@ import {
   type FieldErrors,
   InvalidQueryError,
   VACANCY_GONE,
-  VacancyGoneError,
   VacancyNotFoundError,
 } from '../../domain/answers/errors';
 import { type AnswerSources, type ListingAnswer, listVacancies } from '../../domain/answers/listing';
-import { showVacancy, type VacancyAnswer } from '../../domain/answers/one-vacancy';
+import { type GoneVacancy, showVacancy, type VacancyAnswer } from '../../domain/answers/one-vacancy';
 import { paginationFigures } from '../../domain/answers/pages';
 import {
   checkListing,
@@ -193,23 +192,16 @@ export async function getVacancy(
   | { result: VacancyToolResult; served: VacancyAnswer }
   | {
       result: undefined;
-      served: { gone: true; id: number; closedAt: string; cost: VacancyGoneError['cost'] };
+      served: GoneVacancy;
     }
 > {
   const { draft, refused } = draftOf(args, VACANCY_ARGUMENTS);
   const id = Object.hasOwn(args, 'id') ? args.id : undefined;
   if (typeof id !== 'number') refused.id = ['The id must be an integer.'];
   const query = checkVacancy(context.vendor.vendorId, Number(id), draft, refused);
-  try {
-    const answer = await showVacancy(query, askedOf(context, query.lang), context);
-    return { result: { company: answer.company, data: answer.object }, served: answer };
-  } catch (error) {
-    if (!(error instanceof VacancyGoneError)) throw error;
-    return {
-      result: undefined,
-      served: { gone: true, id: error.id, closedAt: error.closedAt, cost: error.cost },
-    };
-  }
+  const answer = await showVacancy(query, askedOf(context, query.lang), context);
+  if ('gone' in answer) return { result: undefined, served: answer };
+  return { result: { company: answer.company, data: answer.object }, served: answer };
 }
 
 /**

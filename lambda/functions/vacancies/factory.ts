@@ -10,7 +10,7 @@ import type { AnswerDependencies } from '../../domain/answers/dependencies';
 import {
   ChangesPurgedError,
   InvalidQueryError,
-  VacancyGoneError,
+  VACANCY_GONE,
   VacancyNotFoundError,
 } from '../../domain/answers/errors';
 import {
@@ -49,28 +49,18 @@ const VACANCY_VARY = 'Accept, Accept-Language';
 
 /**
  * The core's refusals as HTTP's (docs/api.md#errors): invalid fields a 422 naming each; a vacancy not found the 404;
- * one no longer open, and changes no longer kept, a 410 saying since when. Anything else as it is.
+ * changes no longer kept a 410. Anything else as it is (a vacancy no longer open is an answer: `vacancy` says it).
  */
-function httpErrorOf(error: unknown, goneHeaders: Readonly<Record<string, string>>): unknown {
+function httpErrorOf(error: unknown): unknown {
   if (error instanceof InvalidQueryError) return invalidInput(error.fields);
   if (error instanceof VacancyNotFoundError) return new HttpError(404, { message: error.message });
-  // The 410 of a vacancy no longer open has the 404's headers, but is kept as long as a 200 of the route would be
-  // (docs/api.md#one-vacancy); one body whatever Accept or the language, so no Vary of its own.
-  if (error instanceof VacancyGoneError) {
-    return new HttpError(410, {
-      message: error.message,
-      fields: { closed_at: error.closedAt },
-      headers: goneHeaders,
-    });
-  }
   if (error instanceof ChangesPurgedError) return new HttpError(410, { message: error.message });
   return error;
 }
 
-/** What the routes answer with: the core's sources, the settings, the function's logger and metrics, and its helpers. */
+/** What the routes answer with: the core's sources (its settings too), the function's logger and metrics, its helpers. */
 interface HttpDoor {
   readonly sources: AnswerSources;
-  readonly settings: AnswerSources['settings'];
   readonly logger: AnswerDependencies['logger'];
   readonly metrics: AnswerDependencies['metrics'];
   askedOf(
@@ -100,7 +90,8 @@ async function listPage(
   signal: AbortSignal,
   door: HttpDoor,
 ): Promise<APIGatewayProxyResult> {
-  const { sources, settings, logger, metrics } = door;
+  const { sources, logger, metrics } = door;
+  const { settings } = sources;
   const read = readVacanciesQuery(vendor.vendorId, event.multiValueQueryStringParameters);
   const asked = door.askedOf(event, vendor, read.query.lang, signal);
   const route = routeUrl(settings.publicBaseUrl, {
@@ -142,11 +133,13 @@ async function listPage(
       served = { ...answer, items: 0, notModified: true };
     } else {
       body = JSON.stringify(listingBody(answer, read.query, route));
-      const own = strongETag(answer.locale, body);
-      etag = answer.version ? tagOf(answer.version) : own;
+      // The body's own tag, a digest of its bytes: only without the summary's version, or for a poll that holds it.
+      const own = () => strongETag(answer.locale, body);
+      etag = answer.version ? tagOf(answer.version) : own();
       // The same bytes as a tag of their own: a client that holds them holds this body.
       if (ifNoneMatch !== undefined && answer.version && !ifNoneMatchMatches(ifNoneMatch, etag)) {
-        if (ifNoneMatchMatches(ifNoneMatch, own)) etag = own;
+        const bodyTag = own();
+        if (ifNoneMatchMatches(ifNoneMatch, bodyTag)) etag = bodyTag;
       }
       served = { ...answer, items: answer.vacancies.length };
     }
@@ -231,22 +224,17 @@ export function createVacanciesHandler(dependencies: AnswerDependencies) {
       event.multiValueQueryStringParameters,
     );
     const asked = askedOf(event, vendor, query.lang, signal);
-    let answer: Awaited<ReturnType<typeof showVacancy>>;
-    try {
-      answer = await showVacancy(query, asked, sources);
-    } catch (error) {
-      if (error instanceof VacancyGoneError) {
-        recordServedVacancy(
-          logger,
-          metrics,
-          vendor.vendorId,
-          { id: error.id, cost: error.cost, gone: true },
-          event.requestContext.requestId,
-        );
-      }
-      throw error;
-    }
+    const answer = await showVacancy(query, asked, sources);
     recordServedVacancy(logger, metrics, vendor.vendorId, answer, event.requestContext.requestId);
+    // The 410 of a vacancy no longer open has the 404's headers, but is kept as long as a 200 of the route would be
+    // (docs/api.md#one-vacancy); one body whatever Accept or the language, so no Vary of its own.
+    if ('gone' in answer) {
+      throw new HttpError(410, {
+        message: VACANCY_GONE,
+        fields: { closed_at: answer.closedAt },
+        headers: { 'Cache-Control': cacheControl(vendor.keyKind) },
+      });
+    }
     const jsonLd = prefersJsonLd(requestHeader(event, 'Accept'));
     const body = jsonLd
       ? serializeJobPosting(
@@ -270,7 +258,7 @@ export function createVacanciesHandler(dependencies: AnswerDependencies) {
     };
   };
 
-  const door: HttpDoor = { sources, settings, logger, metrics, askedOf, successHeaders };
+  const door: HttpDoor = { sources, logger, metrics, askedOf, successHeaders };
 
   const route = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     // Every line of this request carries API Gateway's request id, as its access log line does
@@ -285,7 +273,7 @@ export function createVacanciesHandler(dependencies: AnswerDependencies) {
     try {
       return await (listing ? listPage(event, vendor, signal, door) : vacancy(event, vendor, signal));
     } catch (error) {
-      throw httpErrorOf(error, { 'Cache-Control': cacheControl(vendor.keyKind) });
+      throw httpErrorOf(error);
     }
   };
 

@@ -1,8 +1,8 @@
 /**
  * The webhooks' wake-up policy (docs/design.md#webhooks), as pure rules over the clock's time, a wake-up's due time,
  * the run's time left and the margins of `WEBHOOK_WAKE_UPS` (domain/service/limits.ts): the function on AWS (`handler.ts`,
- * `run.ts`) decides by them, so the rule is tested once without a clock of its own
- * (test/unit/lambda/functions/webhooks/wake-up.test.ts).
+ * `run.ts`) and the local server's timers (`replacesHeld`, `delayUntil`) decide by them, so the rule is tested once
+ * without a clock of its own (test/unit/lambda/functions/webhooks/wake-up.test.ts).
  *
  * On AWS a run ends: a wake-up due soon is waited for in it, a later one is a one-time schedule (`schedules.ts`).
  * The local server's process outlives its runs, so there every wake-up is a timer of the process

@@ -22,6 +22,9 @@ export function strongETag(contentLanguage: string, body: string): string {
 /** An entity tag, weak or strong (RFC 9110 §8.8.3: `[W/] DQUOTE *etagc DQUOTE`). */
 const ENTITY_TAG = String.raw`(?:W/)?"[\x21\x23-\x7E\x80-\xFF]*"`;
 
+/** Every entity tag of a header (`String.prototype.match` starts a global search at the start each time). */
+const ENTITY_TAGS = new RegExp(ENTITY_TAG, 'g');
+
 /** A list of entity tags (`#entity-tag`: commas, optional whitespace, empty members allowed). */
 export const ENTITY_TAG_LIST = new RegExp(
   `^[ \\t]*(?:${ENTITY_TAG})?(?:[ \\t]*,[ \\t]*(?:${ENTITY_TAG})?)*[ \\t]*$`,
@@ -39,7 +42,7 @@ export function ifNoneMatchMatches(ifNoneMatch: string, etag: string): boolean {
   if (withoutOws(ifNoneMatch) === '*') return true;
   if (!isIfNoneMatch(ifNoneMatch)) return false;
   const opaque = (tag: string) => tag.replace(/^W\//, '');
-  return (ifNoneMatch.match(new RegExp(ENTITY_TAG, 'g')) ?? []).some((tag) => opaque(tag) === opaque(etag));
+  return (ifNoneMatch.match(ENTITY_TAGS) ?? []).some((tag) => opaque(tag) === opaque(etag));
 }
 
 /** Whether a value is an `If-None-Match` (RFC 9110 §13.1.2): `*`, or a list of entity tags. */
