@@ -3,13 +3,15 @@
  * transcript runs against a local server of its own, started as `npm start` starts (`-c` and all) — but for those
  * that only read the demo data, which share one (`readsOnly`); commands that name the local server's usual ports
  * (3000, and 8000 for its engine) reach this one's, and its ports read back as those. `npx vacancy-admin` is the CLI
- * of this checkout, `npx cdk` its CDK.
+ * of this checkout and `npm start` its local server, each from the run's bundle of its entry point
+ * (`testkit/entry-bundles.ts`: some forty starts, a second of CPU each through tsx); `npx cdk` its CDK.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { entryArguments } from '../../../testkit/entry-bundles';
 import {
   type Block,
   blocks,
@@ -46,7 +48,7 @@ interface Server {
 async function startServer(options: readonly string[]): Promise<Server> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bin/local-server.ts'), ...options, '--port', '0', '--dynamodb-port', '0'],
+    [...entryArguments('local-server'), ...options, '--port', '0', '--dynamodb-port', '0'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const banner = await new Promise<string>((resolve, reject) => {
@@ -77,11 +79,14 @@ async function startServer(options: readonly string[]): Promise<Server> {
   };
 }
 
+/** The ops CLI as this run starts it. */
+const ADMIN = [process.execPath, ...entryArguments('admin')].join(' ');
+
 /** A documented command as this checkout runs it. */
 function localCommand(command: string): string {
   return command
-    .replace(/^npx vacancy-admin\b/, 'node --import tsx bin/admin.ts')
-    .replace(/^npm run admin --/, 'node --import tsx bin/admin.ts')
+    .replace(/^npx vacancy-admin\b/, ADMIN)
+    .replace(/^npm run admin --/, ADMIN)
     .replace(/^npx cdk\b/, 'node_modules/.bin/cdk')
     .replace(/^npx tsx\b/, 'node --import tsx');
 }
