@@ -4,26 +4,18 @@
  * stored and not revoked — and no other key, such as one issued since, which is kept only as its hash — and the career
  * page still gets a key that the listing answers; when none is left, the banner says so and what to run.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { admin as runAdmin } from '../../../testkit/admin-cli';
 import { type NpmStart, startNpmStart } from '../../../testkit/npm-start';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-
-/** `npx vacancy-admin --endpoint <engine> <args>`, as the banner says it; resolves with its standard output. */
-function admin(endpoint: string, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'npx',
-      ['vacancy-admin', '--endpoint', endpoint, ...args],
-      { cwd: ROOT },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-    );
-  });
-}
+/**
+ * `npx vacancy-admin --endpoint <engine> <args>`, as the banner says it (from the run's bundle of the CLI; the
+ * newcomer's test runs `npx` itself); resolves with its standard output.
+ */
+const admin = (endpoint: string, args: readonly string[]) => runAdmin(['--endpoint', endpoint, ...args]);
 
 /** The engine's endpoint the banner names. */
 const engineOf = (server: NpmStart) => /DynamoDB \(embedded\): (\S+)/.exec(server.banner)?.[1] ?? '';
