@@ -3,8 +3,9 @@
  * transcript runs against a local server of its own, started as `npm start` starts (`-c` and all) — but for those
  * that only read the demo data, which share one (`readsOnly`); commands that name the local server's usual ports
  * (3000, and 8000 for its engine) reach this one's, and its ports read back as those. `npx vacancy-admin` is the CLI
- * of this checkout and `npm start` its local server, each from the run's bundle of its entry point
- * (`testkit/entry-bundles.ts`: some forty starts, a second of CPU each through tsx); `npx cdk` its CDK.
+ * of this checkout and `npm start` its local server: typed as shown — npm or npx, then tsx on the sources — where a
+ * transcript starts with them, as its reader starts; otherwise from the run's bundle of each entry point
+ * (`testkit/entry-bundles.ts`: some forty starts, two seconds of CPU each through npx and tsx). `npx cdk` is its CDK.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,18 +40,31 @@ afterAll(() => rmSync(RUN_TMP, { recursive: true, force: true }));
 /** A local server as `npm start` runs it, on free ports. */
 interface Server {
   readonly process: ChildProcess;
+  /** Started as `npm start` itself: stopped with Ctrl-C, which a terminal sends to the whole job. */
+  readonly typed: boolean;
   readonly banner: string;
   /** Turns the documents' ports and `/tmp/` into this server's and this run's, or back. */
   toLocal(text: string): string;
   toDocumented(text: string): string;
 }
 
-async function startServer(options: readonly string[]): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    [...entryArguments('local-server'), ...options, '--port', '0', '--dynamodb-port', '0'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/**
+ * Starts a local server: `npm start -- <options>` itself when a transcript starts one (`typed`), as its reader does —
+ * npm, then tsx on the sources — or else from the run's bundle.
+ */
+async function startServer(options: readonly string[], typed = false): Promise<Server> {
+  const ports = ['--port', '0', '--dynamodb-port', '0'];
+  // Typed, it is a process group of its own (npm, its shell, tsx, the server), as a terminal's foreground job is.
+  const child = typed
+    ? spawn('npm', ['start', '--', ...options, ...ports], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        detached: true,
+      })
+    : spawn(process.execPath, [...entryArguments('local-server'), ...options, ...ports], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
   const banner = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -64,6 +78,7 @@ async function startServer(options: readonly string[]): Promise<Server> {
   const dynamodbPort = /DynamoDB \(embedded\): http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1] ?? '';
   return {
     process: child,
+    typed,
     banner,
     // The career page is served on the same port under another name (localhost: another origin).
     toLocal: (text) =>
@@ -82,10 +97,13 @@ async function startServer(options: readonly string[]): Promise<Server> {
 /** The ops CLI as this run starts it. */
 const ADMIN = [process.execPath, ...entryArguments('admin')].join(' ');
 
-/** A documented command as this checkout runs it. */
-function localCommand(command: string): string {
+/**
+ * A documented command as this checkout runs it: `npx vacancy-admin` as typed when it opens a transcript (`typed`), as
+ * its reader starts — npx, then tsx on the sources — and from the run's bundle after that.
+ */
+function localCommand(command: string, typed = false): string {
   return command
-    .replace(/^npx vacancy-admin\b/, ADMIN)
+    .replace(/^npx vacancy-admin\b/, typed ? 'npx vacancy-admin' : ADMIN)
     .replace(/^npm run admin --/, ADMIN)
     .replace(/^npx cdk\b/, 'node_modules/.bin/cdk')
     .replace(/^npx tsx\b/, 'node --import tsx');
@@ -139,10 +157,25 @@ afterAll(async () => {
   if (shared) await stopServer(await shared);
 });
 
+/** Resolves once no process of a group is left: a terminal's job ends with its last process. */
+async function groupEnded(group: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function stopServer(server: Server): Promise<void> {
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill('SIGTERM');
+  const group = server.typed ? server.process.pid : undefined;
+  if (group === undefined) server.process.kill('SIGTERM');
+  else process.kill(-group, 'SIGINT');
   await exited;
+  if (group !== undefined) await groupEnded(group);
 }
 
 async function runTranscript(block: Block): Promise<void> {
@@ -158,7 +191,7 @@ async function runTranscript(block: Block): Promise<void> {
     : [];
   const sharing = readsOnly(block);
   if (sharing) shared ??= startServer([]);
-  const server = sharing ? await (shared as Promise<Server>) : await startServer(options);
+  const server = sharing ? await (shared as Promise<Server>) : await startServer(options, startsServer);
   try {
     const values = new Map<string, string>();
     const env: Record<string, string> = {};
@@ -174,7 +207,7 @@ async function runTranscript(block: Block): Promise<void> {
         expect(step.output).toBe('');
         continue;
       }
-      const result = await run(localCommand(command), env);
+      const result = await run(localCommand(command, step === first), env);
       status = result.status;
       expectShown(step.output, server.toDocumented(result.printed), values, `$ ${step.command}`);
     }
