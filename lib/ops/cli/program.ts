@@ -48,7 +48,6 @@ export interface Outcome {
   readonly exitCode?: number;
 }
 
-/** The AWS service an error came from, by its SDK exception type; the target's engine otherwise. */
 /** Where a command works, as its messages name it. */
 export interface Place {
   readonly description: string;
@@ -57,6 +56,7 @@ export interface Place {
   close(): void;
 }
 
+/** The AWS service an error came from, by its SDK exception type; the target's engine otherwise. */
 function serviceOf(error: Error, target: Place | undefined): string {
   if (error instanceof APIGatewayServiceException) return 'API Gateway';
   if (error instanceof CloudFormationServiceException) return 'CloudFormation';
