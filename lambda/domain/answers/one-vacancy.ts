@@ -2,9 +2,9 @@
  * One vacancy (docs/api.md#one-vacancy): what a career page's job page needs. One GetItem of the id, then the vendor
  * and the active rule checked (status `active`, deadline today or later in the service zone). A vacancy of the vendor's
  * that was open and is no longer — closed, expired (recorded, or past its deadline and not recorded yet), deleted —
- * is gone, and since when (`GoneVacancy`, an answer: a door says it as it says no longer open). Every other way of not being one — not an id, not there (a purged
- * tombstone too), another vendor's, a draft, inactive — is the same `VacancyNotFoundError`, so nothing tells whether an
- * id exists elsewhere. The answer is the vacancy as a stored record and as the vacancy object; a door chooses how to
+ * is gone, and since when (`GoneVacancy`, an answer: a door says it as it says no longer open). Every other way of
+ * not being one — not an id, not there (a purged tombstone too), another vendor's, a draft, inactive — is the same
+ * `VacancyNotFoundError`, so nothing tells whether an id exists elsewhere. The answer is the vacancy as a stored record and as the vacancy object; a door chooses how to
  * show it (the HTTP door also as a schema.org JobPosting, `domain/vacancy/job-posting.ts`).
  */
 

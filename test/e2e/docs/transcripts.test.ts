@@ -7,7 +7,7 @@
  * transcript starts with them, as its reader starts; otherwise from the run's bundle of each entry point
  * (`testkit/entry-bundles.ts`: some forty starts, two seconds of CPU each through npx and tsx). `npx cdk` is its CDK.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +39,9 @@ afterAll(() => rmSync(RUN_TMP, { recursive: true, force: true }));
 
 /** A local server as `npm start` runs it, on free ports. */
 interface Server {
-  readonly process: ChildProcess;
-  /** Started as `npm start` itself: stopped with Ctrl-C, which a terminal sends to the whole job. */
-  readonly typed: boolean;
   readonly banner: string;
+  /** Stops it and resolves once it has ended. */
+  stop(): Promise<void>;
   /** Turns the documents' ports and `/tmp/` into this server's and this run's, or back. */
   toLocal(text: string): string;
   toDocumented(text: string): string;
@@ -53,15 +52,15 @@ interface Server {
  * npm, then tsx on the sources — or else from the run's bundle.
  */
 async function startServer(options: readonly string[], typed = false): Promise<Server> {
-  const ports = ['--port', '0', '--dynamodb-port', '0'];
+  const args = [...options, '--port', '0', '--dynamodb-port', '0'];
   // Typed, it is a process group of its own (npm, its shell, tsx, the server), as a terminal's foreground job is.
   const child = typed
-    ? spawn('npm', ['start', '--', ...options, ...ports], {
+    ? spawn('npm', ['start', '--', ...args], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
         detached: true,
       })
-    : spawn(process.execPath, [...entryArguments('local-server'), ...options, ...ports], {
+    : spawn(process.execPath, [...entryArguments('local-server'), ...args], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -77,9 +76,15 @@ async function startServer(options: readonly string[], typed = false): Promise<S
   const port = /Vendor Vacancy API: http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1] ?? '';
   const dynamodbPort = /DynamoDB \(embedded\): http:\/\/127\.0\.0\.1:(\d+)/.exec(banner)?.[1] ?? '';
   return {
-    process: child,
-    typed,
     banner,
+    // Typed, with Ctrl-C, which a terminal sends to the whole job; it has ended once the last of the job has.
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (typed && child.pid !== undefined) process.kill(-child.pid, 'SIGINT');
+      else child.kill('SIGTERM');
+      await exited;
+      if (typed && child.pid !== undefined) await groupEnded(child.pid);
+    },
     // The career page is served on the same port under another name (localhost: another origin).
     toLocal: (text) =>
       localPaths(text)
@@ -154,7 +159,7 @@ function readsOnly(block: Block): boolean {
 /** The server the transcripts that only read share: started by the first of them, stopped after the last. */
 let shared: Promise<Server> | undefined;
 afterAll(async () => {
-  if (shared) await stopServer(await shared);
+  if (shared) await (await shared).stop();
 });
 
 /** Resolves once no process of a group is left: a terminal's job ends with its last process. */
@@ -167,15 +172,6 @@ async function groupEnded(group: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  const group = server.typed ? server.process.pid : undefined;
-  if (group === undefined) server.process.kill('SIGTERM');
-  else process.kill(-group, 'SIGINT');
-  await exited;
-  if (group !== undefined) await groupEnded(group);
 }
 
 async function runTranscript(block: Block): Promise<void> {
@@ -212,7 +208,7 @@ async function runTranscript(block: Block): Promise<void> {
       expectShown(step.output, server.toDocumented(result.printed), values, `$ ${step.command}`);
     }
   } finally {
-    if (!sharing) await stopServer(server);
+    if (!sharing) await server.stop();
   }
 }
 
