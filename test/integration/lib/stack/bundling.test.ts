@@ -64,6 +64,8 @@ function synthesizeFunctions(
       'aws:cdk:enable-path-metadata': true,
       'aws:cdk:enable-asset-metadata': true,
     },
+    // The CDK's CloudFormation validation is the app's (test/e2e/cdk/synth-cli.test.ts); here, seconds of CPU.
+    builtinCloudFormationValidation: false,
   });
   new VacancyApiStack(app, 'Bundles', { settings: readSettings((key) => app.node.tryGetContext(key)) });
   const artifact = app.synth().getStackByName('Bundles');
