@@ -1,14 +1,16 @@
 /**
- * XML read back by real parsers, for the feeds' tests: libxml2 itself (compiled to WebAssembly, `xmllint-wasm`, run in
- * a worker thread) says whether a document is well-formed, whether it is valid against an XSD, and gives its
- * canonical form (W3C C14N: every value as libxml2 read it, CDATA and references resolved); `fast-xml-parser` reads
- * values out of a document — ours as written, or libxml2's canonical form of it. And what the tests write into
- * the feeds: hostile text, and the model of what XML 1.0 can carry of it; and a sitemap's outputs played into files.
+ * XML read back by real parsers, for the feeds' tests: libxml2 itself (its `xmllint`, compiled to WebAssembly by
+ * `xmllint-wasm`, run in a worker thread: `testkit/libxml2-worker.js`) says whether a document is well-formed, whether
+ * it is valid against an XSD, and gives its canonical form (W3C C14N: every value as libxml2 read it, CDATA and
+ * references resolved); `fast-xml-parser` reads values out of a document — ours as written, or libxml2's canonical
+ * form of it. And what the tests write into the feeds: hostile text, and the model of what XML 1.0 can carry of it;
+ * and a sitemap's outputs played into files.
  */
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { afterAll } from '@jest/globals';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
-import { memoryPages, validateXML, type XMLValidationError } from 'xmllint-wasm';
 import type { SitemapOutput } from '../lambda/domain/feed-formats/sitemap';
 
 /** The sitemaps protocol's XSDs (`test/fixtures/sitemaps/`). */
@@ -23,31 +25,91 @@ export const SITEMAP_XSD = {
   },
 } as const;
 
-/** Room for documents of tens of megabytes: libxml2's tree of one is several times its size. */
-const MEMORY = { initialMemoryPages: 256, maxMemoryPages: memoryPages.GiB };
+/** A file `xmllint` reads: its name (as its messages name it) and its text. */
+interface XmlFile {
+  readonly fileName: string;
+  readonly contents: string;
+}
+
+/** What one run of `xmllint` gave. */
+interface XmllintRun {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Room for documents of tens of megabytes, in WebAssembly pages of 64 KiB: 16 MiB to start, up to 1 GiB (libxml2's
+ * tree of a document is several times its size).
+ */
+const MEMORY = { initialMemory: 256, maxMemory: 16_384 };
+
+/** The file's worker: started by its first run of `xmllint`, ended with the file. */
+let worker: Worker | undefined;
+const pending = new Map<number, (run: XmllintRun) => void>();
+let lastId = 0;
+afterAll(async () => {
+  await worker?.terminate();
+});
+
+/** Runs `xmllint` with `args` on `files` (named in `args`), as its command line does. */
+function xmllint(files: readonly XmlFile[], args: readonly string[]): Promise<XmllintRun> {
+  if (!worker) {
+    const started = new Worker(new URL('./libxml2-worker.js', import.meta.url));
+    started.on('message', ({ id, ...run }: XmllintRun & { id: number }) => {
+      pending.get(id)?.(run);
+      pending.delete(id);
+      // Idle, it keeps nothing waiting: the file's end, not the worker, decides when its process may exit.
+      if (pending.size === 0) started.unref();
+    });
+    started.on('error', (error) => {
+      for (const resolve of pending.values()) resolve({ exitCode: -1, stdout: '', stderr: String(error) });
+      pending.clear();
+      worker = undefined;
+    });
+    worker = started;
+  }
+  const id = ++lastId;
+  worker.ref();
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    worker?.postMessage({ id, files, args, ...MEMORY });
+  });
+}
+
+/**
+ * `xmllint`'s verdict as `xmllint-wasm` reads it: exit code 0 is well (valid), 3 (not well-formed) or 4 (invalid
+ * against the schema) is not; any other is a failure of the run itself, thrown.
+ */
+function verdict(run: XmllintRun): boolean {
+  if (run.exitCode === 0) return true;
+  if (run.exitCode === 3 || run.exitCode === 4) return false;
+  throw new Error(`xmllint failed (${run.exitCode}): ${run.stderr}`);
+}
 
 /** What libxml2 says of documents: nothing when all are well (well-formed, and valid against `schema` if given). */
 export async function libxml2Errors(
   documents: readonly { readonly name: string; readonly text: string }[],
-  schema?: { readonly fileName: string; readonly contents: string },
+  schema?: XmlFile,
 ): Promise<string[]> {
-  const result = await validateXML({
-    xml: documents.map(({ name, text }) => ({ fileName: name, contents: text })),
-    ...(schema ? { schema: [schema] } : { normalization: 'c14n' as const }),
-    ...MEMORY,
-  });
-  return result.errors.map((error: XMLValidationError) => error.rawMessage);
+  const files = documents.map(({ name, text }) => ({ fileName: name, contents: text }));
+  const run = await xmllint(schema ? [...files, schema] : files, [
+    ...(schema ? ['--schema', schema.fileName, '--noout'] : ['--c14n']),
+    ...files.map(({ fileName }) => fileName),
+  ]);
+  if (verdict(run)) return [];
+  // Its messages, less the line a document's check ends with (`<name> validates`, `<name> fails to validate`).
+  const summaries = new Set(
+    files.flatMap(({ fileName }) => [`${fileName} validates`, `${fileName} fails to validate`]),
+  );
+  return run.stderr.split('\n').filter((line) => line !== '' && !summaries.has(line));
 }
 
 /** A document as libxml2 reads it, in its canonical form (C14N); throws with libxml2's words when it is not XML. */
 export async function canonicalForm(text: string): Promise<string> {
-  const result = await validateXML({
-    xml: [{ fileName: 'feed.xml', contents: text }],
-    normalization: 'c14n',
-    ...MEMORY,
-  });
-  if (!result.valid) throw new Error(`libxml2 cannot read the document: ${result.rawOutput}`);
-  return result.normalized;
+  const run = await xmllint([{ fileName: 'feed.xml', contents: text }], ['--c14n', 'feed.xml']);
+  if (!verdict(run)) throw new Error(`libxml2 cannot read the document: ${run.stderr}`);
+  return run.stdout;
 }
 
 /**
@@ -57,14 +119,11 @@ export async function canonicalForm(text: string): Promise<string> {
  */
 export async function canonicalForms(texts: readonly string[], roots: readonly string[]): Promise<string[]> {
   if (texts.length === 0) return [];
-  const result = await validateXML({
-    xml: texts.map((text, n) => ({ fileName: `document-${n}.xml`, contents: text })),
-    normalization: 'c14n',
-    ...MEMORY,
-  });
-  if (!result.valid) throw new Error(`libxml2 cannot read the documents: ${result.rawOutput}`);
+  const files = texts.map((text, n) => ({ fileName: `document-${n}.xml`, contents: text }));
+  const run = await xmllint(files, ['--c14n', ...files.map(({ fileName }) => fileName)]);
+  if (!verdict(run)) throw new Error(`libxml2 cannot read the documents: ${run.stderr}`);
   const ends = new RegExp(`(?<=</(?:${roots.join('|')})>)`);
-  const forms = result.normalized.replace(/\n$/, '').split(ends);
+  const forms = run.stdout.replace(/\n$/, '').split(ends);
   if (forms.length !== texts.length) throw new Error(`${texts.length} documents, ${forms.length} read`);
   return forms;
 }
