@@ -4,8 +4,10 @@
  * that only read the demo data, which share one (`readsOnly`); commands that name the local server's usual ports
  * (3000, and 8000 for its engine) reach this one's, and its ports read back as those. `npx vacancy-admin` is the CLI
  * of this checkout and `npm start` its local server: typed as shown — npm or npx, then tsx on the sources — where a
- * transcript starts with them, as its reader starts; otherwise from the run's bundle of each entry point
- * (`testkit/entry-bundles.ts`: some forty starts, two seconds of CPU each through npx and tsx). `npx cdk` is its CDK.
+ * transcript starts with them, as its reader starts (`npx vacancy-admin` by the first such transcript of the run: npx
+ * links this checkout into its own cache and reads its whole tree each time, 3.5 s of CPU a command, the same for
+ * every argument the CLI then parses); otherwise from the run's bundle of each entry point (`testkit/entry-bundles.ts`:
+ * some forty starts, a quarter of a second of CPU each). `npx cdk` is its CDK.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -102,11 +104,16 @@ async function startServer(options: readonly string[], typed = false): Promise<S
 /** The ops CLI as this run starts it. */
 const ADMIN = [process.execPath, ...entryArguments('admin')].join(' ');
 
+/** Whether a transcript of this run has typed `npx vacancy-admin` as shown yet. */
+let npxTyped = false;
+
 /**
- * A documented command as this checkout runs it: `npx vacancy-admin` as typed when it opens a transcript (`typed`), as
- * its reader starts — npx, then tsx on the sources — and from the run's bundle after that.
+ * A documented command as this checkout runs it: `npx vacancy-admin` as typed by the first transcript that opens with
+ * it (`opens`), as its reader starts — npx, then tsx on the sources — and from the run's bundle otherwise.
  */
-function localCommand(command: string, typed = false): string {
+function localCommand(command: string, opens = false): string {
+  const typed = opens && !npxTyped && /^npx vacancy-admin\b/.test(command);
+  if (typed) npxTyped = true;
   return command
     .replace(/^npx vacancy-admin\b/, typed ? 'npx vacancy-admin' : ADMIN)
     .replace(/^npm run admin --/, ADMIN)
