@@ -5,7 +5,7 @@
  * page.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { RECOGNISED_PARAMETERS } from '../../../lambda/functions/vacancies/query-string';
 import {
   BROWSER_LAUNCH_MS,
@@ -25,38 +25,22 @@ const SCREENSHOT_PORT = process.env.UPDATE_SCREENSHOTS ? 3000 : 0;
 describe('the API reference at /docs, in a browser', () => {
   let api: LocalApiProcess;
   let browser: Browser;
+  /**
+   * `/` loaded once, as a visitor opens it, for the tests that read the page or open its "try it" panel (each load of
+   * Scalar costs seconds of CPU): what it requested, where the redirect took it, and what its console said.
+   */
+  let page: Page;
+  let requested: string[];
+  let loaded: number | undefined;
+  const complaints: string[] = [];
   beforeAll(async () => {
     [api, browser] = await Promise.all([
       startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }),
       launchBrowser(),
     ]);
-  }, BROWSER_LAUNCH_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await api?.stop();
-  });
-
-  it('renders the operation, its parameters and responses from the server alone; / leads there', async () => {
-    const { page, requested } = await recordingPage(browser);
-    const response = await page.goto(`${api.url}/`, { waitUntil: 'networkidle0' });
-    expect(new URL(page.url()).pathname).toBe('/docs');
-    expect(response?.status()).toBe(200);
-    await waitForText(page, ["List the vendor's active vacancies", 'Query Parameters']);
-    const text = await pageText(page);
-    for (const parameter of RECOGNISED_PARAMETERS) expect(text).toContain(parameter);
-    for (const status of ['200', '304', '401', '403', '410', '422', '429', '503'])
-      expect(text).toContain(status);
-    await documentScreenshot(page, SCREENSHOT);
-    const elsewhere = requested.filter((url) => !url.startsWith(`${api.url}/`) && !url.startsWith('data:'));
-    expect(elsewhere).toEqual([]);
-    await page.close();
-  }, 60_000);
-
-  it('reads the document without a complaint: no warning or error in the console', async () => {
-    const { page } = await recordingPage(browser);
+    ({ page, requested } = await recordingPage(browser));
     // Scalar checks the document against its own strict OpenAPI model and warns of every schema it cannot take (one
     // without a `type`, say); its timings are `info` and say nothing of the document.
-    const complaints: string[] = [];
     page.on('console', async (message) => {
       if (message.type() !== 'warn' && message.type() !== 'error') return;
       const details = await Promise.all(
@@ -65,29 +49,44 @@ describe('the API reference at /docs, in a browser', () => {
       complaints.push(`${message.type()}: ${message.text()} ${JSON.stringify(details).slice(0, 2_000)}`);
     });
     page.on('pageerror', (error) => complaints.push(`page error: ${error}`));
-    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
+    loaded = (await page.goto(`${api.url}/`, { waitUntil: 'networkidle0' }))?.status();
     await waitForText(page, ["List the vendor's active vacancies", 'Query Parameters']);
-    expect(complaints).toEqual([]);
-    await page.close();
+  }, BROWSER_LAUNCH_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('renders the operation, its parameters and responses from the server alone; / leads there', async () => {
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    expect(loaded).toBe(200);
+    const text = await pageText(page);
+    for (const parameter of RECOGNISED_PARAMETERS) expect(text).toContain(parameter);
+    for (const status of ['200', '304', '401', '403', '410', '422', '429', '503'])
+      expect(text).toContain(status);
+    await documentScreenshot(page, SCREENSHOT);
+    const elsewhere = requested.filter((url) => !url.startsWith(`${api.url}/`) && !url.startsWith('data:'));
+    expect(elsewhere).toEqual([]);
   }, 60_000);
 
+  it('reads the document without a complaint: no warning or error in the console', () => {
+    expect(complaints).toEqual([]);
+  });
+
   it('links to docs/api.md where the link lands: the document, as text', async () => {
-    const { page } = await recordingPage(browser);
-    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
     const href = await page.$$eval('a', (links) =>
       links.find((link) => link.textContent?.trim() === 'docs/api.md')?.getAttribute('href'),
     );
     expect(href).toBe('api.md');
-    const response = await page.goto(new URL(href as string, page.url()).href);
+    const other = await browser.newPage();
+    const response = await other.goto(new URL(href as string, page.url()).href);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-type']).toBe('text/plain; charset=utf-8');
-    expect(await pageText(page)).toMatch(/^# /);
-    await page.close();
+    expect(await pageText(other)).toMatch(/^# /);
+    await other.close();
   }, 60_000);
 
   it('"try it" shows no value it would not send: optional parameters carry no example', async () => {
-    const { page } = await recordingPage(browser);
-    await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
     await clickButton(page, 'Test Request');
     await waitForText(page, ['Query Parameters']);
     // Each parameter row: its name, the value shown, and whether it is ticked (sent).
@@ -105,10 +104,10 @@ describe('the API reference at /docs, in a browser', () => {
       // Unticked and empty ("Value" is the placeholder): the first Send means what the panel shows.
       expect(row).toMatchObject({ ticked: false, text: `${name} Value` });
     }
-    await page.close();
   }, 60_000);
 
   it('"try it" sends the request with the demo key and shows the demo vendor\'s page', async () => {
+    // A page of its own, as a visitor's first "try it": the shared page's panel is open already.
     const { page } = await recordingPage(browser);
     await page.goto(`${api.url}/docs`, { waitUntil: 'networkidle0' });
     const answered = page.waitForResponse(
