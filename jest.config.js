@@ -29,8 +29,9 @@ export default {
   testTimeout: 120_000,
   // Jest's default is one worker fewer than the cores: on 2 cores, one, in band, beside the engine. Most files
   // mostly wait (settle windows, leases, processes starting), so two a core (four on 2 cores) overlap their waits;
-  // the engine stays in the parent process, which then does nothing else. A number, not '200%': Jest reads a
-  // percentage above 100 as that many workers.
+  // the engine stays in the parent process, which then does nothing else. Measured on 2026-12-07 (whole runs, 2 cores):
+  // four 338 s, three 384 s (fewer waits overlap), six 362 s (more CPU lost to contention). A number, not '200%': Jest
+  // reads a percentage above 100 as that many workers.
   maxWorkers: 2 * availableParallelism(),
   testSequencer: '<rootDir>/testkit/jest/sequencer.js',
   // How long a worker may take to exit once the run is over before Jest kills it and says it "failed to exit
