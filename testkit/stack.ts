@@ -10,17 +10,15 @@ export const CDK_CONTEXT: Record<string, unknown> = JSON.parse(
 ).context;
 
 /**
- * The stack's template for `cdk.json`'s context with overrides, as `cdk synth -c key=value` would build it. Bundling is
- * skipped unless asked for: esbuild output does not change the template, and one test bundles for real. So is the
- * CDK's CloudFormation validation (its WebAssembly engine: about 2 s of CPU the first time in a process, 0.7 s a
- * template): what a test reads off a template is not it, and the app's synths run it (`appSynth`, `npm run synth`).
+ * The stack's template for `cdk.json`'s context with overrides, as `cdk synth -c key=value` would build it, without
+ * bundles (esbuild's output does not change the template; test/integration/lib/stack/bundling.test.ts bundles for
+ * real) and without the CDK's CloudFormation validation (its WebAssembly engine: about 2 s of CPU the first time in a
+ * process, 0.7 s a template): what a test reads off a template is not it, and the app's synths run it (`appSynth`,
+ * `npm run synth`).
  */
-export function stackTemplate(
-  context: Record<string, unknown> = {},
-  options: { bundle?: boolean } = {},
-): Template {
+export function stackTemplate(context: Record<string, unknown> = {}): Template {
   const app = new App({
-    context: { ...CDK_CONTEXT, ...context, ...(!options.bundle && { 'aws:cdk:bundling-stacks': [] }) },
+    context: { ...CDK_CONTEXT, ...context, 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: false,
   });
   const stack = new VacancyApiStack(app, 'Test', {

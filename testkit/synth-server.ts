@@ -115,7 +115,7 @@ export async function sharedTemplate(
 /**
  * `stackTemplate(context)` (`testkit/stack.ts`), synthesized once per test run and context: what every test of the
  * template uses. A setting the stack refuses rejects with its error; `stackTemplate` itself is for a test of such a
- * refusal, and for real bundles.
+ * refusal.
  */
 export async function sharedStackTemplate(context: Record<string, unknown> = {}): Promise<Template> {
   const { Template } = await import('aws-cdk-lib/assertions');
