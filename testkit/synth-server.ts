@@ -39,16 +39,17 @@ export const SYNTH_URL_VARIABLE = 'VVA_SYNTH_URL';
 
 async function synthesizeHere({ kind, context }: SynthRequest): Promise<Record<string, unknown>> {
   if (kind === 'app') return (await appSynthHere(context)) as unknown as Record<string, unknown>;
-  // The CDK's CloudFormation validation of a template (its WebAssembly engine: seconds a synth) is the app's, which
-  // `appSynth` and `npm run synth` run; what a test reads off a template is not it.
-  process.env.CDK_VALIDATION = 'false';
-  try {
-    if (kind === 'template') {
-      const { synthesizedTemplate } = await import('../lib/synth/template');
-      return synthesizedTemplate(context) as unknown as Record<string, unknown>;
-    }
+  if (kind === 'test') {
     const { stackTemplate } = await import('./stack');
     return stackTemplate(context).toJSON();
+  }
+  // The CDK's CloudFormation validation of a template (its WebAssembly engine: seconds a synth) is the app's, which
+  // `appSynth` and `npm run synth` run; what a test reads off a template is not it. `synthesizedTemplate` makes its
+  // own App, so the CDK's variable turns it off (`stackTemplate` passes the App's option).
+  process.env.CDK_VALIDATION = 'false';
+  try {
+    const { synthesizedTemplate } = await import('../lib/synth/template');
+    return synthesizedTemplate(context) as unknown as Record<string, unknown>;
   } finally {
     delete process.env.CDK_VALIDATION;
   }

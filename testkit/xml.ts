@@ -52,8 +52,15 @@ afterAll(async () => {
   await worker?.terminate();
 });
 
-/** Runs `xmllint` with `args` on `files` (named in `args`), as its command line does. */
-function xmllint(files: readonly XmlFile[], args: readonly string[]): Promise<XmllintRun> {
+/**
+ * Runs `xmllint <flags> <documents' names>` once, as its command line does, with `schema` beside the documents if
+ * given (named in `flags`).
+ */
+function xmllint(
+  documents: readonly XmlFile[],
+  flags: readonly string[],
+  schema?: XmlFile,
+): Promise<XmllintRun> {
   if (!worker) {
     const started = new Worker(new URL('./libxml2-worker.js', import.meta.url));
     started.on('message', ({ id, ...run }: XmllintRun & { id: number }) => {
@@ -69,11 +76,17 @@ function xmllint(files: readonly XmlFile[], args: readonly string[]): Promise<Xm
     });
     worker = started;
   }
+  const running = worker;
   const id = ++lastId;
-  worker.ref();
+  running.ref();
   return new Promise((resolve) => {
     pending.set(id, resolve);
-    worker?.postMessage({ id, files, args, ...MEMORY });
+    running.postMessage({
+      id,
+      files: schema ? [...documents, schema] : documents,
+      args: [...flags, ...documents.map(({ fileName }) => fileName)],
+      ...MEMORY,
+    });
   });
 }
 
@@ -93,10 +106,7 @@ export async function libxml2Errors(
   schema?: XmlFile,
 ): Promise<string[]> {
   const files = documents.map(({ name, text }) => ({ fileName: name, contents: text }));
-  const run = await xmllint(schema ? [...files, schema] : files, [
-    ...(schema ? ['--schema', schema.fileName, '--noout'] : ['--c14n']),
-    ...files.map(({ fileName }) => fileName),
-  ]);
+  const run = await xmllint(files, schema ? ['--schema', schema.fileName, '--noout'] : ['--c14n'], schema);
   if (verdict(run)) return [];
   // Its messages, less the line a document's check ends with (`<name> validates`, `<name> fails to validate`).
   const summaries = new Set(
@@ -107,7 +117,7 @@ export async function libxml2Errors(
 
 /** A document as libxml2 reads it, in its canonical form (C14N); throws with libxml2's words when it is not XML. */
 export async function canonicalForm(text: string): Promise<string> {
-  const run = await xmllint([{ fileName: 'feed.xml', contents: text }], ['--c14n', 'feed.xml']);
+  const run = await xmllint([{ fileName: 'feed.xml', contents: text }], ['--c14n']);
   if (!verdict(run)) throw new Error(`libxml2 cannot read the document: ${run.stderr}`);
   return run.stdout;
 }
@@ -120,7 +130,7 @@ export async function canonicalForm(text: string): Promise<string> {
 export async function canonicalForms(texts: readonly string[], roots: readonly string[]): Promise<string[]> {
   if (texts.length === 0) return [];
   const files = texts.map((text, n) => ({ fileName: `document-${n}.xml`, contents: text }));
-  const run = await xmllint(files, ['--c14n', ...files.map(({ fileName }) => fileName)]);
+  const run = await xmllint(files, ['--c14n']);
   if (!verdict(run)) throw new Error(`libxml2 cannot read the documents: ${run.stderr}`);
   const ends = new RegExp(`(?<=</(?:${roots.join('|')})>)`);
   const forms = run.stdout.replace(/\n$/, '').split(ends);

@@ -4,8 +4,9 @@
  * that was open and is no longer — closed, expired (recorded, or past its deadline and not recorded yet), deleted —
  * is gone, and since when (`GoneVacancy`, an answer: a door says it as it says no longer open). Every other way of
  * not being one — not an id, not there (a purged tombstone too), another vendor's, a draft, inactive — is the same
- * `VacancyNotFoundError`, so nothing tells whether an id exists elsewhere. The answer is the vacancy as a stored record and as the vacancy object; a door chooses how to
- * show it (the HTTP door also as a schema.org JobPosting, `domain/vacancy/job-posting.ts`).
+ * `VacancyNotFoundError`, so nothing tells whether an id exists elsewhere. The answer is the vacancy as a stored
+ * record and as the vacancy object; a door chooses how to show it (the HTTP door also as a schema.org JobPosting,
+ * `domain/vacancy/job-posting.ts`).
  */
 
 import { formatRfc3339 } from '../../platform/time/rfc3339';

@@ -33,6 +33,9 @@ const ACTIVE = 5_000;
 /** The live heap is sampled at every this many bytes of gzip the build writes. */
 const SAMPLE_BYTES = 64 * 1024;
 
+/** Loaded in chunks, so the test itself never holds the vendor's data at once. */
+const CHUNK = 2_500;
+
 /**
  * The feeds' files, the live heap sampled (`sample`) as the build writes them: by the work done, not by the clock — a
  * full collection every 200 ms cost a loaded run minutes of CPU, the longer the build took the more.
@@ -54,8 +57,6 @@ function sampling(files: FeedFiles, sample: () => void): FeedFiles {
     put: (token, file, gzipped, builtAt) => files.put(token, file, sampled(gzipped), builtAt),
   };
 }
-/** Loaded in chunks, so the test itself never holds the vendor's data at once. */
-const CHUNK = 2_500;
 
 describe('a build of 5,000 vacancies', () => {
   let engine: OwnEngine;
