@@ -594,6 +594,7 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
 
     // The button of the empty state clears them the same way.
     await page.goto(`${api.careerPageUrl}?q=Senior&experience_min=100`);
+    await waitForBoard(page, ['Heç bir vakansiya uyğun gəlmir — filtrləri təmizləyin.', 'Filtrləri təmizlə']);
     await page.click(`${IN_BOARD}[part=empty] button`);
     await waitForBoard(page, [`${all} vakansiya ·`]);
     expect(search(page)).toBe('?q=');
