@@ -82,11 +82,19 @@ async function stopCleanly(engine: EngineChild): Promise<{ code: number | null; 
 
 /**
  * Writes under way, `IN_FLIGHT` at a time, until `stop()` or until the engine stops answering: new vacancies and new
- * states of earlier ones (their index keys move).
+ * states of earlier ones (their index keys move). `answered` resolves once the engine has answered a first write (or
+ * rejects with the failure of the first, answered none): a kill or a stop after it lands among writes — a loaded
+ * machine may take seconds to answer the first.
  */
 function writesUnderWay(engine: EngineChild, random: () => number, ids: { next: number; stamp: number }) {
   const documents = createDocumentClient(engine.client);
   let stop = false;
+  let firstAnswer: () => void = () => {};
+  let firstFailure: (error: unknown) => void = () => {};
+  const answered = new Promise<void>((resolve, reject) => {
+    firstAnswer = resolve;
+    firstFailure = reject;
+  });
   const writer = async () => {
     while (!stop) {
       const id = random() < 0.5 && ids.next > 10 ? 1 + Math.floor(random() * (ids.next - 1)) : ids.next++;
@@ -97,15 +105,21 @@ function writesUnderWay(engine: EngineChild, random: () => number, ids: { next: 
         ),
         ids.stamp,
       );
-      await documents.send(new PutCommand({ TableName: TABLES.vacancies, Item })).catch(() => {
-        stop = true;
-      });
+      await documents
+        .send(new PutCommand({ TableName: TABLES.vacancies, Item }))
+        .then(firstAnswer, (error) => {
+          stop = true;
+          firstFailure(error);
+        });
     }
   };
   const writers = Array.from({ length: IN_FLIGHT }, writer);
-  return async () => {
-    stop = true;
-    await Promise.all(writers);
+  return {
+    answered,
+    async stop() {
+      stop = true;
+      await Promise.all(writers);
+    },
   };
 }
 
@@ -168,26 +182,31 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
 
   it('opens again with every index what its items put there', async () => {
     let engine = await startEngine(dataDir);
-    expect(engine.repaired).toBeNull();
-    await createTables(engine.client, TABLES);
-    const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
-    for (let round = 0; round < 3; round += 1) {
-      const stopWriting = writesUnderWay(engine, random, ids);
-      await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
-      await kill(engine);
-      await stopWriting();
+    try {
+      expect(engine.repaired).toBeNull();
+      await createTables(engine.client, TABLES);
+      const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
+      for (let round = 0; round < 3; round += 1) {
+        const writes = writesUnderWay(engine, random, ids);
+        await writes.answered;
+        await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
+        await kill(engine);
+        await writes.stop();
 
+        engine = await startEngine(dataDir);
+        // Killed with a store open: it was mended before it served.
+        expect(engine.repaired).toMatchObject({ tables: expect.any(Number), items: expect.any(Number) });
+        const { found, implied, items } = await indexesAgainstTable(engine.client);
+        expect(items).toBeGreaterThan(0);
+        expect(found).toEqual(implied);
+      }
+      await stopCleanly(engine);
       engine = await startEngine(dataDir);
-      // Killed with a store open: it was mended before it served.
-      expect(engine.repaired).toMatchObject({ tables: expect.any(Number), items: expect.any(Number) });
-      const { found, implied, items } = await indexesAgainstTable(engine.client);
-      expect(items).toBeGreaterThan(0);
-      expect(found).toEqual(implied);
+      expect(engine.repaired).toBeNull();
+    } finally {
+      // Ended whatever the outcome: an engine left running would hold the folder the next tests open.
+      if (engine.process.exitCode === null && engine.process.signalCode === null) await stopCleanly(engine);
     }
-    await stopCleanly(engine);
-    engine = await startEngine(dataDir);
-    expect(engine.repaired).toBeNull();
-    await stopCleanly(engine);
   }, 120_000);
 
   it('stops cleanly with writes under way: it answers them first, and leaves nothing to mend', async () => {
@@ -197,10 +216,11 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
     const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
     // A Ctrl-C mid-import once closed the store between an item's index entries and the item: dynalite threw.
     for (let round = 0; round < 3; round += 1) {
-      const stopWriting = writesUnderWay(engine, random, ids);
+      const writes = writesUnderWay(engine, random, ids);
+      await writes.answered;
       await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
       expect(await stopCleanly(engine)).toEqual({ code: 0, stopped: true });
-      await stopWriting();
+      await writes.stop();
       engine = await startEngine(folder);
       expect(engine.repaired).toBeNull();
       const { found, implied } = await indexesAgainstTable(engine.client);
