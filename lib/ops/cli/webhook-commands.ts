@@ -41,12 +41,6 @@ function describe(view: EndpointView): string {
   return `${view.endpointId}  ${view.vendorId}  ${view.url}  ${state}  ${last}${retrying}`;
 }
 
-/**
- * The URL's longest length as the help shows it (`2,048`), grouped by hand: the help is built on every start of the
- * CLI, and `toLocaleString` there would load ICU's number data first — some 25 ms of every command.
- */
-const URL_LENGTH_GROUPED = String(MAX_WEBHOOK_URL_LENGTH).replace(/\B(?=(\d{3})+$)/g, ',');
-
 const secretLines = (secret: string) => [
   '',
   `  ${secret}`,
@@ -68,7 +62,7 @@ export function addWebhookCommands(program: Command): void {
     .argument('<vendorId>', 'vendor id', parse.vendorId)
     .requiredOption(
       '--url <url>',
-      `where events are sent: https:// to a public host, port 443 or ${MIN_WEBHOOK_PORT}–65535, at most ${URL_LENGTH_GROUPED} characters (the local server also takes http://127.0.0.1:<port>)`,
+      `where events are sent: https:// to a public host, port 443 or ${MIN_WEBHOOK_PORT}–65535, at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en')} characters (the local server also takes http://127.0.0.1:<port>)`,
     )
     .action(
       action(async (target, options, vendorId: string) => {
