@@ -7,7 +7,7 @@
  * transcript starts with them, as its reader starts (`npx vacancy-admin` by the first such transcript of the run: npx
  * links this checkout into its own cache and reads its whole tree each time, 3.5 s of CPU a command, the same for
  * every argument the CLI then parses); otherwise from the run's bundle of each entry point (`testkit/entry-bundles.ts`:
- * some forty starts, a quarter of a second of CPU each). `npx cdk` is its CDK.
+ * some forty starts, about a fifth of a second of CPU each). `npx cdk` is its CDK.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
