@@ -75,9 +75,10 @@ describe('a summary update that gets no answer at all', () => {
   it('halts the lease: never a later update taken for it, and the summary untrusted until a recount', async () => {
     const tables = await createTestTables();
     const proxy = await startFaultProxy(tables.endpoint);
-    // A writer whose calls get one try of 400 ms: the held answer is lost to it, the update applied all the same.
+    // A writer whose calls get one try of 2 s — time for every answer not held, on a loaded machine too: the held
+    // answer (4 s) is lost to it, the update applied all the same.
     const client = createDocumentClient(
-      createDynamoDBClient({ endpoint: proxy.endpoint, maxAttempts: 1, requestTimeoutMs: 400 }),
+      createDynamoDBClient({ endpoint: proxy.endpoint, maxAttempts: 1, requestTimeoutMs: 2_000 }),
     );
     try {
       await putVendor(tables.documentClient, tables.names.vendors, { vendorId: 'silent', company: 'Silent' });
@@ -91,12 +92,12 @@ describe('a summary update that gets no answer at all', () => {
         }));
       await put(1);
       // The next flush (the summary's second update) is applied, but its answer never comes in time.
-      proxy.inject({ operation: 'UpdateItem', kind: 'delay-answer', after: 0, times: 1, delayMs: 1_000 });
+      proxy.inject({ operation: 'UpdateItem', kind: 'delay-answer', after: 0, times: 1, delayMs: 4_000 });
       await expect(put(2)).rejects.toBeDefined();
       await proxy.clear();
       await expect(put(3)).rejects.toMatchObject({ name: 'SummaryLeaseLostError' });
       await writers.close();
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await new Promise((resolve) => setTimeout(resolve, 4_200));
       const summary = await storedSummary(tables.documentClient, tables.names, 'silent');
       const exact =
         JSON.stringify(summaryCounts(summary)) ===
