@@ -88,7 +88,13 @@ describe('the API reference at /docs, in a browser', () => {
 
   it('"try it" shows no value it would not send: optional parameters carry no example', async () => {
     await clickButton(page, 'Test Request');
-    await waitForText(page, ['Query Parameters']);
+    // The panel's rows, once it has drawn them ("Query Parameters" is on the page before the click too).
+    await page.waitForFunction(
+      `${JSON.stringify(['lang', 'updated_since', 'Accept-Language'])}.every((name) =>
+        Array.from(document.querySelectorAll('tr')).some((tr) =>
+          tr.innerText.replace(/\\s+/g, ' ').trim().startsWith(name + ' ')))`,
+      { timeout: 20_000 },
+    );
     // Each parameter row: its name, the value shown, and whether it is ticked (sent).
     const rows = await page.$$eval('tr', (trs) =>
       trs.map((tr) => ({
