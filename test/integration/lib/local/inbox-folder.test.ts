@@ -86,18 +86,18 @@ describe('npm start -- --inbox', () => {
     });
     const ids = ((await response.json()) as { data: { id: number }[] }).data.map(({ id }) => id);
     expect(ids).toEqual(expect.arrayContaining([9001, 9002, 9003]));
-    expect(server.stdout()).toMatch(
-      /inbox {2}2026-11-25\/delta\.ndjson → done\/ {2}read 3, written 2, unchanged 0, rejected 1/,
-    );
+    // The line follows the report file: waited for, as a reader watching the terminal would.
+    const line = /inbox {2}2026-11-25\/delta\.ndjson → done\/ {2}read 3, written 2, unchanged 0, rejected 1/;
+    expect(await server.printed((stdout) => line.test(stdout))).toMatch(line);
   });
 
   it('moves a file whose every record was rejected to done/, its report and its line saying "rejected"', async () => {
     const report = await drop('all-rejected.ndjson', ndjson([{ id: 'x' }]));
     expect(report).toMatchObject({ outcome: 'rejected', read: 1, written: 0, unchanged: 0, rejected: 1 });
     expect(await exists('done/all-rejected.ndjson')).toBe(true);
-    expect(server.stdout()).toMatch(
-      /inbox {2}all-rejected\.ndjson → done\/ \(rejected\) {2}read 1, written 0, unchanged 0, rejected 1 {2}.* {2}every record of the file was rejected \(1 of 1\): none was imported; see rejections/,
-    );
+    const line =
+      /inbox {2}all-rejected\.ndjson → done\/ \(rejected\) {2}read 1, written 0, unchanged 0, rejected 1 {2}.* {2}every record of the file was rejected \(1 of 1\): none was imported; see rejections/;
+    expect(await server.printed((stdout) => line.test(stdout))).toMatch(line);
   });
 
   it('holds a snapshot that would close too much in held/, writing nothing', async () => {
