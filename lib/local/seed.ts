@@ -212,9 +212,10 @@ export interface SeedSummary {
 
 /**
  * Writes in flight while a seed loads. A seed goes to a local engine — most often the embedded one, in this very
- * process — where more writes in flight only wait longer in its queue: 8 load as fast as the import's 50 (2,000 vacancies of 7 KB in
- * 5.5 to 6.2 s either way, 2026-12-08) and each waits a sixth as long — under 50, on a loaded machine (two test runs
- * at once), a write of a large seed waited past its 3-second timeout three times and `npm start` stopped.
+ * process — where more writes in flight only wait longer in its queue: 8 load as fast as the import's 50 (2,000
+ * vacancies of 7 KB in 5.5 to 6.2 s either way, 2026-12-08) and each waits a sixth as long — under 50, on a loaded
+ * machine (two test runs at once), a write of a large seed waited past its 3-second timeout three times and
+ * `npm start` stopped.
  */
 const SEED_CONCURRENCY = 8;
 
