@@ -82,9 +82,9 @@ async function stopCleanly(engine: EngineChild): Promise<{ code: number | null; 
 
 /**
  * Writes under way, `IN_FLIGHT` at a time, until `stop()` or until the engine stops answering: new vacancies and new
- * states of earlier ones (their index keys move). `answered` resolves once the engine has answered a first write (or
- * rejects with the failure of the first, answered none): a kill or a stop after it lands among writes — a loaded
- * machine may take seconds to answer the first.
+ * states of earlier ones (their index keys move). `midway()` resolves a random 0.3 to 1 s after the engine answered a
+ * first write (it rejects with the first write's failure when none was answered): a kill or a stop then lands among
+ * writes — a loaded machine may take seconds to answer the first.
  */
 function writesUnderWay(engine: EngineChild, random: () => number, ids: { next: number; stamp: number }) {
   const documents = createDocumentClient(engine.client);
@@ -115,7 +115,10 @@ function writesUnderWay(engine: EngineChild, random: () => number, ids: { next: 
   };
   const writers = Array.from({ length: IN_FLIGHT }, writer);
   return {
-    answered,
+    async midway() {
+      await answered;
+      await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
+    },
     async stop() {
       stop = true;
       await Promise.all(writers);
@@ -188,8 +191,7 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
       const ids = { next: 1, stamp: Date.UTC(2026, 10, 1) };
       for (let round = 0; round < 3; round += 1) {
         const writes = writesUnderWay(engine, random, ids);
-        await writes.answered;
-        await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
+        await writes.midway();
         await kill(engine);
         await writes.stop();
 
@@ -217,8 +219,7 @@ describe(`the embedded engine killed mid-write (seed ${SEED})`, () => {
     // A Ctrl-C mid-import once closed the store between an item's index entries and the item: dynalite threw.
     for (let round = 0; round < 3; round += 1) {
       const writes = writesUnderWay(engine, random, ids);
-      await writes.answered;
-      await new Promise((resolve) => setTimeout(resolve, 300 + random() * 700));
+      await writes.midway();
       expect(await stopCleanly(engine)).toEqual({ code: 0, stopped: true });
       await writes.stop();
       engine = await startEngine(folder);
