@@ -53,8 +53,8 @@ afterAll(async () => {
 });
 
 /**
- * Runs `xmllint <flags> <documents' names>` once, as its command line does, with `schema` beside the documents if
- * given (named in `flags`).
+ * Runs `xmllint [--schema <schema's name>] <flags> <documents' names>` once, as its command line does, with `schema`
+ * beside the documents if given.
  */
 function xmllint(
   documents: readonly XmlFile[],
@@ -84,7 +84,11 @@ function xmllint(
     running.postMessage({
       id,
       files: schema ? [...documents, schema] : documents,
-      args: [...flags, ...documents.map(({ fileName }) => fileName)],
+      args: [
+        ...(schema ? ['--schema', schema.fileName] : []),
+        ...flags,
+        ...documents.map(({ fileName }) => fileName),
+      ],
       ...MEMORY,
     });
   });
@@ -106,7 +110,7 @@ export async function libxml2Errors(
   schema?: XmlFile,
 ): Promise<string[]> {
   const files = documents.map(({ name, text }) => ({ fileName: name, contents: text }));
-  const run = await xmllint(files, schema ? ['--schema', schema.fileName, '--noout'] : ['--c14n'], schema);
+  const run = await xmllint(files, schema ? ['--noout'] : ['--c14n'], schema);
   if (verdict(run)) return [];
   // Its messages, less the line a document's check ends with (`<name> validates`, `<name> fails to validate`).
   const summaries = new Set(
