@@ -24,7 +24,7 @@ export interface NpmStart {
   printed(ready: (stdout: string) => boolean): Promise<string>;
   /** Resolves once its background work is done (`LocalApi.idle`: webhooks, feeds' builds, summaries' guards). */
   idle(): Promise<void>;
-  /** Sends the signal and waits for the exit; resolves with its exit code. */
+  /** Sends the signal and waits for the exit and the end of its output; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -59,7 +59,8 @@ export function launchNpmStart(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process has exited and its output has ended, so what it printed last has been read.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const banner = new Promise<string>((resolve, reject) => {
     const check = () => {
       if (/Ctrl-C to stop.*\n\n/.test(stdout)) resolve(stdout);

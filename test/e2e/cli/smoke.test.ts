@@ -197,7 +197,8 @@ describe('vacancy-admin smoke', () => {
     async () => {
       const child = startAdmin(['--endpoint', engine, 'smoke', '--api-url', server.url, ...WAIT]);
       let stdout = '';
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // 'close': exited, and what it printed last read.
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
       child.stdout.on('data', (chunk: Buffer) => {
         const before = stdout;
         stdout += chunk.toString();

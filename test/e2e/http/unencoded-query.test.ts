@@ -71,11 +71,7 @@ describe('a query sent unencoded (raw UTF-8) to npm start', () => {
     expect(((await encoded.json()) as { pagination: { total: number } }).pagination.total).toBeGreaterThan(0);
 
     // Its line in the request log: the parameters' names, never their values.
-    const deadline = Date.now() + 5_000;
-    while (!server.stdout().includes(requestId as string) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    const line = server
-      .stdout()
+    const line = (await server.printed((printed) => printed.includes(requestId as string)))
       .split('\n')
       .find((printed) => printed.includes(requestId as string));
     expect(line).toMatch(/ GET \/vendor\/vacancies\?per_page&q {2}400 {2}\d+ ms {2}[0-9a-f-]{36}$/);

@@ -132,7 +132,8 @@ describe('npm start, stopped with Ctrl-C', () => {
     expect(await get('per_page=0')).toBe(422);
     expect(await get('per_page=1', 'vvk_not_a_key')).toBe(401);
 
-    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    // 'close': exited, and what it printed last read.
+    const exited = new Promise<void>((resolve) => server.once('close', () => resolve()));
     server.kill('SIGINT');
     await exited;
     expect(output).toMatch(/Served 4 requests/);

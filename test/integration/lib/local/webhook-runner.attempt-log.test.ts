@@ -99,15 +99,10 @@ describe('npm start, delivering webhooks', () => {
     );
     const eventId = String(receiver.deliveries[0]?.headers['webhook-id']);
     /** The server's lines of this event's attempts. */
-    const attemptLines = () =>
-      server
-        .stdout()
-        .split('\n')
-        .filter((line) => line.includes(`webhook  ${endpointId} (pasha-bank)  ${eventId}`));
-    // The line follows the delivery's write: waited for, within a bound.
-    for (const deadline = Date.now() + 10_000; attemptLines().length < 2 && Date.now() < deadline; )
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = attemptLines();
+    const attemptLines = (stdout: string) =>
+      stdout.split('\n').filter((line) => line.includes(`webhook  ${endpointId} (pasha-bank)  ${eventId}`));
+    // The line follows the delivery's write: waited for.
+    const lines = attemptLines(await server.printed((stdout) => attemptLines(stdout).length >= 2));
     expect(lines).toEqual([
       expect.stringMatching(/#1 → 503 {2}next attempt \d{4}-\d{2}-\d{2}T[\d:.]+Z$/),
       expect.stringMatching(/#2 → 204$/),
