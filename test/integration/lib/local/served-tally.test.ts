@@ -2,12 +2,11 @@
  * `npm start`'s summary on Ctrl-C: what it served, by status, and the listing's read units per request — taken
  * from the functions' EMF lines, which stay off the terminal.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FUNCTION_METRICS, METRICS_NAMESPACE } from '../../../../lambda/domain/service/metrics';
 import { tapFunctionOutput } from '../../../../lib/local/function-output';
 import { emfValues, ServedTally } from '../../../../lib/local/served-tally';
-import { entryArguments } from '../../../../testkit/entry-bundles';
+import { type NpmStart, startNpmStart } from '../../../../testkit/npm-start';
 
 /** An EMF line as Powertools prints it. */
 const emf = (values: Record<string, number>, extra: Record<string, string> = {}) => ({
@@ -94,31 +93,19 @@ describe('the served summary', () => {
 });
 
 describe('npm start, stopped with Ctrl-C', () => {
-  let server: ChildProcess;
-  let output = '';
+  let server: NpmStart;
   let listing = '';
 
   beforeAll(async () => {
-    server = spawn(
-      process.execPath,
-      [...entryArguments('local-server'), '--port', '0', '--dynamodb-port', '0'],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        // As a developer runs it: metrics on (the test environment turns them off), logs quiet.
-        env: { ...process.env, POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'SILENT' },
-      },
-    );
-    listing = await new Promise<string>((resolve, reject) => {
-      server.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /Vendor Vacancy API: (http:\/\/\S+)/.exec(output);
-        if (match?.[1]) resolve(match[1]);
-      });
-      server.once('exit', (code) => reject(new Error(`npm start exited (${code})`)));
+    // As a developer runs it: metrics on (the test environment turns them off), logs quiet.
+    server = await startNpmStart([], {
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
     });
+    listing = `${server.url}/vendor/vacancies`;
   });
-  afterAll(() => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
   });
 
   it('prints what it served: requests by status, read units per listing; never the EMF lines', async () => {
@@ -132,10 +119,8 @@ describe('npm start, stopped with Ctrl-C', () => {
     expect(await get('per_page=0')).toBe(422);
     expect(await get('per_page=1', 'vvk_not_a_key')).toBe(401);
 
-    // 'close': exited, and what it printed last read.
-    const exited = new Promise<void>((resolve) => server.once('close', () => resolve()));
-    server.kill('SIGINT');
-    await exited;
+    await server.stop('SIGINT');
+    const output = server.stdout();
     expect(output).toMatch(/Served 4 requests/);
     expect(output).toContain('200 × 2, 401 × 1, 422 × 1');
     expect(output).toContain('listings:    2 served');
