@@ -60,6 +60,24 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A headless Chromium launched while `server` (what its pages call) starts: both, or neither. When one of them fails,
+ * the other is ended (`end`, or `browser.close()`) once it has started, and the failure thrown: a local API left
+ * running after its test file (whose `afterAll` never got it) goes on querying its engine in the worker, and fails
+ * the next file there.
+ */
+export async function launchBrowserBeside<T>(
+  server: Promise<T>,
+  end: (started: T) => Promise<unknown>,
+): Promise<[T, Browser]> {
+  const [started, launched] = await Promise.allSettled([server, launchBrowser()]);
+  if (started.status === 'fulfilled' && launched.status === 'fulfilled')
+    return [started.value, launched.value];
+  if (started.status === 'fulfilled') await end(started.value);
+  if (launched.status === 'fulfilled') await launched.value.close();
+  throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+}
+
 /** How long launching may take on a loaded machine (about 5 s on an idle one). */
 export const BROWSER_LAUNCH_MS = 60_000;
 

@@ -11,7 +11,7 @@ import {
   BROWSER_LAUNCH_MS,
   clickButton,
   documentScreenshot,
-  launchBrowser,
+  launchBrowserBeside,
   pageText,
   recordingPage,
   waitForText,
@@ -34,10 +34,10 @@ describe('the API reference at /docs, in a browser', () => {
   let loaded: number | undefined;
   const complaints: string[] = [];
   beforeAll(async () => {
-    [api, browser] = await Promise.all([
+    [api, browser] = await launchBrowserBeside(
       startLocalApiProcess({ port: SCREENSHOT_PORT, dynamodbPort: 0 }),
-      launchBrowser(),
-    ]);
+      (started) => started.stop(),
+    );
     ({ page, requested } = await recordingPage(browser));
     // Scalar checks the document against its own strict OpenAPI model and warns of every schema it cannot take (one
     // without a `type`, say); its timings are `info` and say nothing of the document.

@@ -15,7 +15,7 @@ import { demoPageKey } from '../../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../../lib/local/local-api';
 import { issueApiKey, revokeApiKey } from '../../../lib/ops/api-keys';
 import { settingsOfCdkJson } from '../../../lib/settings';
-import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../../testkit/browser';
+import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowserBeside } from '../../../testkit/browser';
 import {
   boardText,
   IN_BOARD,
@@ -52,7 +52,7 @@ describe('<vacancy-board> error states, in a browser', () => {
 
   beforeAll(async () => {
     const settings = settingsOfCdkJson();
-    [api, browser] = await Promise.all([
+    [api, browser] = await launchBrowserBeside(
       startLocalApi({
         port: 0,
         dynamodbPort: 0,
@@ -64,8 +64,8 @@ describe('<vacancy-board> error states, in a browser', () => {
           rateTiers: { ...settings.rateTiers, browser: { rate: 1, burst: BROWSER_BURST } },
         },
       }),
-      launchBrowser(),
-    ]);
+      (started) => started.stop(),
+    );
   }, BROWSER_LAUNCH_MS);
   afterAll(async () => {
     await browser?.close();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { COMPONENT_FILE } from '../../../lib/local/career-page';
 import { DEMO_SEED_FILE, type LocalApi, startLocalApi } from '../../../lib/local/local-api';
-import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowser } from '../../../testkit/browser';
+import { BROWSER_LAUNCH_MS, documentScreenshot, launchBrowserBeside } from '../../../testkit/browser';
 import { jobPostingProblems } from '../../../testkit/job-posting-rules';
 import {
   boardText,
@@ -96,10 +96,10 @@ describe('<vacancy-board> on the demo page, in a browser, across origins', () =>
   const noViolations = async (page: Page) => expect(await seriousViolations(page)).toEqual([]);
 
   beforeAll(async () => {
-    [api, browser] = await Promise.all([
+    [api, browser] = await launchBrowserBeside(
       startLocalApi({ port: 0, dynamodbPort: 0, seedFile: DEMO_SEED_FILE }),
-      launchBrowser(),
-    ]);
+      (started) => started.stop(),
+    );
   }, BROWSER_LAUNCH_MS);
   afterAll(async () => {
     await browser?.close();
